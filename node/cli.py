@@ -1,0 +1,26 @@
+"""The ``fairtable`` command line. Each subcommand lives in its own module; this wires them up."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from node import bench
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="fairtable", description="Provably fair peer-to-peer games.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    bench.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return int(args.run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

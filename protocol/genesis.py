@@ -1,0 +1,156 @@
+"""Table genesis: the one signed record that says what is played, under which options, by whom.
+
+The table id is the hash of the genesis' canonical encoding, so every envelope that names
+the table id is bound to the game, the options and the seat keys. A genesis is valid only
+when every seat has signed its table id: nobody can be seated without consent, and nobody
+can later claim the game was a different one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol import codec
+from protocol.errors import ProtocolError
+from protocol.hashing import digest
+from protocol.identity import PublicKey, SecretKey, SIGNATURE_SIZE
+
+PROTOCOL_VERSION = 1
+MAX_SEATS = 16
+MAX_NAME = 64
+NONCE_SIZES = range(16, 33)
+SIGN_PURPOSE = "genesis"
+_IDENT = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+
+
+class GenesisError(ProtocolError):
+    """A genesis record that is malformed, or not signed by every seat."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    key: PublicKey
+    name: str
+
+
+def _check_name(name: Any) -> str:
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise GenesisError(f"seat name must be 1..{MAX_NAME} printable characters, got {name!r}")
+    return name
+
+
+@dataclass(frozen=True)
+class Genesis:
+    """What a table is. Build it, have every seat sign :attr:`table_id`, then play."""
+
+    game: str
+    variant: str
+    options: dict
+    seats: tuple[Seat, ...]
+    nonce: bytes
+    version: int = PROTOCOL_VERSION
+    encoded: bytes = field(init=False, repr=False, compare=False)
+    table_id: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.version != PROTOCOL_VERSION:
+            raise GenesisError(f"protocol version {self.version!r} is not supported (this node speaks {PROTOCOL_VERSION})")
+        for what, value in (("game", self.game), ("variant", self.variant)):
+            if not isinstance(value, str) or not _IDENT.fullmatch(value):
+                raise GenesisError(f"{what} must be 1..32 of a-z, 0-9, '_' or '-' starting alphanumeric, got {value!r}")
+        if not isinstance(self.options, dict):
+            raise GenesisError("options must be a map")
+        if not isinstance(self.nonce, bytes) or len(self.nonce) not in NONCE_SIZES:
+            raise GenesisError("nonce must be 16..32 bytes")
+        if not 1 <= len(self.seats) <= MAX_SEATS:
+            raise GenesisError(f"a table has 1..{MAX_SEATS} seats, got {len(self.seats)}")
+        keys = [seat.key.raw for seat in self.seats]
+        if len(set(keys)) != len(keys):
+            raise GenesisError("the same key holds two seats")
+        for seat in self.seats:
+            _check_name(seat.name)
+        try:
+            encoded = codec.encode(self.to_value())
+        except codec.CodecError as exc:
+            raise GenesisError(f"genesis is not encodable: {exc}") from None
+        object.__setattr__(self, "encoded", encoded)
+        object.__setattr__(self, "table_id", digest("table", encoded))
+
+    def to_value(self) -> dict:
+        return {
+            "game": self.game,
+            "nonce": self.nonce,
+            "options": self.options,
+            "seats": [{"key": seat.key.raw, "name": seat.name} for seat in self.seats],
+            "variant": self.variant,
+            "version": self.version,
+        }
+
+    @classmethod
+    def from_value(cls, value: Any) -> "Genesis":
+        fields = {"game", "nonce", "options", "seats", "variant", "version"}
+        if not isinstance(value, dict) or set(value) != fields:
+            raise GenesisError(f"genesis must be a map with exactly the keys {sorted(fields)}")
+        seats = value["seats"]
+        if not isinstance(seats, tuple):
+            raise GenesisError("seats must be an array")
+        parsed = []
+        for index, seat in enumerate(seats):
+            if not isinstance(seat, dict) or set(seat) != {"key", "name"}:
+                raise GenesisError(f"seat {index} must be a map with keys 'key' and 'name'")
+            try:
+                parsed.append(Seat(PublicKey(seat["key"]), _check_name(seat["name"])))
+            except ProtocolError as exc:
+                raise GenesisError(f"seat {index}: {exc}") from None
+        return cls(value["game"], value["variant"], value["options"], tuple(parsed), value["nonce"], value["version"])
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Genesis":
+        try:
+            return cls.from_value(codec.decode(data))
+        except codec.CodecError as exc:
+            raise GenesisError(f"genesis bytes: {exc}") from None
+
+    def sign(self, secret: SecretKey) -> bytes:
+        return secret.sign(SIGN_PURPOSE, self.table_id)
+
+    def seat_of(self, key: PublicKey) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.key == key:
+                return index
+        return None
+
+
+@dataclass(frozen=True)
+class SignedGenesis:
+    """A genesis with one signature per seat, in seat order; constructing it checks them all."""
+
+    genesis: Genesis
+    signatures: tuple[bytes, ...]
+
+    def __post_init__(self) -> None:
+        seats = self.genesis.seats
+        if len(self.signatures) != len(seats):
+            raise GenesisError(f"{len(seats)} seats but {len(self.signatures)} signatures")
+        for index, (seat, signature) in enumerate(zip(seats, self.signatures)):
+            if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
+                raise GenesisError(f"signature of seat {index} is not {SIGNATURE_SIZE} bytes")
+            if not seat.key.verify(SIGN_PURPOSE, self.genesis.table_id, signature):
+                raise GenesisError(f"signature of seat {index} ({seat.key.fingerprint}) does not verify")
+
+    @property
+    def table_id(self) -> bytes:
+        return self.genesis.table_id
+
+    def to_value(self) -> dict:
+        return {"genesis": self.genesis.encoded, "sigs": list(self.signatures)}
+
+    @classmethod
+    def from_value(cls, value: Any) -> "SignedGenesis":
+        if not isinstance(value, dict) or set(value) != {"genesis", "sigs"}:
+            raise GenesisError("signed genesis must be a map with keys 'genesis' and 'sigs'")
+        if not isinstance(value["genesis"], bytes) or not isinstance(value["sigs"], tuple):
+            raise GenesisError("signed genesis holds the genesis as bin and the signatures as an array")
+        return cls(Genesis.from_bytes(value["genesis"]), value["sigs"])
