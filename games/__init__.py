@@ -1,0 +1,1 @@
+"""fairtable's games: pure, deterministic rule engines behind one contract (``games.contract``)."""
