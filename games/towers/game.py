@@ -1,0 +1,351 @@
+"""The towers rules on the game contract (the rulings they rely on are in the package docstring)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Mapping
+
+from games.contract import (
+    Deal,
+    Dealt,
+    Decide,
+    Event,
+    Faces,
+    Finished,
+    Forfeit,
+    Game,
+    GameError,
+    Handle,
+    Move,
+    OptionsError,
+    PrivateDraw,
+    PrivateDrawn,
+    PublicRandom,
+    RandomValue,
+    Request,
+    Result,
+    RuleError,
+    Shuffle,
+    Shuffled,
+)
+from games.towers.catalogue import BATTLEFIELDS, CARDS, DEFAULT_BATTLEFIELD, HAND_SIZE, Battlefield, Card
+from games.towers.effects import RESOURCES, Side, resolve
+from games.towers.state import RECENT, Action, TowersState
+
+VARIANTS = ("normal", "infinite")
+INT_OPTIONS = {"turn_seconds": (0, 3600, 60), "max_timeouts": (1, 100, 3)}
+"""name: (lowest, highest, default)."""
+
+
+def battlefield(state: TowersState) -> Battlefield:
+    return BATTLEFIELDS[state.options["battlefield"]]
+
+
+def affordable(card: Card, side: Side) -> bool:
+    return card.cost <= getattr(side, card.resource)
+
+
+def parse_move(move: Any) -> tuple[str, Handle, bool]:
+    """``(kind, handle, timeout)`` of a move value, or :class:`RuleError` ``towers.move``."""
+    if isinstance(move, Mapping):
+        keys = set(move)
+        if keys in ({"play"}, {"discard"}, {"discard", "timeout"}):
+            kind = "play" if "play" in keys else "discard"
+            handle = move[kind]
+            if isinstance(handle, int) and not isinstance(handle, bool) and move.get("timeout", True) is True:
+                return kind, handle, "timeout" in keys
+    raise RuleError("towers.move", f"a move is {{'play': h}}, {{'discard': h}} or {{'discard': h, 'timeout': true}}, got {move!r}")
+
+
+def _validated(options: Any) -> dict[str, Any]:
+    if not isinstance(options, Mapping):
+        raise OptionsError("options must be a map")
+    known = ("battlefield", *INT_OPTIONS)
+    for name in options:
+        if name not in known:
+            raise OptionsError(f"unknown option {name!r}; towers options are: {', '.join(known)}")
+    field = options.get("battlefield", DEFAULT_BATTLEFIELD)
+    if field not in BATTLEFIELDS:
+        raise OptionsError(f"option 'battlefield' must be one of {', '.join(BATTLEFIELDS)}, got {field!r}")
+    filled = {"battlefield": field}
+    for name, (lowest, highest, default) in INT_OPTIONS.items():
+        value = options.get(name, default)
+        if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
+            raise OptionsError(f"option {name!r} must be an integer in {lowest}..{highest}, got {value!r}")
+        filled[name] = value
+    return filled
+
+
+def _learn(state: TowersState, faces: Faces, allowed: set[Handle]) -> dict[Handle, int]:
+    """``state.faces`` plus ``faces``, which must name only ``allowed`` handles and real cards,
+    and agree with what the state already knows."""
+    known = dict(state.faces)
+    for handle, face in faces.items():
+        if handle not in allowed:
+            raise RuleError("towers.face", f"handle {handle} is not part of this event")
+        if not isinstance(face, int) or not 0 <= face < len(CARDS):
+            raise RuleError("towers.face", f"{face!r} is not a card id")
+        if known.get(handle, face) != face:
+            raise RuleError("towers.face", f"handle {handle} is known to be card {known[handle]}, not {face}")
+        known[handle] = face
+    return known
+
+
+def _replace_at(values: tuple, index: int, value: Any) -> tuple:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def _victory(state: TowersState) -> Result | None:
+    """Checked after every card: a seat wins by its own tower, any own resource, or the
+    enemy's tower at 0; both at once is a draw."""
+    field = battlefield(state)
+    reasons = []
+    for seat, side in enumerate(state.sides):
+        if side.tower >= field.victory_tower:
+            reasons.append("tower")
+        elif any(getattr(side, name) >= field.victory_resource for name in RESOURCES):
+            reasons.append("resource")
+        elif state.sides[1 - seat].tower == 0:
+            reasons.append("destroyed")
+        else:
+            reasons.append(None)
+    winners = tuple(seat for seat, reason in enumerate(reasons) if reason)
+    if len(winners) == 2:
+        return Result((), "simultaneous")
+    return Result(winners, reasons[winners[0]]) if winners else None
+
+
+class Towers(Game):
+    id = "towers"
+    variants = VARIANTS
+    min_seats = 2
+    max_seats = 2
+    state_type = TowersState
+
+    def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> TowersState:
+        if variant not in VARIANTS:
+            raise OptionsError(f"unknown variant {variant!r}; towers variants are: {', '.join(VARIANTS)}")
+        if seats != 2:
+            raise OptionsError(f"towers is played by exactly 2 seats, got {seats}")
+        filled = _validated(options)
+        start = BATTLEFIELDS[filled["battlefield"]].start
+        return TowersState(
+            variant=variant,
+            options=filled,
+            sides=(start, start),
+            hands=((), ()),
+            deck=(),
+            # The whole catalogue starts in the pile, so the first shuffle is just the first reshuffle.
+            discard=tuple(range(len(CARDS))) if variant == "normal" else (),
+            faces={},
+            next_handle=0,
+            owed=(HAND_SIZE, HAND_SIZE),
+        )
+
+    # ------------------------------------------------------------------ what happens next
+
+    def pending(self, state: TowersState) -> Request:
+        if state.result is not None:
+            return Finished(state.result)
+        if state.turn is None:
+            return PublicRandom(2)
+        for seat, count in enumerate(state.owed):
+            if count:
+                if state.variant == "infinite":
+                    return PrivateDraw(seat, len(CARDS), count, state.next_handle)
+                if not state.deck:
+                    return Shuffle(tuple(sorted(state.discard)), state.next_handle)
+                return Deal(self._deal_plan(state))
+        return Decide(state.turn, timed=state.options["turn_seconds"] > 0)
+
+    @staticmethod
+    def _deal_plan(state: TowersState) -> tuple[tuple[int, tuple[Handle, ...]], ...]:
+        """Owed cards from the top of the deck, seat 0's first, as far as the deck reaches."""
+        plan, top = [], 0
+        for seat, count in enumerate(state.owed):
+            handles = state.deck[top : top + count]
+            top += len(handles)
+            if handles:
+                plan.append((seat, handles))
+        return tuple(plan)
+
+    # ------------------------------------------------------------------ events
+
+    def apply(self, state: TowersState, event: Event) -> TowersState:
+        request = self.pending(state)
+        if isinstance(request, Finished):
+            raise RuleError("towers.over", "the game is over")
+        if isinstance(event, Forfeit):
+            if event.seat not in (0, 1):
+                raise RuleError("towers.seat", f"no seat {event.seat!r}")
+            return dataclasses.replace(state, result=Result((1 - event.seat,), f"forfeit: {event.reason}"))
+        handler = _HANDLERS.get((type(request), type(event)))
+        if handler is None:
+            raise RuleError("towers.sequence", f"{type(request).__name__} is pending, not answered by {type(event).__name__}")
+        return handler(self, state, request, event)
+
+    def _started(self, state: TowersState, request: PublicRandom, event: RandomValue) -> TowersState:
+        if event.value not in (0, 1) or isinstance(event.value, bool):
+            raise RuleError("towers.random", f"who starts must be 0 or 1, got {event.value!r}")
+        return self._begin_turn(state, event.value)
+
+    def _shuffled(self, state: TowersState, request: Shuffle, event: Shuffled) -> TowersState:
+        handles = range(request.first_handle, request.first_handle + len(request.cards))
+        if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != list(request.cards)):
+            raise RuleError("towers.shuffle", "the shuffled faces are not the pile that was shuffled")
+        return dataclasses.replace(
+            state,
+            deck=tuple(handles),
+            discard=(),
+            faces=_learn(state, event.faces, set(handles)),
+            next_handle=handles.stop,
+        )
+
+    def _dealt(self, state: TowersState, request: Deal, event: Dealt) -> TowersState:
+        dealt = {handle for _, handles in request.to for handle in handles}
+        hands, owed = list(state.hands), list(state.owed)
+        for seat, handles in request.to:
+            hands[seat] += handles
+            owed[seat] -= len(handles)
+        return dataclasses.replace(
+            state,
+            hands=tuple(hands),
+            owed=tuple(owed),
+            deck=state.deck[len(dealt) :],
+            faces=_learn(state, event.faces, dealt),
+        )
+
+    def _drawn(self, state: TowersState, request: PrivateDraw, event: PrivateDrawn) -> TowersState:
+        handles = range(request.first_handle, request.first_handle + request.count)
+        return dataclasses.replace(
+            state,
+            hands=_replace_at(state.hands, request.seat, state.hands[request.seat] + tuple(handles)),
+            owed=_replace_at(state.owed, request.seat, 0),
+            faces=_learn(state, event.faces, set(handles)),
+            next_handle=handles.stop,
+        )
+
+    def _moved(self, state: TowersState, request: Decide, event: Move) -> TowersState:
+        seat = request.seat
+        if event.seat != seat:
+            raise RuleError("towers.turn", f"seat {seat} is to move, not seat {event.seat}")
+        kind, handle, timeout = parse_move(event.move)
+        hand = state.hands[seat]
+        if handle not in hand:
+            raise RuleError("towers.hand", f"handle {handle} is not in seat {seat}'s hand")
+        if set(event.faces) != {handle}:
+            raise RuleError("towers.reveal", f"the move must show exactly the face of handle {handle}")
+        faces = _learn(state, event.faces, {handle})
+        if timeout:
+            if not request.timed:
+                raise RuleError("towers.timer", "this table has no turn timer")
+            if all(h in faces for h in hand):
+                expected = self.default_move(dataclasses.replace(state, faces=faces), seat)
+                if expected["discard"] != handle:
+                    raise RuleError("towers.timeout", f"the timer discards the worst card, handle {expected['discard']}")
+        card = CARDS[faces.pop(handle)]
+        sides = state.sides
+        if kind == "play":
+            if state.must_discard:
+                raise RuleError("towers.discard", "after drawing for a card's effect you must discard")
+            if not affordable(card, sides[seat]):
+                raise RuleError("towers.cost", f"{card.name} costs {card.cost} {card.resource}")
+            paid = dataclasses.replace(sides[seat], **{card.resource: getattr(sides[seat], card.resource) - card.cost})
+            sides = resolve(card.effect, _replace_at(sides, seat, paid), seat)
+        timeouts = _replace_at(state.timeouts, seat, state.timeouts[seat] + 1 if timeout else 0)
+        state = dataclasses.replace(
+            state,
+            sides=sides,
+            hands=_replace_at(state.hands, seat, tuple(h for h in hand if h != handle)),
+            discard=state.discard + (card.id,) if state.variant == "normal" else (),
+            faces=faces,
+            timeouts=timeouts,
+            recent=(state.recent + (Action(seat, card.id, kind == "play", timeout),))[-RECENT:],
+        )
+        if timeouts[seat] >= state.options["max_timeouts"]:
+            return dataclasses.replace(state, result=Result((1 - seat,), "timeouts"))
+        result = _victory(state)
+        if result is not None:
+            return dataclasses.replace(state, result=result)
+        if kind == "play" and card.after == "draw_discard":
+            return dataclasses.replace(state, owed=_replace_at(state.owed, seat, 1), must_discard=True)
+        refilled = dataclasses.replace(
+            state, owed=_replace_at(state.owed, seat, HAND_SIZE - len(state.hands[seat])), must_discard=False
+        )
+        if (kind == "play" and card.after == "play_again") or state.must_discard:
+            return refilled
+        return self._begin_turn(refilled, 1 - seat)
+
+    @staticmethod
+    def _begin_turn(state: TowersState, seat: int) -> TowersState:
+        """``seat``'s turn starts with its income (the refill, if any, is dealt before it decides)."""
+        return dataclasses.replace(state, turn=seat, sides=_replace_at(state.sides, seat, state.sides[seat].produced()))
+
+    # ------------------------------------------------------------------ moves
+
+    def legal_moves(self, state: TowersState, seat: int) -> tuple[Any, ...]:
+        """Discards of any card; plays of cards known affordable, or of unknown faces (maybe affordable)."""
+        request = self.pending(state)
+        if not isinstance(request, Decide) or request.seat != seat:
+            return ()
+        hand = state.hands[seat]
+        plays = () if state.must_discard else tuple(
+            {"play": h} for h in hand if h not in state.faces or affordable(CARDS[state.faces[h]], state.sides[seat])
+        )
+        return plays + tuple({"discard": h} for h in hand)
+
+    def reveals(self, state: TowersState, move: Any) -> tuple[Handle, ...]:
+        """Playing or discarding a card shows it to everyone."""
+        return (parse_move(move)[1],)
+
+    def default_move(self, state: TowersState, seat: int) -> Any:
+        """Discard the worst card: the most expensive one ``seat`` cannot afford, else the
+        cheapest; ties by the lower catalogue id, then the lower handle."""
+        hand = state.hands[seat]
+        if not hand or any(h not in state.faces for h in hand):
+            raise GameError(f"this state does not know seat {seat}'s hand")
+        side = state.sides[seat]
+        cards = [(CARDS[state.faces[h]], h) for h in hand]
+        blocked = [(-card.cost, card.id, h) for card, h in cards if not affordable(card, side)]
+        worst = min(blocked or [(card.cost, card.id, h) for card, h in cards])
+        return {"discard": worst[2], "timeout": True}
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, state: TowersState, seat: int | None) -> dict:
+        field = battlefield(state)
+        normal = state.variant == "normal"
+        return {
+            "battlefield": field.id,
+            "victory": {"resource": field.victory_resource, "tower": field.victory_tower},
+            "variant": state.variant,
+            "seat": seat,
+            "turn": state.turn,
+            "phase": _phase(state),
+            "players": [
+                {**dataclasses.asdict(side), "cards": len(state.hands[index]), "timeouts": state.timeouts[index]}
+                for index, side in enumerate(state.sides)
+            ],
+            "hand": None if seat is None else [{"card": state.faces.get(h), "handle": h} for h in state.hands[seat]],
+            "deck": len(state.deck) if normal else None,
+            "discard": len(state.discard) if normal else None,
+            "recent": [dataclasses.asdict(action) for action in state.recent],
+            "result": None if state.result is None else state.result.to_value(),
+        }
+
+
+def _phase(state: TowersState) -> str:
+    if state.result is not None:
+        return "over"
+    if state.turn is None:
+        return "start"
+    return "discard" if state.must_discard else "play"
+
+
+_HANDLERS: dict[tuple[type, type], Callable[..., TowersState]] = {
+    (PublicRandom, RandomValue): Towers._started,
+    (Shuffle, Shuffled): Towers._shuffled,
+    (Deal, Dealt): Towers._dealt,
+    (PrivateDraw, PrivateDrawn): Towers._drawn,
+    (Decide, Move): Towers._moved,
+}
