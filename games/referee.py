@@ -1,0 +1,206 @@
+"""A local, full-knowledge referee for any game on the contract: tests, benchmarks and bots.
+
+It stands in for the table session: it fulfils every request with plain randomness from a
+caller-supplied ``rng`` (anything with ``randrange(n)``, e.g. ``random.Random(seed)``; the
+rules never see it), asks bots for moves, and records the events as the verifier sees
+them, every face known.
+
+With ``lockstep=True`` it also runs one state per seat that learns only what its node
+would: its own deals and private draws, and what is revealed. After every event the seat
+states must accept the same events, ask for the same next request, and agree with the
+full state on the public view and on their own seat's view; anything else raises
+:class:`Divergence`. That is the live validation each node will do, checked locally.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from games.contract import (
+    Chosen,
+    CommitHidden,
+    Committed,
+    Deal,
+    DealStarted,
+    Dealt,
+    Decide,
+    Event,
+    Face,
+    Finished,
+    Game,
+    Handle,
+    Move,
+    NextDeal,
+    Opened,
+    OpenHidden,
+    PrivateDraw,
+    PrivateDrawn,
+    PublicRandom,
+    RandomValue,
+    Request,
+    Result,
+    Reveal,
+    Revealed,
+    Shuffle,
+    Shuffled,
+    Simultaneous,
+)
+
+
+class Rng(Protocol):
+    def randrange(self, n: int) -> int: ...
+
+
+class Bot(Protocol):
+    """Chooses ``seat``'s move from ``state`` (the seat's own state in lockstep).
+
+    Bots for games with hidden data (:class:`CommitHidden`) also provide
+    ``commit(game, state, seat, request) -> {cell: value}``.
+    """
+
+    def choose(self, game: Game, state: Any, seat: int) -> Any: ...
+
+
+class Timeout:
+    """What a bot returns to let its turn timer run out: the referee plays ``default_move``."""
+
+
+TIMEOUT = Timeout()
+
+
+class Divergence(AssertionError):
+    """A seat's partial-knowledge state disagreed with the full-knowledge one."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A finished game: the verifier's events and final state, and (in lockstep) each seat's."""
+
+    result: Result
+    events: tuple[Event, ...]
+    state: Any
+    seat_events: tuple[tuple[Event, ...], ...] = ()
+    seat_states: tuple[Any, ...] = ()
+
+    @property
+    def moves(self) -> int:
+        return sum(isinstance(event, Move) for event in self.events)
+
+
+def shuffled(cards: Sequence[Face], rng: Rng) -> list[Face]:
+    """A uniform permutation (Fisher–Yates) drawing only on ``rng.randrange``."""
+    deck = list(cards)
+    for i in range(len(deck) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def play(
+    game: Game,
+    variant: str,
+    options: Mapping[str, Any],
+    bots: Sequence[Bot],
+    rng: Rng,
+    *,
+    lockstep: bool = False,
+    max_steps: int = 100_000,
+) -> Played:
+    """Play one game to its end; :class:`RuntimeError` if it is not over after ``max_steps`` events."""
+    table = _Table(game, game.setup(variant, options, len(bots)), len(bots), lockstep)
+    for _ in range(max_steps):
+        request = game.pending(table.full)
+        if isinstance(request, Finished):
+            return table.played(request.result)
+        table.fulfil(request, bots, rng)
+    raise RuntimeError(f"{game.id} did not finish within {max_steps} events")
+
+
+def replay(game: Game, variant: str, options: Mapping[str, Any], seats: int, events: Sequence[Event]) -> Any:
+    """The state after ``events`` from a fresh setup."""
+    state = game.setup(variant, options, seats)
+    for event in events:
+        state = game.apply(state, event)
+    return state
+
+
+class _Table:
+    """The full state, the seat states in lockstep, every face, and the events so far."""
+
+    def __init__(self, game: Game, state: Any, seats: int, lockstep: bool) -> None:
+        self.game = game
+        self.full = state
+        self.seats = [state] * seats if lockstep else []
+        self.faces: dict[Handle, Face] = {}
+        self.hidden: dict[int, Mapping[int, Any]] = {}
+        self.events: list[Event] = []
+        self.seat_events: list[list[Event]] = [[] for _ in self.seats]
+
+    def played(self, result: Result) -> Played:
+        return Played(result, tuple(self.events), self.full, tuple(map(tuple, self.seat_events)), tuple(self.seats))
+
+    def state_of(self, seat: int) -> Any:
+        return self.seats[seat] if self.seats else self.full
+
+    def fulfil(self, request: Request, bots: Sequence[Bot], rng: Rng) -> None:
+        if isinstance(request, Decide):
+            move = bots[request.seat].choose(self.game, self.state_of(request.seat), request.seat)
+            if move is TIMEOUT:
+                move = self.game.default_move(self.state_of(request.seat), request.seat)
+            shown = self.game.reveals(self.state_of(request.seat), move)
+            self.publish(Move(request.seat, move, {h: self.faces[h] for h in shown}))
+        elif isinstance(request, Shuffle):
+            deck = {request.first_handle + j: face for j, face in enumerate(shuffled(request.cards, rng))}
+            self.faces.update(deck)
+            self.publish(Shuffled(deck), lambda seat: Shuffled())
+        elif isinstance(request, Deal):
+            self.publish(
+                Dealt(self._faces(h for _, handles in request.to for h in handles)),
+                lambda seat: Dealt(self._faces(h for to, handles in request.to if to == seat for h in handles)),
+            )
+        elif isinstance(request, PrivateDraw):
+            drawn = {request.first_handle + i: rng.randrange(request.bound) for i in range(request.count)}
+            self.faces.update(drawn)
+            self.publish(PrivateDrawn(drawn), lambda seat: PrivateDrawn(drawn if seat == request.seat else {}))
+        elif isinstance(request, Reveal):
+            self.publish(Revealed(self._faces(request.handles)))
+        elif isinstance(request, PublicRandom):
+            self.publish(RandomValue(rng.randrange(request.bound)))
+        elif isinstance(request, CommitHidden):
+            for seat in request.seats:
+                self.hidden[seat] = bots[seat].commit(self.game, self.state_of(seat), seat, request)
+            self.publish(Committed())
+        elif isinstance(request, OpenHidden):
+            self.publish(Opened(request.seat, {cell: self.hidden[request.seat][cell] for cell in request.cells}))
+        elif isinstance(request, Simultaneous):
+            self.publish(Chosen(tuple(bots[seat].choose(self.game, self.state_of(seat), seat) for seat in request.seats)))
+        elif isinstance(request, NextDeal):
+            self.publish(DealStarted())
+        else:
+            raise TypeError(f"the referee cannot fulfil {request!r}")
+
+    def _faces(self, handles: Any) -> dict[Handle, Face]:
+        return {h: self.faces[h] for h in handles}
+
+    def publish(self, full: Event, seat_event: Callable[[int], Event] | None = None) -> None:
+        """Apply ``full`` to the full state and ``seat_event(seat)`` (default ``full``) to each seat's."""
+        self.full = self.game.apply(self.full, full)
+        self.events.append(full)
+        if not self.seats:
+            return
+        expected = self.game.pending(self.full)
+        public = self.game.view(self.full, None)
+        for seat in range(len(self.seats)):
+            event = full if seat_event is None else seat_event(seat)
+            try:
+                state = self.seats[seat] = self.game.apply(self.seats[seat], event)
+            except Exception as exc:
+                raise Divergence(f"seat {seat} rejected {event!r}: {exc}") from exc
+            self.seat_events[seat].append(event)
+            if self.game.pending(state) != expected:
+                raise Divergence(f"seat {seat} expects {self.game.pending(state)!r}, the full state {expected!r}")
+            if self.game.view(state, None) != public:
+                raise Divergence(f"seat {seat}'s public view differs after {event!r}")
+            if self.game.view(state, seat) != self.game.view(self.full, seat):
+                raise Divergence(f"seat {seat}'s own view differs after {event!r}")
