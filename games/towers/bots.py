@@ -1,0 +1,53 @@
+"""A greedy towers bot: one-move lookahead through the rules themselves, with a material score.
+
+It looks only at what its seat knows (its own hand and the public numbers), so it can run
+on the seat's own node.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.contract import Move
+from games.towers.catalogue import CARDS
+from games.towers.effects import RESOURCES, Side, resolve
+from games.towers.game import Towers
+from games.towers.state import TowersState
+
+WIN = 10**9
+AGAIN = 30
+"""What another action is worth."""
+
+
+def material(side: Side) -> int:
+    """Integer worth of one side: producers pay every turn, the tower counts more than the wall."""
+    return 10 * side.tower + 4 * side.wall + 35 * (side.mines + side.monasteries + side.barracks) + sum(
+        getattr(side, name) for name in RESOURCES
+    )
+
+
+def score(state: TowersState, seat: int) -> int:
+    """How good ``state`` is for ``seat``: a decided game dominates, then material and progress."""
+    if state.result is not None:
+        winners = state.result.winners
+        return 0 if not winners else WIN if seat in winners else -WIN
+    again = AGAIN if state.turn == seat else 0
+    return material(state.sides[seat]) - material(state.sides[1 - seat]) + again
+
+
+class GreedyBot:
+    """Plays the move whose resulting position scores best; discards its least useful card."""
+
+    def choose(self, game: Towers, state: TowersState, seat: int) -> Any:
+        moves = game.legal_moves(state, seat)
+        return max(moves, key=lambda move: self._value(game, state, seat, move))
+
+    def _value(self, game: Towers, state: TowersState, seat: int, move: dict) -> int:
+        handle = move.get("play", move.get("discard"))
+        if "play" in move:
+            return score(game.apply(state, Move(seat, move, {handle: state.faces[handle]})), seat)
+        # A discard changes nothing now; throw away the card whose effect would help least.
+        card = CARDS[state.faces[handle]]
+        sides = resolve(card.effect, (state.sides[0], state.sides[1]), seat)
+        helps = material(sides[seat]) - material(sides[1 - seat]) - material(state.sides[seat]) + material(state.sides[1 - seat])
+        return score(state, seat) - 1 - max(0, helps - 3 * card.cost) // 4
