@@ -1,0 +1,69 @@
+"""Rules throughput: whole random-vs-random games through the local referee, full knowledge.
+
+This is the cost of the game itself, without cryptography or network: the ceiling for
+live validation and for the verifier's replay. The lockstep figure runs each seat's
+partial-knowledge state beside the full one, as every node's validation will. When the
+game has its own heuristic bot, its win rate against the random bot is reported too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from games import referee, registry
+from games.bots import RandomBot, heuristic
+
+NAME = "rules"
+HELP = "random-vs-random games and moves per second for one game's rules (full knowledge)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="game id, e.g. towers")
+    parser.add_argument("--variant", help="variant (default: the game's first)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="time to spend on each measurement")
+    parser.add_argument("--duel-games", type=int, default=200, help="heuristic-vs-random games for the win rate (0: skip)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
+
+
+def _rate(play, seconds: float) -> tuple[int, int, float]:
+    """Games and moves played by ``play(seed)`` in about ``seconds``, and the time taken."""
+    games = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or not games:
+        moves += play(games).moves
+        games += 1
+    return games, moves, time.perf_counter() - start
+
+
+def run(args: argparse.Namespace) -> dict:
+    game = registry.get(args.game)
+    variant = args.variant or game.variants[0]
+    seats = game.min_seats
+
+    def random_game(index: int, lockstep: bool = False) -> referee.Played:
+        rng = random.Random(args.seed + index)
+        return referee.play(game, variant, {}, [RandomBot(rng) for _ in range(seats)], rng, lockstep=lockstep)
+
+    games, moves, elapsed = _rate(random_game, args.seconds)
+    lock_games, _, lock_elapsed = _rate(lambda index: random_game(index, lockstep=True), args.seconds)
+    figures = {
+        "game": game.id,
+        "variant": variant,
+        "games": games,
+        "games_per_s": round(games / elapsed, 1),
+        "moves_per_s": round(moves / elapsed),
+        "moves_per_game": round(moves / games, 1),
+        "lockstep_games_per_s": round(lock_games / lock_elapsed, 1),
+    }
+    probe = heuristic(game, random.Random(0))
+    if args.duel_games and not isinstance(probe, RandomBot):
+        wins = 0
+        for index in range(args.duel_games):
+            rng = random.Random(args.seed + index)
+            bots = [RandomBot(rng) for _ in range(seats)]
+            bots[index % seats] = heuristic(game, rng)
+            wins += index % seats in referee.play(game, variant, {}, bots, rng).result.winners
+        figures.update(heuristic_bot=type(probe).__name__, duel_games=args.duel_games, heuristic_win_rate=round(wins / args.duel_games, 3))
+    return figures
