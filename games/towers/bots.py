@@ -26,13 +26,17 @@ def material(side: Side) -> int:
     )
 
 
+def edge(sides: tuple[Side, ...], seat: int) -> int:
+    """``seat``'s material lead."""
+    return material(sides[seat]) - material(sides[1 - seat])
+
+
 def score(state: TowersState, seat: int) -> int:
-    """How good ``state`` is for ``seat``: a decided game dominates, then material and progress."""
+    """How good ``state`` is for ``seat``: a decided game dominates, then the material lead."""
     if state.result is not None:
         winners = state.result.winners
         return 0 if not winners else WIN if seat in winners else -WIN
-    again = AGAIN if state.turn == seat else 0
-    return material(state.sides[seat]) - material(state.sides[1 - seat]) + again
+    return edge(state.sides, seat) + (AGAIN if state.turn == seat else 0)
 
 
 class GreedyBot:
@@ -48,6 +52,5 @@ class GreedyBot:
             return score(game.apply(state, Move(seat, move, {handle: state.faces[handle]})), seat)
         # A discard changes nothing now; throw away the card whose effect would help least.
         card = CARDS[state.faces[handle]]
-        sides = resolve(card.effect, (state.sides[0], state.sides[1]), seat)
-        helps = material(sides[seat]) - material(sides[1 - seat]) - material(state.sides[seat]) + material(state.sides[1 - seat])
+        helps = edge(resolve(card.effect, (state.sides[0], state.sides[1]), seat), seat) - edge(state.sides, seat)
         return score(state, seat) - 1 - max(0, helps - 3 * card.cost) // 4

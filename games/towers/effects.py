@@ -95,7 +95,7 @@ class Steal:
 
 
 Step = Union[Change, Damage, If, Equalize, Swap, Steal]
-Sides = tuple[Side, Side]
+Sides = tuple[Side, ...]
 
 
 # ------------------------------------------------------------------ parsing the data file

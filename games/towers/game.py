@@ -29,7 +29,7 @@ from games.contract import (
     Shuffled,
 )
 from games.towers.catalogue import BATTLEFIELDS, CARDS, DEFAULT_BATTLEFIELD, HAND_SIZE, Battlefield, Card
-from games.towers.effects import RESOURCES, Side, resolve
+from games.towers.effects import RESOURCES, Change, Side, resolve
 from games.towers.state import RECENT, Action, TowersState
 
 VARIANTS = ("normal", "infinite")
@@ -95,17 +95,22 @@ def _replace_at(values: tuple, index: int, value: Any) -> tuple:
     return values[:index] + (value,) + values[index + 1 :]
 
 
-def _victory(state: TowersState) -> Result | None:
+def _income(sides: tuple[Side, ...], seat: int) -> tuple[Side, ...]:
+    """The sides as ``seat``'s turn starts: with its income (a refill may still be dealt first)."""
+    return _replace_at(sides, seat, sides[seat].produced())
+
+
+def _victory(state: TowersState, sides: tuple[Side, ...]) -> Result | None:
     """Checked after every card: a seat wins by its own tower, any own resource, or the
     enemy's tower at 0; both at once is a draw."""
     field = battlefield(state)
     reasons = []
-    for seat, side in enumerate(state.sides):
+    for seat, side in enumerate(sides):
         if side.tower >= field.victory_tower:
             reasons.append("tower")
         elif any(getattr(side, name) >= field.victory_resource for name in RESOURCES):
             reasons.append("resource")
-        elif state.sides[1 - seat].tower == 0:
+        elif sides[1 - seat].tower == 0:
             reasons.append("destroyed")
         else:
             reasons.append(None)
@@ -187,7 +192,7 @@ class Towers(Game):
     def _started(self, state: TowersState, request: PublicRandom, event: RandomValue) -> TowersState:
         if event.value not in (0, 1) or isinstance(event.value, bool):
             raise RuleError("towers.random", f"who starts must be 0 or 1, got {event.value!r}")
-        return self._begin_turn(state, event.value)
+        return dataclasses.replace(state, turn=event.value, sides=_income(state.sides, event.value))
 
     def _shuffled(self, state: TowersState, request: Shuffle, event: Shuffled) -> TowersState:
         handles = range(request.first_handle, request.first_handle + len(request.cards))
@@ -250,36 +255,27 @@ class Towers(Game):
                 raise RuleError("towers.discard", "after drawing for a card's effect you must discard")
             if not affordable(card, sides[seat]):
                 raise RuleError("towers.cost", f"{card.name} costs {card.cost} {card.resource}")
-            paid = dataclasses.replace(sides[seat], **{card.resource: getattr(sides[seat], card.resource) - card.cost})
-            sides = resolve(card.effect, _replace_at(sides, seat, paid), seat)
+            sides = resolve((Change(card.resource, -card.cost, "self"), *card.effect), sides, seat)
+        hand = tuple(h for h in hand if h != handle)
         timeouts = _replace_at(state.timeouts, seat, state.timeouts[seat] + 1 if timeout else 0)
-        state = dataclasses.replace(
-            state,
+        changes: dict[str, Any] = dict(
             sides=sides,
-            hands=_replace_at(state.hands, seat, tuple(h for h in hand if h != handle)),
+            hands=_replace_at(state.hands, seat, hand),
             discard=state.discard + (card.id,) if state.variant == "normal" else (),
             faces=faces,
             timeouts=timeouts,
             recent=(state.recent + (Action(seat, card.id, kind == "play", timeout),))[-RECENT:],
         )
-        if timeouts[seat] >= state.options["max_timeouts"]:
-            return dataclasses.replace(state, result=Result((1 - seat,), "timeouts"))
-        result = _victory(state)
+        result = Result((1 - seat,), "timeouts") if timeouts[seat] >= state.options["max_timeouts"] else _victory(state, sides)
         if result is not None:
-            return dataclasses.replace(state, result=result)
-        if kind == "play" and card.after == "draw_discard":
-            return dataclasses.replace(state, owed=_replace_at(state.owed, seat, 1), must_discard=True)
-        refilled = dataclasses.replace(
-            state, owed=_replace_at(state.owed, seat, HAND_SIZE - len(state.hands[seat])), must_discard=False
-        )
-        if (kind == "play" and card.after == "play_again") or state.must_discard:
-            return refilled
-        return self._begin_turn(refilled, 1 - seat)
-
-    @staticmethod
-    def _begin_turn(state: TowersState, seat: int) -> TowersState:
-        """``seat``'s turn starts with its income (the refill, if any, is dealt before it decides)."""
-        return dataclasses.replace(state, turn=seat, sides=_replace_at(state.sides, seat, state.sides[seat].produced()))
+            changes.update(result=result)
+        elif kind == "play" and card.after == "draw_discard":
+            changes.update(owed=_replace_at(state.owed, seat, 1), must_discard=True)
+        else:
+            changes.update(owed=_replace_at(state.owed, seat, HAND_SIZE - len(hand)), must_discard=False)
+            if not ((kind == "play" and card.after == "play_again") or state.must_discard):
+                changes.update(turn=1 - seat, sides=_income(sides, 1 - seat))
+        return dataclasses.replace(state, **changes)
 
     # ------------------------------------------------------------------ moves
 
