@@ -196,7 +196,7 @@ class Towers(Game):
 
     def _shuffled(self, state: TowersState, request: Shuffle, event: Shuffled) -> TowersState:
         handles = range(request.first_handle, request.first_handle + len(request.cards))
-        if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != list(request.cards)):
+        if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != sorted(request.cards)):
             raise RuleError("towers.shuffle", "the shuffled faces are not the pile that was shuffled")
         return dataclasses.replace(
             state,
