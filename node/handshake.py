@@ -134,22 +134,22 @@ class Handshake:
         """
         if self.complete or self.writes_next:
             raise RuntimeError(f"handshake message {self.next_message} is not the peer's to write")
-        number = self.next_message
         try:
             payload = bytes(self._noise.read_message(message))
         except _NOISE_FAILURES as exc:
-            raise HandshakeError(f"handshake message {number} is invalid: {_noise_failure(exc)}") from None
-        self.next_message += 1
-        if number == 1:
+            raise HandshakeError(f"handshake message {self.next_message} is invalid: {_noise_failure(exc)}") from None
+        if self.next_message == 1:
             if payload:
                 raise HandshakeError(f"handshake message 1 carries a {len(payload)}-byte payload; it must be empty")
-            return
-        peer = verify_identity_payload(payload, self._state.rs.public_bytes)
-        if self._expected is not None and peer != self._expected:
-            raise IdentityMismatch(
-                f"identity mismatch: the peer is {peer.fingerprint}, expected {self._expected.fingerprint}"
-            )
-        self.peer = peer
+        else:
+            peer = verify_identity_payload(payload, self._state.rs.public_bytes)
+            if self._expected is not None and peer != self._expected:
+                raise IdentityMismatch(
+                    f"identity mismatch: the peer is {peer.fingerprint}, expected {self._expected.fingerprint}"
+                )
+            self.peer = peer
+        # Counted only once accepted, so a handshake that failed never reports complete.
+        self.next_message += 1
 
     def transport(self) -> Transport:
         if not self.complete:

@@ -21,7 +21,7 @@ from node.errors import (
     PayloadError,
 )
 from node.framing import FrameReader, send_frame
-from node.handshake import MAX_PLAINTEXT, PROLOGUE, PROTOCOL_NAME, SIGNATURE_PURPOSE, identity_payload
+from node.handshake import MAX_PLAINTEXT, PROLOGUE, Handshake, PROTOCOL_NAME, SIGNATURE_PURPOSE, identity_payload
 from protocol.codec import CodecError, encode
 from protocol.identity import SecretKey
 from tests.strategies import wire_values
@@ -396,3 +396,14 @@ async def test_receive_timeout_leaves_the_channel_usable(autojump_clock):
     assert trio.current_time() - start == pytest.approx(2.5)
     await alice.send("late")
     assert await bob.receive(timeout=math.inf) == "late"
+
+
+def test_a_handshake_refused_at_message_3_never_yields_a_transport():
+    initiator, responder = Handshake(ALICE, initiator=True), Handshake(BOB, initiator=False, expected=MALLORY.public)
+    responder.read(initiator.write())
+    initiator.read(responder.write())
+    with pytest.raises(IdentityMismatch):  # Noise accepted message 3; the identity check refused it
+        responder.read(initiator.write())
+    assert not responder.complete and responder.peer is None
+    with pytest.raises(RuntimeError, match="not complete"):
+        responder.transport()
