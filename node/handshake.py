@@ -121,7 +121,8 @@ class Handshake:
         try:
             message = bytes(self._noise.write_message(payload))
         except _NOISE_FAILURES as exc:
-            raise HandshakeError(f"handshake message {self.next_message} cannot be written: {_noise_failure(exc)}") from None
+            problem = _noise_failure(exc)
+            raise HandshakeError(f"handshake message {self.next_message} cannot be written: {problem}") from None
         self.next_message += 1
         return message
 

@@ -38,12 +38,16 @@ def test_handshake_vector(monkeypatch):
     monkeypatch.setattr(X25519PrivateKey, "generate", staticmethod(lambda: next(keys)))
     initiator = Handshake(SecretKey.from_seed(bytes.fromhex(HANDSHAKE["initiator_seed"])), initiator=True)
     responder = Handshake(SecretKey.from_seed(bytes.fromhex(HANDSHAKE["responder_seed"])), initiator=False)
-    for number, (writer, reader) in enumerate([(initiator, responder), (responder, initiator), (initiator, responder)], 1):
+    turns = [(initiator, responder), (responder, initiator), (initiator, responder)]
+    for number, (writer, reader) in enumerate(turns, 1):
         message = writer.write()
         assert message.hex() == HANDSHAKE[f"message_{number}"]
         reader.read(message)
     assert initiator.peer == SecretKey.from_seed(bytes.fromhex(HANDSHAKE["responder_seed"])).public
-    sides = {"initiator": (initiator.transport(), responder.transport()), "responder": (responder.transport(), initiator.transport())}
+    sides = {
+        "initiator": (initiator.transport(), responder.transport()),
+        "responder": (responder.transport(), initiator.transport()),
+    }
     for vector in HANDSHAKE["transport"]:
         sender, receiver = sides[vector["from"]]
         message = sender.encrypt(bytes.fromhex(vector["plaintext"]))

@@ -54,7 +54,11 @@ async def test_oversized_length_is_refused_before_the_body_arrives():
 
 @pytest.mark.parametrize(
     "data, message",
-    [(b"\x00", "after 1 of 2 length bytes"), (b"\x00\x05abc", "after 3 of 5 payload bytes"), (b"\x00\x05", "after 0 of 5")],
+    [
+        (b"\x00", "after 1 of 2 length bytes"),
+        (b"\x00\x05abc", "after 3 of 5 payload bytes"),
+        (b"\x00\x05", "after 0 of 5 payload bytes"),
+    ],
 )
 async def test_stream_ending_inside_a_frame_is_truncation_not_close(data, message):
     with pytest.raises(FrameError, match=f"truncated frame: the stream ended {message}"):
