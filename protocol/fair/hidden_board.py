@@ -138,28 +138,31 @@ def open_body(board: Board, openings: Iterable[CellOpening]) -> dict:
 
 def check_openings(board: Board, root: bytes, body: Any) -> dict[Cell, Value]:
     """The values of the opened cells; a :class:`Violation` names the owner and the first bad cell."""
+
+    def refuse(rule: str, detail: str) -> Violation:
+        return Violation(board.owner, rule, f"board {board.name!r}: {detail}")
+
     if not (isinstance(body, dict) and set(body) == {"board", "cells"} and body["board"] == board.name
             and isinstance(body["cells"], (list, tuple))):
-        raise Violation(board.owner, "board.malformed", f"an opening of board {board.name!r} is the map {{board, cells}}")
+        raise refuse("board.malformed", "an opening is the map {board, cells}")
     depth = (board.cells - 1).bit_length()
     result: dict[Cell, Value] = {}
     for item in body["cells"]:
         if not (isinstance(item, (list, tuple)) and len(item) == 5):
-            raise Violation(board.owner, "board.malformed", "each opened cell is [x, y, value, salt, proof]")
+            raise refuse("board.malformed", "each opened cell is [x, y, value, salt, proof]")
         x, y, value, salt, proof = item
         try:
             index = board.index((x, y))
         except ValueError as exc:
-            raise Violation(board.owner, "board.malformed", str(exc)) from None
-        if not isinstance(proof, (list, tuple)) or len(proof) != depth or not isinstance(salt, bytes):
-            raise Violation(board.owner, "board.bad-proof", f"cell ({x}, {y}): the proof must hold {depth} hashes")
+            raise refuse("board.malformed", str(exc)) from None
+        if not (isinstance(salt, bytes) and isinstance(proof, (list, tuple)) and len(proof) == depth
+                and all(isinstance(h, bytes) and len(h) == HASH_SIZE for h in proof)):
+            raise refuse("board.bad-proof", f"cell ({x}, {y}): the proof must hold {depth} hashes of {HASH_SIZE} bytes")
         node = board.leaf((x, y), salt, value)
         for level, sibling in enumerate(proof):
-            if not isinstance(sibling, bytes) or len(sibling) != HASH_SIZE:
-                raise Violation(board.owner, "board.bad-proof", f"cell ({x}, {y}): proof hash {level} is not {HASH_SIZE} bytes")
             node = _node(sibling, node) if (index >> level) & 1 else _node(node, sibling)
         if not hmac.compare_digest(board.root(node), root):
-            raise Violation(board.owner, "board.bad-proof", f"cell ({x}, {y}): the opening does not lead to the committed root")
+            raise refuse("board.bad-proof", f"cell ({x}, {y}): the opening does not lead to the committed root")
         result[(x, y)] = value
     return result
 
@@ -176,8 +179,10 @@ def check_full(seed: Seed, board: Board, root: bytes, body: Any) -> dict[Cell, V
     """After the game: the fully opened values, which must rebuild the root with the seed's salts."""
     if not (isinstance(body, dict) and set(body) == {"board", "values"} and body["board"] == board.name
             and isinstance(body["values"], (list, tuple)) and len(body["values"]) == board.cells):
-        raise Violation(board.owner, "board.malformed", f"a full opening of board {board.name!r} is {{board, values}}")
+        detail = f"a full opening of board {board.name!r} is {{board, values}}"
+        raise Violation(board.owner, "board.malformed", detail)
     values = body["values"]
     if not hmac.compare_digest(CommittedBoard.commit(seed, board, values).root, root):
-        raise Violation(board.owner, "board.root-mismatch", f"the opened board {board.name!r} does not rebuild its root")
+        detail = f"the opened board {board.name!r} does not rebuild its root"
+        raise Violation(board.owner, "board.root-mismatch", detail)
     return {(i % board.width, i // board.width): value for i, value in enumerate(values)}

@@ -119,7 +119,14 @@ class Deck:
 
     @classmethod
     def hidden(
-        cls, game: Game, name: str, seats: Sequence[int], owner: int, size: int, catalogue: Sequence[int], max_copies: int
+        cls,
+        game: Game,
+        name: str,
+        seats: Sequence[int],
+        owner: int,
+        size: int,
+        catalogue: Sequence[int],
+        max_copies: int,
     ) -> "Deck":
         """A deck of ``size`` cards the owner picks from ``catalogue``, kept secret until the end."""
         return cls(game, name, tuple(seats), tuple(catalogue), size, owner, max_copies)
@@ -213,6 +220,22 @@ def composition_commitment(seed: Seed, deck: Deck, composition: Sequence[int]) -
     return digest("fair/deck-composition", encode([deck.label, salt, list(deck.check_composition(composition))]))
 
 
+def composition_body(deck: Deck, composition: Sequence[int]) -> dict:
+    """The canonical body in which a hidden deck's owner reveals its composition after the game."""
+    return {"cards": list(deck.check_composition(composition)), "deck": deck.name}
+
+
+def check_composition_body(deck: Deck, body: Any) -> tuple[int, ...]:
+    """The revealed composition, as sorted ids; a :class:`Violation` names the owner if malformed."""
+    if not (isinstance(body, dict) and set(body) == {"cards", "deck"} and body["deck"] == deck.name
+            and isinstance(body["cards"], (list, tuple))):
+        raise Violation(deck.owner, "deck.malformed-composition", f"a composition of {deck.name!r} is {{cards, deck}}")
+    try:
+        return deck.check_composition(body["cards"])
+    except ValueError as exc:
+        raise Violation(deck.owner, "deck.bad-composition", str(exc)) from None
+
+
 def run_stage(deck: Deck, index: int, keys: DeckKeys, entries: Sequence[bytes], ops: Ops | None = None) -> Entries:
     """This seat's output for stage ``index`` given the previous stage's entries (or :meth:`Deck.initial`).
 
@@ -233,7 +256,8 @@ def run_stage(deck: Deck, index: int, keys: DeckKeys, entries: Sequence[bytes], 
     except InvalidPoint as exc:
         author = deck.stages[index - 1].seat if index else None
         position = keys.permutation[exc.index] if stage.kind != LOCK else exc.index
-        raise Violation(author, "deck.invalid-point", f"entry {position} of stage {index - 1} is not a group point") from None
+        detail = f"entry {position} of stage {index - 1} is not a group point"
+        raise Violation(author, "deck.invalid-point", detail) from None
 
 
 def stage_body(deck: Deck, index: int, entries: Sequence[bytes], commitment: bytes | None = None) -> dict:
@@ -280,7 +304,8 @@ def check_stage(deck: Deck, index: int, body: Any) -> Entries:
 
 def key_body(deck: Deck, keys: DeckKeys, positions: Sequence[int]) -> dict:
     """The canonical body publishing this seat's position keys for ``positions``."""
-    return {"deck": deck.name, "keys": [[position, keys.position_keys[position]] for position in sorted(set(positions))]}
+    chosen = sorted(set(positions))
+    return {"deck": deck.name, "keys": [[position, keys.position_keys[position]] for position in chosen]}
 
 
 def check_keys(deck: Deck, seat: int, body: Any) -> dict[int, bytes]:
@@ -329,7 +354,8 @@ def open_position(
     try:
         (point,) = multiply(scalar, [entry], ops)
     except InvalidPoint:
-        raise Violation(deck.stages[-1].seat, "deck.invalid-point", f"final entry {position} is not a group point") from None
+        detail = f"final entry {position} is not a group point"
+        raise Violation(deck.stages[-1].seat, "deck.invalid-point", detail) from None
     card = deck.lookup.get(point)
     if card is None:
         raise Violation(None, "deck.no-card", f"position {position} opens to no card of deck {deck.name!r}", deck.seats)
@@ -362,15 +388,16 @@ def verify_deck(
         except ValueError as exc:
             raise Violation(deck.owner, "deck.bad-composition", str(exc)) from None
         if commitment is None or not hmac.compare_digest(expected, commitment):
-            raise Violation(deck.owner, "deck.composition-mismatch", "the revealed composition does not open the commitment")
+            detail = "the revealed composition does not open the commitment"
+            raise Violation(deck.owner, "deck.composition-mismatch", detail)
     entries = deck.initial(composition)
     for stage, published in zip(deck.stages, stages):
         entries = run_stage(deck, stage.index, derived[stage.seat], entries, ops)
         if tuple(published) != entries:
-            first = next(i for i, (a, b) in enumerate(zip(published, entries)) if a != b) if len(published) == len(entries) else None
-            where = f"entry {first}" if first is not None else "its entry count"
-            raise Violation(stage.seat, "deck.stage-mismatch", f"stage {stage.index} ({stage.kind}) differs from its recomputation at {where}")
+            detail = f"stage {stage.index} ({stage.kind}) differs from its recomputation"
+            raise Violation(stage.seat, "deck.stage-mismatch", detail)
     for seat in sorted(keys):
         for position, key in sorted(keys[seat].items()):
             if key != derived[seat].position_keys[position]:
-                raise Violation(seat, "deck.key-mismatch", f"the published key for position {position} is not the derived one")
+                detail = f"the published key for position {position} is not the derived one"
+                raise Violation(seat, "deck.key-mismatch", detail)

@@ -27,4 +27,5 @@ def draw(seed: Seed, label: str, context: bytes, counter: int, k: int, count: in
 def check_draw(seed: Seed, label: str, context: bytes, counter: int, k: int, claimed: tuple[int, ...]) -> None:
     """After the seed reveal: raise a :class:`Violation` naming the seat if it claimed other values."""
     if tuple(claimed) != draw(seed, label, context, counter, k, len(claimed)):
-        raise Violation(seed.seat, "private-stream.mismatch", f"draw {counter} of stream {label!r} is not what the seed derives")
+        detail = f"draw {counter} of stream {label!r} is not what the seed derives"
+        raise Violation(seed.seat, "private-stream.mismatch", detail)

@@ -95,8 +95,10 @@ def check_reveal(seat: int, index: int, body: object, previous: bytes, length: i
     if not isinstance(body, dict) or set(body) != {"index", "reveal"} or body["index"] != index:
         raise Violation(seat, "public-random.malformed", f"a reveal for value {index} is the map {{index, reveal}}")
     reveal = body["reveal"]
-    if not isinstance(reveal, bytes) or len(reveal) != VALUE_SIZE or not hmac.compare_digest(chain_link(index, reveal), previous):
-        raise Violation(seat, "public-random.bad-reveal", f"the reveal for value {index} does not hash to the previous one")
+    if not (isinstance(reveal, bytes) and len(reveal) == VALUE_SIZE
+            and hmac.compare_digest(chain_link(index, reveal), previous)):
+        detail = f"the reveal for value {index} does not hash to the previous one"
+        raise Violation(seat, "public-random.bad-reveal", detail)
     return reveal
 
 
@@ -117,4 +119,5 @@ def public_below(game: Game, index: int, reveals: Mapping[int, bytes | None], k:
 def check_tip(seed: Seed, tip: bytes, length: int = DEFAULT_LENGTH) -> None:
     """After the seed reveal: the published tip must be the one the seed derives."""
     if not hmac.compare_digest(HashChain.derive(seed, length).tip, tip):
-        raise Violation(seed.seat, "public-random.tip-mismatch", "the published chain tip is not derived from the seed")
+        detail = "the published chain tip is not derived from the seed"
+        raise Violation(seed.seat, "public-random.tip-mismatch", detail)

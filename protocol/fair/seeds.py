@@ -87,6 +87,37 @@ def check_seed(seed: Seed, commitment: bytes) -> None:
         raise Violation(seed.seat, "seed.mismatch", "the revealed seed does not match the committed hash")
 
 
+def _is_hash(value: object) -> bool:
+    return isinstance(value, bytes) and len(value) == SEED_SIZE
+
+
+def start_body(seed: Seed, tip: bytes) -> dict:
+    """The canonical body of a seat's game-start message: its seed commitment and chain tip."""
+    return {"chain": tip, "seed": seed.commitment}
+
+
+def check_start(seat: int, body: object) -> tuple[bytes, bytes]:
+    """``(seed commitment, chain tip)`` from a game-start message; a :class:`Violation` if malformed."""
+    if not (isinstance(body, dict) and set(body) == {"chain", "seed"}
+            and _is_hash(body["chain"]) and _is_hash(body["seed"])):
+        raise Violation(seat, "seed.malformed", "a game-start body is {chain: bin32, seed: bin32}")
+    return body["seed"], body["chain"]
+
+
+def seed_reveal_body(seed: Seed) -> dict:
+    """The canonical body revealing a seed after the game."""
+    return {"seed": seed.value}
+
+
+def check_seed_reveal(game: Game, seat: int, body: object, commitment: bytes) -> Seed:
+    """The seat's seed from its reveal message, checked against its commitment."""
+    if not (isinstance(body, dict) and set(body) == {"seed"} and _is_hash(body["seed"])):
+        raise Violation(seat, "seed.malformed", "a seed reveal body is {seed: bin32}")
+    seed = Seed(game, seat, body["seed"])
+    check_seed(seed, commitment)
+    return seed
+
+
 class Stream:
     """An endless deterministic byte stream: block ``i`` is ``HMAC-SHA512(key, u64be(i))``.
 

@@ -42,7 +42,8 @@ def check_commit(seat: int, round_id: str, body: Any) -> bytes:
     """The commitment in a commit message; a :class:`Violation` names the seat if malformed."""
     if not (isinstance(body, dict) and set(body) == {"commitment", "round"} and body["round"] == round_id
             and isinstance(body["commitment"], bytes) and len(body["commitment"]) == 32):
-        raise Violation(seat, "choice.malformed", f"a commitment for round {round_id!r} is the map {{commitment, round}}")
+        detail = f"a commitment for round {round_id!r} is the map {{commitment, round}}"
+        raise Violation(seat, "choice.malformed", detail)
     return body["commitment"]
 
 
@@ -58,7 +59,8 @@ def check_reveals(
             raise Violation(seat, "choice.withheld", f"no reveal for round {round_id!r}")
         if not (isinstance(body, dict) and set(body) == {"choice", "round", "salt"} and body["round"] == round_id
                 and isinstance(body["salt"], bytes) and len(body["salt"]) == SALT_SIZE):
-            raise Violation(seat, "choice.malformed", f"a reveal for round {round_id!r} is the map {{choice, round, salt}}")
+            detail = f"a reveal for round {round_id!r} is the map {{choice, round, salt}}"
+            raise Violation(seat, "choice.malformed", detail)
         expected = _commitment(game, seat, round_id, body["salt"], body["choice"])
         if not hmac.compare_digest(expected, commitments[seat]):
             raise Violation(seat, "choice.mismatch", f"the reveal for round {round_id!r} does not open the commitment")
@@ -69,4 +71,5 @@ def check_reveals(
 def check_salt(seed: Seed, round_id: str, salt: bytes) -> None:
     """After the seed reveal: the salt used must be the derived one (nothing else may be random)."""
     if not hmac.compare_digest(choice_salt(seed, round_id), salt):
-        raise Violation(seed.seat, "choice.salt-mismatch", f"the salt of round {round_id!r} is not derived from the seed")
+        detail = f"the salt of round {round_id!r} is not derived from the seed"
+        raise Violation(seed.seat, "choice.salt-mismatch", detail)

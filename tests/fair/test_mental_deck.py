@@ -17,7 +17,9 @@ from protocol.fair.mental_deck import (
     Deck,
     DeckKeys,
     check_keys,
+    check_composition_body,
     check_stage,
+    composition_body,
     composition_commitment,
     key_body,
     open_position,
@@ -156,7 +158,7 @@ def test_different_seeds_give_different_orders():
 def test_every_card_reaches_every_position_uniformly():
     """Chi-square on (card, position) frequencies of the real key derivation, many fixed seeds."""
     game = make_game()
-    size, seats, samples = 5, 2, 5000
+    size, seats, samples = 6, 3, 6000
     deck = Deck.public(game, "main", range(seats), range(size))
     counts = Counter()
     for sample in range(samples):
@@ -416,6 +418,21 @@ def test_hidden_deck_owner_slipping_in_a_foreign_card_is_caught(hidden):
     with pytest.raises(Violation) as caught:
         verify_deck(deck, seeds, stages, {}, composition, commitment)
     assert (caught.value.seat, caught.value.rule) == (1, "deck.stage-mismatch")
+
+
+def test_composition_reveal_message(hidden):
+    deck, _, composition = hidden
+    body = codec.decode(codec.encode(composition_body(deck, composition)))
+    assert check_composition_body(deck, body) == tuple(sorted(composition))
+    for bad, rule in (
+        ({"cards": [100, 100, 100, 101], "deck": deck.name}, "deck.bad-composition"),
+        ({"cards": [100, 101, 102], "deck": deck.name}, "deck.bad-composition"),
+        ({"cards": composition, "deck": "other"}, "deck.malformed-composition"),
+        ({"cards": composition}, "deck.malformed-composition"),
+    ):
+        with pytest.raises(Violation) as caught:
+            check_composition_body(deck, bad)
+        assert (caught.value.seat, caught.value.rule) == (deck.owner, rule)
 
 
 def test_hidden_deck_validates_the_composition(hidden):

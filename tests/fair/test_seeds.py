@@ -2,12 +2,22 @@ from collections import Counter
 from itertools import permutations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from fair_support import chi_square, chi_square_limit, make_game, make_seeds
 from protocol.fair.errors import Violation
-from protocol.fair.seeds import Game, Seed, Stream, check_seed
+from protocol import codec
+from protocol.fair.seeds import (
+    Game,
+    Seed,
+    Stream,
+    check_seed,
+    check_seed_reveal,
+    check_start,
+    seed_reveal_body,
+    start_body,
+)
 from protocol.hashing import digest
 
 keys = st.binary(min_size=32, max_size=32)
@@ -99,3 +109,24 @@ def test_fisher_yates_is_uniform():
     every = list(permutations(range(n)))
     assert set(counts) == set(every)
     assert chi_square([counts[p] for p in every], samples / len(every)) < chi_square_limit(len(every) - 1)
+
+
+def test_game_start_and_seed_reveal_messages():
+    game = make_game()
+    seeds = make_seeds(game, 2)
+    tip = digest("test", b"tip")
+    body = codec.decode(codec.encode(start_body(seeds[0], tip)))
+    commitment, chain = check_start(0, body)
+    assert (commitment, chain) == (seeds[0].commitment, tip)
+    revealed = check_seed_reveal(game, 0, codec.decode(codec.encode(seed_reveal_body(seeds[0]))), commitment)
+    assert revealed == seeds[0]
+    with pytest.raises(Violation) as caught:
+        check_seed_reveal(game, 1, seed_reveal_body(seeds[1]), commitment)
+    assert (caught.value.seat, caught.value.rule) == (1, "seed.mismatch")
+    for bad in ({"seed": b"short"}, {"seed": seeds[1].value, "extra": 1}, [seeds[1].value]):
+        with pytest.raises(Violation) as caught:
+            check_seed_reveal(game, 1, bad, commitment)
+        assert (caught.value.seat, caught.value.rule) == (1, "seed.malformed")
+    with pytest.raises(Violation) as caught:
+        check_start(1, {"chain": tip})
+    assert (caught.value.seat, caught.value.rule) == (1, "seed.malformed")
