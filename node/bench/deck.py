@@ -28,6 +28,7 @@ from protocol.fair.mental_deck import (
     check_stage,
     key_body,
     open_position,
+    open_positions,
     run_stage,
     stage_body,
     verify_deck,
@@ -43,7 +44,7 @@ GOAL = 1.2
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=int, default=4, help="seats shuffling the deck")
     parser.add_argument("--cards", type=int, default=108, help="cards in the deck")
-    parser.add_argument("--rounds", type=int, default=5, help="shuffles (and baseline batches) timed; the best counts")
+    parser.add_argument("--rounds", type=int, default=7, help="shuffles (and baseline batches) timed; the best counts")
 
 
 def _timed(function: Callable[[], object]) -> tuple[float, object]:
@@ -94,11 +95,9 @@ def run(args: argparse.Namespace) -> dict:
                 if seat != recipient:
                     body = codec.decode(codec.encode(key_body(deck, keys[seat], positions)))
                     published[seat].update(check_keys(deck, seat, body))
-            opened: dict = {}
-            for position in positions:
-                shown = {seat: published[seat][position] for seat in seats if seat != recipient}
-                shown[recipient] = keys[recipient].position_keys[position]
-                opened[open_position(deck, position, final[position], shown, opened, ops)] = position
+            shown = {seat: published[seat] for seat in seats if seat != recipient}
+            shown[recipient] = dict(enumerate(keys[recipient].position_keys))
+            open_positions(deck, {position: final[position] for position in positions}, shown, None, ops)
         return published
 
     deal_ops = Ops()

@@ -69,6 +69,21 @@ def invert(scalar: bytes) -> bytes:
     return bindings.crypto_core_ed25519_scalar_invert(scalar)
 
 
+def invert_all(scalars: Sequence[bytes]) -> list[bytes]:
+    """The inverse of each scalar from a single inversion (Montgomery's trick: three products each)."""
+    prefixes = []
+    running = (1).to_bytes(SCALAR_SIZE, "little")
+    for scalar in scalars:
+        prefixes.append(running)
+        running = _scalar_mul(running, scalar)
+    inverse = invert(running)
+    result = [b""] * len(scalars)
+    for i in range(len(scalars) - 1, -1, -1):
+        result[i] = _scalar_mul(inverse, prefixes[i])
+        inverse = _scalar_mul(inverse, scalars[i])
+    return result
+
+
 def product(scalars: Iterable[bytes]) -> bytes:
     """The product of ``scalars`` mod L (1 for none)."""
     result = (1).to_bytes(SCALAR_SIZE, "little")

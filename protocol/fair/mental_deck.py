@@ -35,6 +35,7 @@ from protocol.fair.group import (
     Ops,
     hash_to_point,
     invert,
+    invert_all,
     is_scalar,
     multiply,
     multiply_each,
@@ -333,6 +334,44 @@ def check_keys(deck: Deck, seat: int, body: Any) -> dict[int, bytes]:
     return result
 
 
+def open_positions(
+    deck: Deck,
+    entries: Mapping[int, bytes],
+    keys: Mapping[int, Mapping[int, bytes]],
+    opened: Mapping[Card, int] | None = None,
+    ops: Ops | None = None,
+) -> dict[int, Card]:
+    """The cards at the given final-stage positions (``entries``: position -> entry).
+
+    ``keys[seat][position]`` must hold every seat's key for every position. One
+    multiplication per position, by the inverse of its keys' product (all inverses from one
+    inversion). ``opened`` maps cards already seen to their positions. A result that is no
+    card of the deck, or a card seen at another position, proves that some key or stage was
+    false; who is known only after the seeds are revealed, so the :class:`Violation` lists
+    the deck's seats as suspects.
+    """
+    positions = sorted(entries)
+    if set(keys) != set(deck.seats) or any(p not in keys[seat] for seat in deck.seats for p in positions):
+        raise ValueError(f"opening positions {positions} needs the keys of seats {sorted(deck.seats)} for each")
+    totals = [product(keys[seat][position] for seat in sorted(keys)) for position in positions]
+    try:
+        points = multiply_each(invert_all(totals), [entries[position] for position in positions], ops)
+    except InvalidPoint as exc:
+        detail = f"final entry {positions[exc.index]} is not a group point"
+        raise Violation(deck.stages[-1].seat, "deck.invalid-point", detail) from None
+    seen = dict(opened or {})
+    cards: dict[int, Card] = {}
+    for position, point in zip(positions, points):
+        card = deck.lookup.get(point)
+        if card is None:
+            raise Violation(None, "deck.no-card", f"position {position} opens to no card of deck {deck.name!r}", deck.seats)
+        if seen.setdefault(card, position) != position:
+            detail = f"position {position} opens to card {tuple(card)}, already opened at position {seen[card]}"
+            raise Violation(None, "deck.card-repeated", detail, deck.seats)
+        cards[position] = card
+    return cards
+
+
 def open_position(
     deck: Deck,
     position: int,
@@ -341,29 +380,9 @@ def open_position(
     opened: Mapping[Card, int] | None = None,
     ops: Ops | None = None,
 ) -> Card:
-    """The card at ``position`` of the final stage, given every seat's position key for it.
-
-    One multiplication by the inverse of the keys' product. ``opened`` maps cards already
-    seen to their positions. A result that is no card of the deck, or a card already seen
-    elsewhere, proves that some key or stage was false; who is known only after the seeds
-    are revealed, so the :class:`Violation` lists the deck's seats as suspects.
-    """
-    if set(keys) != set(deck.seats):
-        raise ValueError(f"opening needs the keys of seats {sorted(deck.seats)}, got {sorted(keys)}")
-    scalar = invert(product(keys[seat] for seat in sorted(keys)))
-    try:
-        (point,) = multiply(scalar, [entry], ops)
-    except InvalidPoint:
-        detail = f"final entry {position} is not a group point"
-        raise Violation(deck.stages[-1].seat, "deck.invalid-point", detail) from None
-    card = deck.lookup.get(point)
-    if card is None:
-        raise Violation(None, "deck.no-card", f"position {position} opens to no card of deck {deck.name!r}", deck.seats)
-    seen = (opened or {}).get(card, position)
-    if seen != position:
-        detail = f"position {position} opens to card {tuple(card)}, already opened at position {seen}"
-        raise Violation(None, "deck.card-repeated", detail, deck.seats)
-    return card
+    """The card at one position given every seat's key for it (``keys``: seat -> key)."""
+    by_seat = {seat: {position: key} for seat, key in keys.items()}
+    return open_positions(deck, {position: entry}, by_seat, opened, ops)[position]
 
 
 def verify_deck(

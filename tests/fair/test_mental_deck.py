@@ -23,6 +23,7 @@ from protocol.fair.mental_deck import (
     composition_commitment,
     key_body,
     open_position,
+    open_positions,
     run_stage,
     stage_body,
     verify_deck,
@@ -67,10 +68,8 @@ def all_keys(deck, keys, position):
 
 
 def open_all(deck, keys, final):
-    opened = {}
-    for position, entry in enumerate(final):
-        opened[open_position(deck, position, entry, all_keys(deck, keys, position), opened)] = position
-    return {position: card for card, position in opened.items()}
+    """Open every position in one batch."""
+    return open_positions(deck, dict(enumerate(final)), published_keys(deck, keys))
 
 
 def published_keys(deck, keys):
@@ -109,6 +108,16 @@ def test_a_shuffle_deals_every_card_exactly_once(table):
     deck, _, keys, stages = table
     cards = open_all(deck, keys, stages[-1])
     assert sorted(cards.values()) == sorted(deck.candidates)
+
+
+def test_batch_and_single_openings_agree(table):
+    deck, _, keys, stages = table
+    one_by_one = {}
+    for position, entry in enumerate(stages[-1]):
+        one_by_one[open_position(deck, position, entry, all_keys(deck, keys, position), one_by_one)] = position
+    assert {position: card for card, position in one_by_one.items()} == open_all(deck, keys, stages[-1])
+    with pytest.raises(ValueError):
+        open_positions(deck, {0: stages[-1][0], 1: stages[-1][1]}, {s: {0: keys[s].position_keys[0]} for s in deck.seats})
 
 
 def test_final_order_is_the_composition_of_the_permutations(table):
@@ -357,6 +366,8 @@ def test_lock_reusing_another_entry_repeats_a_card(table):
     with pytest.raises(Violation) as caught:
         open_position(deck, 1, stages[-1][1], all_keys(deck, keys, 1), {first: 0})
     assert caught.value.rule == "deck.card-repeated" and caught.value.seat is None
+    with pytest.raises(Violation, match="already opened at position 0"):
+        open_all(deck, keys, stages[-1])
     with pytest.raises(Violation) as caught:
         verify_deck(deck, seeds, stages, published_keys(deck, keys))
     assert (caught.value.seat, caught.value.rule) == (last.seat, "deck.stage-mismatch")
