@@ -230,7 +230,8 @@ def check_composition_body(deck: Deck, body: Any) -> tuple[int, ...]:
     """The revealed composition, as sorted ids; a :class:`Violation` names the owner if malformed."""
     if not (isinstance(body, dict) and set(body) == {"cards", "deck"} and body["deck"] == deck.name
             and isinstance(body["cards"], (list, tuple))):
-        raise Violation(deck.owner, "deck.malformed-composition", f"a composition of {deck.name!r} is {{cards, deck}}")
+        detail = f"a composition of {deck.name!r} is the map {{cards, deck}}"
+        raise Violation(deck.owner, "deck.malformed-composition", detail)
     try:
         return deck.check_composition(body["cards"])
     except ValueError as exc:
@@ -246,6 +247,8 @@ def run_stage(deck: Deck, index: int, keys: DeckKeys, entries: Sequence[bytes], 
     stage = deck.stages[index]
     if keys.seat != stage.seat:
         raise ValueError(f"stage {index} belongs to seat {stage.seat}, these keys to seat {keys.seat}")
+    if len(entries) != deck.size:
+        raise ValueError(f"stage {index} takes {deck.size} entries, got {len(entries)}")
     try:
         if stage.kind == LOCK:
             factors = scaled(invert(keys.deck_key), keys.position_keys)
@@ -364,7 +367,8 @@ def open_positions(
     for position, point in zip(positions, points):
         card = deck.lookup.get(point)
         if card is None:
-            raise Violation(None, "deck.no-card", f"position {position} opens to no card of deck {deck.name!r}", deck.seats)
+            detail = f"position {position} opens to no card of deck {deck.name!r}"
+            raise Violation(None, "deck.no-card", detail, deck.seats)
         if seen.setdefault(card, position) != position:
             detail = f"position {position} opens to card {tuple(card)}, already opened at position {seen[card]}"
             raise Violation(None, "deck.card-repeated", detail, deck.seats)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from dataclasses import dataclass, field
+
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
