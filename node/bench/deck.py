@@ -62,25 +62,29 @@ def run(args: argparse.Namespace) -> dict:
     deck = Deck.public(game, "bench", seats, range(args.cards))
     points_time, _ = _timed(lambda: deck.lookup)
 
-    def shuffle(ops: Ops) -> tuple[dict[int, DeckKeys], list[tuple[bytes, ...]]]:
-        keys = {seat: DeckKeys.derive(seeds[seat], deck) for seat in seats}
-        entries, stages = deck.initial(), []
+    def shuffle(ops: Ops) -> tuple[dict[int, DeckKeys], list[tuple[bytes, ...]], list[float]]:
+        """Every seat's secrets and stages; the times of the derivations, then of each stage."""
+        derive_time, keys = _timed(lambda: {seat: DeckKeys.derive(seeds[seat], deck) for seat in seats})
+        entries, stages, times = deck.initial(), [], [derive_time]
         for stage in deck.stages:
+            start = time.perf_counter()
             output = run_stage(deck, stage.index, keys[stage.seat], entries, ops)
             entries = check_stage(deck, stage.index, codec.decode(codec.encode(stage_body(deck, stage.index, output))))
+            times.append(time.perf_counter() - start)
             stages.append(entries)
-        return keys, stages
+        return keys, stages, times
 
     shuffle_ops = Ops()
-    shuffle_time, (keys, stages) = _timed(lambda: shuffle(shuffle_ops))
+    keys, stages, times = shuffle(shuffle_ops)
     shuffle_mults = shuffle_ops.mults
     final = stages[-1]
     scalar, points = keys[0].deck_key, [final[i % deck.size] for i in range(shuffle_mults)]
     batch_time = float("inf")
     for _ in range(args.rounds):
         batch_time = min(batch_time, _timed(lambda: [crypto_scalarmult_ed25519_noclamp(scalar, p) for p in points])[0])
-        shuffle_time = min(shuffle_time, _timed(lambda: shuffle(Ops()))[0])
+        times = min(times, shuffle(Ops())[2], key=sum)
     mult = batch_time / shuffle_mults
+    shuffle_time = sum(times)
 
     def holder(position: int) -> int:
         return position % args.seats
@@ -121,7 +125,18 @@ def run(args: argparse.Namespace) -> dict:
         "card_points_ms": round(points_time * 1e3, 2),
         "shuffle_ms": round(shuffle_time * 1e3, 2),
         "shuffle_mults": shuffle_mults,
-        "shuffle_stages": len(deck.stages),
+        "derive_ms": round(times[0] * 1e3, 2),
+        "stages": [
+            {
+                "stage": stage.index,
+                "kind": stage.kind,
+                "seat": stage.seat,
+                "ms": round(seconds * 1e3, 2),
+                "mults": deck.size,
+                "ratio": round(seconds / (deck.size * mult), 3),
+            }
+            for stage, seconds in zip(deck.stages, times[1:])
+        ],
         "deal_ms": round(deal_time * 1e3, 2),
         "deal_mults": deal_ops.mults,
         "reveal_ms": round(reveal_time * 1e3, 3),
