@@ -110,6 +110,8 @@ class Deck:
             raise ValueError(f"the owner {self.owner} of a hidden deck must be one of its seats")
         elif len(set(self.cards)) != len(self.cards) or type(self.max_copies) is not int or self.max_copies < 1:
             raise ValueError("a hidden deck's catalogue has distinct ids and allows at least one copy")
+        elif self.size > len(self.cards) * self.max_copies:
+            raise ValueError(f"a hidden deck of {self.size} cards does not fit its catalogue")
         object.__setattr__(self, "seats", seats)
         object.__setattr__(self, "cards", _check_ids("card ids", self.cards))
 

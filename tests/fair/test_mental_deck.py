@@ -472,6 +472,7 @@ def test_deck_construction_is_checked():
         lambda: Deck.hidden(game, "own", [0, 1], 2, 3, [1, 2], 2),
         lambda: Deck.hidden(game, "own", [0, 1], 1, 3, [1, 1], 2),
         lambda: Deck.hidden(game, "own", [0, 1], 1, 3, [1, 2], 0),
+        lambda: Deck.hidden(game, "own", [0, 1], 1, 5, [1, 2], 2),
     ):
         with pytest.raises(ValueError):
             build()
