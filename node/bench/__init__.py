@@ -12,9 +12,9 @@ import json
 import time
 from typing import Callable
 
-from node.bench import wire
+from node.bench import deck, wire
 
-BENCHMARKS = (wire,)
+BENCHMARKS = (wire, deck)
 
 
 def time_per_call(function: Callable[[], object], min_seconds: float = 0.3) -> float:
