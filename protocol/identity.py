@@ -8,9 +8,11 @@ Key files are standard PEM (PKCS#8 for secret keys, SubjectPublicKeyInfo for pub
 so any language's crypto library can read them; this module converts keys to and from those
 bytes, and ``node`` does the file I/O and the permission checks.
 
-A fingerprint is what players read to each other: 100 bits of a hash of the key in Crockford
-base32, then 20 bits of checksum, as ``XXXX-XXXX-XXXX-XXXX-XXXX-CCCC``. The checksum lets
-:func:`parse_fingerprint` tell a mistyped fingerprint from a different key.
+A fingerprint is what players read to each other: 90 bits of a hash of the key as 18
+Crockford base32 characters, then a 6-character BCH checksum (the BIP-173 "bech32" code,
+human part ``ft``), shown as ``XXXX-XXXX-XXXX-XXXX-XXCC-CCCC``. The code is guaranteed to
+detect any error in up to four characters, so :func:`parse_fingerprint` always tells a
+mistyped fingerprint (one wrong character, two swapped) from a different key.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from protocol.hashing import digest, label_prefix
 
 PUBLIC_KEY_SIZE = 32
 SIGNATURE_SIZE = 64
-FINGERPRINT_BITS = 100
-CHECKSUM_BITS = 20
+FINGERPRINT_CHARS = 18
+CHECKSUM_CHARS = 6
+_BCH_GENERATOR = (0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)
+_BCH_PREFIX = (3, 3, 0, 6, 20)  # the human part "ft" expanded as in BIP-173
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _READ_AS = {"O": "0", "I": "1", "L": "1"}
 
@@ -119,13 +123,20 @@ class SecretKey:
         return cls(key)
 
 
-def _bits_to_base32(value: int, bits: int) -> str:
-    return "".join(_ALPHABET[(value >> shift) & 31] for shift in range(bits - 5, -1, -5))
+def _polymod(values: list[int]) -> int:
+    check = 1
+    for value in values:
+        top = check >> 25
+        check = (check & 0x1FFFFFF) << 5 ^ value
+        for bit, generator in enumerate(_BCH_GENERATOR):
+            if top >> bit & 1:
+                check ^= generator
+    return check
 
 
-def _checksum(body: str) -> str:
-    check = int.from_bytes(digest("fingerprint-check", body.encode("ascii"))[:3], "big") >> (24 - CHECKSUM_BITS)
-    return _bits_to_base32(check, CHECKSUM_BITS)
+def _checksum(body: list[int]) -> list[int]:
+    code = _polymod([*_BCH_PREFIX, *body, *[0] * CHECKSUM_CHARS]) ^ 1
+    return [code >> 5 * (CHECKSUM_CHARS - 1 - i) & 31 for i in range(CHECKSUM_CHARS)]
 
 
 def _group(text: str) -> str:
@@ -134,9 +145,9 @@ def _group(text: str) -> str:
 
 def fingerprint(public_key: bytes) -> str:
     """The short, checksummed, human-readable name of a public key."""
-    hashed = int.from_bytes(digest("fingerprint", public_key)[:13], "big") >> (104 - FINGERPRINT_BITS)
-    body = _bits_to_base32(hashed, FINGERPRINT_BITS)
-    return _group(body + _checksum(body))
+    bits = int.from_bytes(digest("fingerprint", public_key)[:12], "big") >> (96 - 5 * FINGERPRINT_CHARS)
+    body = [bits >> 5 * (FINGERPRINT_CHARS - 1 - i) & 31 for i in range(FINGERPRINT_CHARS)]
+    return _group("".join(_ALPHABET[value] for value in body + _checksum(body)))
 
 
 def parse_fingerprint(text: str) -> str:
@@ -146,13 +157,13 @@ def parse_fingerprint(text: str) -> str:
     or a checksum mismatch, which is what a typo produces.
     """
     chars = "".join(_READ_AS.get(c, c) for c in text.upper() if c not in "- ")
-    size = (FINGERPRINT_BITS + CHECKSUM_BITS) // 5
+    size = FINGERPRINT_CHARS + CHECKSUM_CHARS
     if len(chars) != size:
         raise IdentityError(f"a fingerprint has {size} characters, this one has {len(chars)}")
     for c in chars:
         if c not in _ALPHABET:
             raise IdentityError(f"{c!r} is not a fingerprint character")
-    body, check = chars[: FINGERPRINT_BITS // 5], chars[FINGERPRINT_BITS // 5 :]
-    if _checksum(body) != check:
+    values = [_ALPHABET.index(c) for c in chars]
+    if _polymod([*_BCH_PREFIX, *values]) != 1:
         raise IdentityError("fingerprint checksum does not match: a character is mistyped")
     return _group(chars)

@@ -1,0 +1,21 @@
+"""The one error a fairness check raises when a seat broke a rule, naming that seat."""
+
+from __future__ import annotations
+
+from protocol.errors import ProtocolError
+
+
+class Violation(ProtocolError):
+    """``seat`` broke ``rule``; ``seat`` is None when the evidence does not yet say who.
+
+    ``suspects`` lists the seats that may be responsible when ``seat`` is None: the table
+    then asks for every seed, and the recomputation names the culprit.
+    """
+
+    def __init__(self, seat: int | None, rule: str, detail: str, suspects: tuple[int, ...] = ()) -> None:
+        self.seat = seat
+        self.rule = rule
+        self.detail = detail
+        self.suspects = suspects if seat is None else (seat,)
+        who = f"seat {seat}" if seat is not None else "an unidentified seat"
+        super().__init__(f"{who} broke {rule}: {detail}")
