@@ -149,7 +149,7 @@ class _Table:
             if move is TIMEOUT:
                 move = self.game.default_move(self.state_of(request.seat), request.seat)
             shown = self.game.reveals(self.state_of(request.seat), move)
-            self.publish(Move(request.seat, move, {h: self.faces[h] for h in shown}))
+            self.publish(Move(request.seat, move, self._faces(shown)))
         elif isinstance(request, Shuffle):
             deck = {request.first_handle + j: face for j, face in enumerate(shuffled(request.cards, rng))}
             self.faces.update(deck)
