@@ -1,0 +1,1 @@
+"""The ``fairtable`` subcommands, one module each, each with ``add_parser(commands)``."""

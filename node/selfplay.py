@@ -1,0 +1,101 @@
+"""An in-process table: N seats, each with its own session and bot, no network.
+
+Every seat signs its own envelopes and every seat's session checks every envelope, exactly
+as nodes would over TCP, so a self-played transcript is a real one. A run seeded with
+``seed`` is reproducible: keys, secrets, the nonce and the bots' choices all derive from it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from games import bots as game_bots, registry
+from games.referee import Bot
+from protocol import codec
+from protocol.envelope import Envelope
+from protocol.genesis import Genesis, Seat, SignedGenesis
+from protocol.hashing import digest
+from protocol.identity import SecretKey
+from protocol.session.table import TableSession
+from protocol.transcript_file import TranscriptFile
+
+Tamper = Callable[[int, str, Any], tuple[str, Any]]
+MAX_ENVELOPES = 100_000
+
+
+def derive(seed: bytes, label: str, index: int) -> bytes:
+    return digest(f"selfplay/{label}", codec.encode([seed, index]))
+
+
+@dataclass
+class SelfPlay:
+    """One table played in-process. ``tamper`` lets a test make a seat send something else."""
+
+    genesis: SignedGenesis
+    keys: tuple[SecretKey, ...]
+    sessions: tuple[TableSession, ...]
+    bots: tuple[Bot, ...]
+
+    @classmethod
+    def create(cls, game_id: str, variant: str, options: Mapping[str, Any], seat_count: int,
+               seed: bytes, bot_kinds: Sequence[str] | None = None) -> "SelfPlay":
+        game = registry.get(game_id)
+        keys = tuple(SecretKey.from_seed(derive(seed, "key", seat)) for seat in range(seat_count))
+        seats = tuple(Seat(key.public, f"bot-{seat}") for seat, key in enumerate(keys))
+        genesis = Genesis(game_id, variant, dict(options), seats, derive(seed, "nonce", 0)[:16])
+        signed = SignedGenesis(genesis, tuple(genesis.sign(key) for key in keys))
+        sessions = tuple(TableSession(signed, seat=seat, secret=derive(seed, "secret", seat)) for seat in range(seat_count))
+        kinds = list(bot_kinds or ["random"] * seat_count)
+        bots = tuple(make_bot(game, kind, random.Random(derive(seed, "bot", seat))) for seat, kind in enumerate(kinds))
+        return cls(signed, keys, sessions, bots)
+
+    @property
+    def finished(self) -> bool:
+        return self.sessions[0].finished
+
+    def next_message(self) -> tuple[int, str, Any]:
+        """The seat due to speak and what its node would send."""
+        slot = self.sessions[0].slot
+        assert slot is not None, "the table is finished"
+        session = self.sessions[slot.seat]
+        outgoing = session.outgoing()
+        if outgoing is None:
+            outgoing = session.move_body(self.bots[slot.seat].choose(session.game, session.state, slot.seat))
+        return slot.seat, *outgoing
+
+    def seal(self, seat: int, kind: str, body: Any) -> Envelope:
+        reference = self.sessions[0]
+        return Envelope.seal(self.keys[seat], self.genesis.table_id, len(reference.envelopes), reference.head, seat, kind, body)
+
+    def deliver(self, envelope: Envelope) -> None:
+        """Every session checks and accepts the envelope (raises ``Rejected`` if any refuses it)."""
+        for session in self.sessions:
+            session.receive(envelope)
+
+    def step(self, tamper: Tamper | None = None) -> Envelope:
+        seat, kind, body = self.next_message()
+        if tamper is not None:
+            kind, body = tamper(seat, kind, body)
+        envelope = self.seal(seat, kind, body)
+        self.deliver(envelope)
+        return envelope
+
+    def play(self, tamper: Tamper | None = None) -> TranscriptFile:
+        while not self.finished:
+            if len(self.sessions[0].envelopes) >= MAX_ENVELOPES:
+                raise RuntimeError(f"no result after {MAX_ENVELOPES} envelopes")
+            self.step(tamper)
+        return self.transcript_file()
+
+    def transcript_file(self) -> TranscriptFile:
+        return TranscriptFile(self.sessions[0].transcript())
+
+
+def make_bot(game, kind: str, rng: random.Random) -> Bot:
+    if kind == "random":
+        return game_bots.RandomBot(rng)
+    if kind == "greedy":
+        return game_bots.heuristic(game, rng)
+    raise ValueError(f"unknown bot kind {kind!r}; choose random or greedy")

@@ -1,0 +1,44 @@
+"""What the session reports when a seat breaks the protocol or the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from protocol.envelope import Envelope
+from protocol.errors import ProtocolError
+
+
+@dataclass(frozen=True)
+class Violation:
+    """``seat`` broke ``rule`` at envelope ``index``; ``evidence`` is that seat's signed envelope.
+
+    ``seat`` is None when a check proves that *some* seat cheated but not which one (a
+    deal that opens to no card, seen live); ``suspects`` then lists the candidates, and the
+    verifier, fed every seed, names the culprit.
+    """
+
+    index: int
+    seat: int | None
+    rule: str
+    detail: str
+    evidence: Envelope | None = None
+    suspects: tuple[int, ...] = ()
+
+    def to_value(self) -> dict:
+        value = {"detail": self.detail, "index": self.index, "rule": self.rule, "seat": self.seat, "suspects": list(self.suspects)}
+        if self.evidence is not None:
+            value["evidence"] = self.evidence.to_value()
+        return value
+
+
+class Rejected(ProtocolError):
+    """An envelope the session refuses; nothing changed. ``violation`` says who and why."""
+
+    def __init__(self, violation: Violation) -> None:
+        self.violation = violation
+        who = "unknown seat" if violation.seat is None else f"seat {violation.seat}"
+        super().__init__(f"envelope {violation.index} ({who}) breaks {violation.rule}: {violation.detail}")
+
+
+class NotYourTurn(ProtocolError):
+    """This seat was asked to send while the session expects another seat or kind."""

@@ -1,0 +1,352 @@
+"""The table session: drives a game from its genesis over the envelope chain, sans-IO.
+
+The session is a generator-based flow (:meth:`TableSession._flow`) that yields one
+:class:`~protocol.session.slots.Slot` per envelope it expects, in an order every honest
+node computes identically from the transcript so far. Game requests become rounds:
+
+- every game of a match opens with a ``commit`` from each seat (seed hash and hash-chain tip)
+  and closes with a ``seed`` reveal from each seat;
+- ``PublicRandom``: one ``random`` reveal per seat;
+- ``Shuffle``: one ``deck`` stage per stage of the mental deck's schedule;
+- ``Deal`` / ``Reveal``: one ``keys`` message per seat that holds keys the recipients lack;
+- ``Decide``: one ``move`` from the deciding seat, carrying the keys (or private-draw faces)
+  of the cards the move shows;
+- ``PrivateDraw``: no message at all; the drawing seat derives its faces, the verifier later too.
+
+A live session knows its own seat's seeds; the verifier knows every revealed seed. Where a
+seed is known the session recomputes what that seat had to send and records a violation
+when the envelope differs: the same code checks live and after the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generator, Mapping
+
+from games import registry
+from games.contract import (
+    Deal,
+    Dealt,
+    Decide,
+    Event,
+    Finished,
+    Forfeit,
+    Move,
+    NextDeal,
+    DealStarted,
+    PrivateDraw,
+    PrivateDrawn,
+    PublicRandom,
+    RandomValue,
+    Result,
+    Reveal,
+    Revealed,
+    RuleError,
+    Shuffle,
+    Shuffled,
+)
+from protocol import codec
+from protocol.envelope import Envelope
+from protocol.fair import private_stream
+from protocol.fair.errors import Violation as FairViolation
+from protocol.fair.group import is_scalar
+from protocol.fair.mental_deck import Deck, check_stage, run_stage, stage_body
+from protocol.fair.public_random import check_reveal, public_below, reveal_body
+from protocol.fair.seeds import Game as FairGame, Seed, check_seed
+from protocol.genesis import SignedGenesis
+from protocol.hashing import digest
+from protocol.session.errors import NotYourTurn, Rejected, Violation
+from protocol.session.run import GameRun
+from protocol.session.slots import COMMIT, DECK, KEYS, MOVE, RANDOM, RESIGN, SEED, Slot
+from protocol.transcript import Transcript, TranscriptError, check_link
+
+Flow = Generator[Slot, Any, None]
+
+
+class _Resigned(Exception):
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+def game_seed(secret: bytes, game: int) -> bytes:
+    """A seat's seed for game ``game`` of a table, from its per-table secret."""
+    return digest("session/seed", codec.encode([secret, game]))
+
+
+class TableSession:
+    """One table as seen by one seat (``seat`` and its ``secret``) or by the verifier (``seeds``).
+
+    ``secret`` is the seat's random per-table secret (its game seeds derive from it).
+    ``seeds`` maps ``(game, seat)`` to seeds known in advance; the verifier passes every
+    revealed seed, so it knows every face from the first shuffle on.
+    """
+
+    def __init__(
+        self,
+        genesis: SignedGenesis,
+        *,
+        seat: int | None = None,
+        secret: bytes | None = None,
+        seeds: Mapping[tuple[int, int], bytes] | None = None,
+    ) -> None:
+        if (seat is None) != (secret is None):
+            raise ValueError("a seat's session needs the seat and its secret; the verifier needs neither")
+        self.genesis = genesis
+        self.seat = seat
+        self.auditing = seat is None
+        self._secret = secret
+        self._given_seeds = dict(seeds or {})
+        self.envelopes: list[Envelope] = []
+        self.head = genesis.table_id
+        self.game = registry.get(genesis.genesis.game)
+        self.seat_count = len(genesis.genesis.seats)
+        self.state = self.game.setup(genesis.genesis.variant, genesis.genesis.options, self.seat_count)
+        self.result: Result | None = None
+        self.violations: list[Violation] = []
+        self.run: GameRun | None = None
+        self._events: list[Event] = []
+        self._flow_gen = self._flow()
+        self.slot: Slot | None = next(self._flow_gen)
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def finished(self) -> bool:
+        return self.slot is None
+
+    def receive(self, envelope: Envelope) -> tuple[Event, ...]:
+        """Check and accept the next envelope; return the game events it caused.
+
+        Raises :class:`Rejected` (with the violation) and changes nothing when the envelope
+        does not continue the chain or breaks the protocol or the rules.
+        """
+        index = len(self.envelopes)
+        try:
+            check_link(self.genesis, index, self.head, envelope)
+        except TranscriptError as exc:
+            raise Rejected(Violation(index, None, "chain.link", exc.reason)) from None
+        return self.accept_linked(envelope)
+
+    def transcript(self) -> Transcript:
+        """The accepted chain as a :class:`Transcript` (checked again as it is built)."""
+        return Transcript(self.genesis, self.envelopes)
+
+    def outgoing(self) -> tuple[str, Any] | None:
+        """The ``(kind, body)`` this seat must send now, if its secrets dictate it; else None."""
+        slot = self.slot
+        if slot is None or slot.seat != self.seat or slot.produce is None:
+            return None
+        try:
+            return slot.kind, slot.produce()
+        except FairViolation as exc:
+            self._record_input_violation(exc)
+            return None
+
+    def awaiting_decision(self) -> bool:
+        """True when this seat must choose a move (see :meth:`move_body`)."""
+        slot = self.slot
+        return slot is not None and slot.seat == self.seat and slot.decision
+
+    def move_body(self, move: Any) -> tuple[str, Any]:
+        """The ``(kind, body)`` of a move by this seat, with the openings of the cards it shows.
+
+        Raises :class:`Rejected` when the move is not legal, before anything is sent.
+        """
+        if not self.awaiting_decision():
+            raise NotYourTurn(f"seat {self.seat} is not to decide now")
+        assert self.run is not None and self.seat is not None
+        move = codec.decode(codec.encode(move))
+        body = codec.decode(codec.encode(self.run.move_body(self.seat, move, self.game.reveals(self.state, move))))
+        try:
+            self.slot.check(body)
+        except (FairViolation, RuleError) as exc:
+            raise Rejected(self._violation(len(self.envelopes), self.seat, exc, None)) from None
+        return MOVE, body
+
+    def resign_body(self) -> tuple[str, Any]:
+        slot = self.slot
+        if slot is None or slot.seat != self.seat or not slot.resignable:
+            raise NotYourTurn("resigning is possible in your own turn during play")
+        return RESIGN, {}
+
+    def legal_moves(self) -> tuple[Any, ...]:
+        if self.seat is None or not self.awaiting_decision():
+            return ()
+        return self.game.legal_moves(self.state, self.seat)
+
+    def view(self, seat: int | None = None) -> dict:
+        return self.game.view(self.state, self.seat if seat is None else seat)
+
+    # ------------------------------------------------------------------ accepting envelopes
+
+    def accept_linked(self, envelope: Envelope) -> tuple[Event, ...]:
+        """:meth:`receive` for an envelope whose chain link was already checked (a loaded transcript)."""
+        index = len(self.envelopes)
+        slot = self.slot
+        if slot is None:
+            raise Rejected(Violation(index, envelope.seat, "session.over", "the table is finished; nothing more may be sent", envelope))
+        if envelope.seat != slot.seat:
+            raise Rejected(Violation(index, envelope.seat, "session.out-of-turn", f"seat {slot.seat} is to send {slot.kind!r}", envelope))
+        resigning = envelope.kind == RESIGN and slot.resignable
+        if not resigning and envelope.kind != slot.kind:
+            raise Rejected(Violation(index, envelope.seat, "session.wrong-kind", f"expected {slot.kind!r}, got {envelope.kind!r}", envelope))
+        self._events = []
+        if resigning:
+            if envelope.body != {}:
+                raise Rejected(Violation(index, envelope.seat, "session.malformed", "a resignation has an empty body", envelope))
+            self._append(envelope)
+            self._advance(lambda: self._flow_gen.throw(_Resigned(envelope.seat)))
+            return tuple(self._events)
+        try:
+            outcome = slot.check(envelope.body)
+        except (FairViolation, RuleError) as exc:
+            raise Rejected(self._violation(index, slot.seat, exc, envelope)) from None
+        except (TypeError, KeyError, ValueError, IndexError) as exc:
+            detail = f"the {slot.kind!r} body could not be read ({type(exc).__name__}: {exc})"
+            raise Rejected(Violation(index, slot.seat, "session.malformed", detail, envelope)) from None
+        if self.auditing and slot.mismatch_rule and slot.produce is not None and slot.seat in self.run.seeds:
+            try:
+                expected = codec.encode(slot.produce())
+            except FairViolation as exc:
+                self._record_input_violation(exc)
+            else:
+                if expected != codec.encode(envelope.body):
+                    detail = f"the {slot.kind!r} message is not what the seat's seed dictates"
+                    self.violations.append(Violation(index, slot.seat, slot.mismatch_rule, detail, envelope))
+        self._append(envelope)
+        self._advance(lambda: self._flow_gen.send(outcome))
+        return tuple(self._events)
+
+    def _record_input_violation(self, exc: FairViolation) -> None:
+        """A message this seat must build on (the previous envelope) proved bad: e.g. a stage
+        entry outside the group, found when the next stage multiplies it."""
+        previous = self.envelopes[-1]
+        evidence = previous if previous.seat == exc.seat else None
+        violation = Violation(len(self.envelopes) - 1, exc.seat, exc.rule, exc.detail, evidence, exc.suspects)
+        if violation not in self.violations:
+            self.violations.append(violation)
+
+    def _append(self, envelope: Envelope) -> None:
+        self.envelopes.append(envelope)
+        self.head = envelope.hash
+
+    def _advance(self, step) -> None:
+        try:
+            self.slot = step()
+        except StopIteration:
+            self.slot = None
+
+    def _violation(self, index: int, seat: int, exc: Exception, envelope: Envelope | None) -> Violation:
+        if isinstance(exc, FairViolation):
+            return Violation(index, exc.seat, exc.rule, exc.detail, envelope, exc.suspects)
+        assert isinstance(exc, RuleError)
+        return Violation(index, seat, exc.rule, str(exc), envelope)
+
+    def _apply(self, event: Event) -> None:
+        self.state = self.game.apply(self.state, event)
+        self._events.append(event)
+
+    # ------------------------------------------------------------------ the flow
+
+    def _flow(self) -> Flow:
+        index = 0
+        while True:
+            self.run = GameRun(FairGame(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes)
+            yield from self._commit_round(self.run)
+            request = yield from self._play(self.run)
+            if isinstance(request, Finished):
+                self.result = request.result
+            yield from self._seed_round(self.run)
+            if isinstance(request, Finished):
+                return
+            self._apply(DealStarted())
+            index += 1
+
+    def _known_seeds(self, game: int) -> dict[int, bytes]:
+        if self.seat is not None:
+            return {self.seat: game_seed(self._secret, game)}
+        return {seat: seed for (g, seat), seed in self._given_seeds.items() if g == game}
+
+    def _play(self, run: GameRun) -> Generator[Slot, Any, Finished | NextDeal]:
+        while True:
+            request = self.game.pending(self.state)
+            if isinstance(request, (Finished, NextDeal)):
+                return request
+            try:
+                yield from self._resolve(run, request)
+            except _Resigned as resigned:
+                self._apply(Forfeit(resigned.seat, "resigned"))
+
+    def _resolve(self, run: GameRun, request: Any) -> Flow:
+        if isinstance(request, Decide):
+            yield from self._decide(run, request)
+        elif isinstance(request, PublicRandom):
+            yield from self._public_random(run, request)
+        elif isinstance(request, Shuffle):
+            yield from self._shuffle(run, request)
+        elif isinstance(request, Deal):
+            faces = yield from self._open_round(run, run.deal_needs(request), [h for _, hs in request.to for h in hs])
+            self._apply(Dealt(faces))
+        elif isinstance(request, Reveal):
+            faces = yield from self._open_round(run, run.reveal_needs(request), list(request.handles))
+            run.public_faces.update(faces)
+            self._apply(Revealed(faces))
+        elif isinstance(request, PrivateDraw):
+            self._apply(PrivateDrawn(run.private_draw(request, self.seat)))
+        else:
+            raise NotImplementedError(f"the session cannot fulfil {type(request).__name__} requests yet")
+
+    def _commit_round(self, run: GameRun) -> Flow:
+        for seat in range(self.seat_count):
+            produce = (lambda seat=seat: run.commit_body(seat)) if seat in run.seeds else None
+            body = yield Slot(seat, COMMIT, lambda body, seat=seat: run.check_commit(seat, body), produce)
+            run.adopt_commitment(seat, body)
+
+    def _seed_round(self, run: GameRun) -> Flow:
+        for seat in range(self.seat_count):
+            produce = (lambda seat=seat: run.seed_body(seat)) if seat in run.seeds else None
+            yield Slot(seat, SEED, lambda body, seat=seat: run.check_seed(seat, body), produce, "seed.mismatch")
+
+    def _public_random(self, run: GameRun, request: PublicRandom) -> Flow:
+        run.random_index += 1
+        index = run.random_index
+        reveals: dict[int, bytes] = {}
+        for seat in range(self.seat_count):
+            produce = (lambda seat=seat: reveal_body(run.chains[seat], index)) if seat in run.chains else None
+            check = lambda body, seat=seat: check_reveal(seat, index, body, run.last_reveal[seat])
+            reveals[seat] = yield Slot(seat, RANDOM, check, produce, "public-random.mismatch", resignable=True)
+            run.last_reveal[seat] = reveals[seat]
+        self._apply(RandomValue(public_below(run.fair, index, reveals, request.bound)))
+
+    def _shuffle(self, run: GameRun, request: Shuffle) -> Flow:
+        record = run.new_deck(request)
+        deck = record.deck
+        entries = deck.initial()
+        for stage in deck.stages:
+            produce = None
+            if stage.seat in run.seeds:
+                produce = lambda stage=stage, entries=entries: stage_body(deck, stage.index, run_stage(deck, stage.index, record.keys_of(stage.seat), entries, run.ops))
+            entries = yield Slot(stage.seat, DECK, lambda body, stage=stage: check_stage(deck, stage.index, body), produce, "deck.stage-mismatch", resignable=True)
+        record.entries = entries
+        self._apply(Shuffled(run.open_all(record) if self.auditing else {}))
+
+    def _open_round(self, run: GameRun, needs: Mapping[int, tuple[int, ...]], handles: list[int]) -> Generator[Slot, Any, dict[int, int]]:
+        """Each seat in ``needs`` publishes its keys for its handles; then open what this session may see."""
+        for seat in sorted(needs):
+            wanted = needs[seat]
+            produce = (lambda wanted=wanted, seat=seat: run.keys_body(seat, wanted)) if seat in run.seeds else None
+            published = yield Slot(seat, KEYS, lambda body, seat=seat, wanted=wanted: run.check_keys(seat, wanted, body), produce, "deck.key-mismatch", resignable=True)
+            run.store_keys(seat, published)
+        faces, dispute = run.open_visible(handles, self.seat)
+        if dispute is not None:
+            self.violations.append(Violation(len(self.envelopes) - 1, dispute.seat, dispute.rule, dispute.detail, None, dispute.suspects))
+        return faces
+
+    def _decide(self, run: GameRun, request: Decide) -> Flow:
+        def check(body: Any) -> Any:
+            move, faces = run.check_move(request.seat, body, lambda move: self.game.reveals(self.state, move))
+            return self.game.apply(self.state, Move(request.seat, move, faces)), Move(request.seat, move, faces)
+
+        state, event = yield Slot(request.seat, MOVE, check, decision=True, resignable=True)
+        run.public_faces.update(event.faces)
+        self.state = state
+        self._events.append(event)

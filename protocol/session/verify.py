@@ -1,0 +1,137 @@
+"""The offline verifier: a table session fed every revealed seed, replaying a whole transcript.
+
+Because it knows every seed, the session recomputes every message a seat's seed dictates
+(commitments, shuffle stages, keys, public-random reveals, private draws) and knows every
+face, so every rule check the live nodes had to skip is made here. The report lists each
+violation as (envelope index, seat, rule, explanation) with the seat's signed envelope.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from typing import Iterable
+
+from games.contract import Result
+from protocol.envelope import Envelope
+from protocol.session.errors import Rejected, Violation
+from protocol.session.slots import SEED
+from protocol.session.table import TableSession
+from protocol.transcript import EquivocationProof, TranscriptError
+from protocol.transcript_file import TranscriptFile, TranscriptReader
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a verification found. ``valid`` means no violation of any kind."""
+
+    game: str
+    variant: str
+    seats: tuple[str, ...]
+    envelopes: int
+    result: Result | None
+    violations: tuple[Violation, ...] = field(default=())
+
+    @property
+    def valid(self) -> bool:
+        return not self.violations
+
+    def to_value(self) -> dict:
+        return {
+            "envelopes": self.envelopes,
+            "game": self.game,
+            "result": None if self.result is None else self.result.to_value(),
+            "seats": list(self.seats),
+            "valid": self.valid,
+            "variant": self.variant,
+            "violations": [violation.to_value() for violation in self.violations],
+        }
+
+
+def revealed_seeds(file: TranscriptFile) -> dict[tuple[int, int], bytes]:
+    """Every seed the file reveals, in seed envelopes or its seeds record, by ``(game, seat)``.
+
+    A seat's n-th seed envelope reveals its seed of game n (each game closes with one seed
+    round). Only the shape is trusted here; the session checks each against the commitment.
+    """
+    seeds = {(seed.game, seed.seat): seed.seed for seed in file.seeds}
+    games: dict[int, int] = {}
+    for envelope in file.transcript.envelopes:
+        if envelope.kind != SEED:
+            continue
+        game = games.get(envelope.seat, 0)
+        games[envelope.seat] = game + 1
+        body = envelope.body
+        if isinstance(body, dict) and isinstance(body.get("seed"), bytes):
+            seeds[(game, envelope.seat)] = body["seed"]
+    return seeds
+
+
+def verify(file: TranscriptFile, broken: TranscriptError | None = None) -> Report:
+    """Replay ``file``; ``broken`` is the chain error that cut a file short, if one did."""
+    transcript = file.transcript
+    genesis = transcript.genesis.genesis
+    session = TableSession(transcript.genesis, seeds=revealed_seeds(file))
+    violations: list[Violation] = []
+    for envelope in transcript.envelopes:
+        try:
+            session.accept_linked(envelope)
+        except Rejected as rejected:
+            violations.append(rejected.violation)
+            break
+    else:
+        if broken is not None:
+            violations.append(Violation(broken.index, None, "chain.link", broken.reason))
+        else:
+            violations.extend(_unfinished(session, len(transcript)))
+    violations[:0] = session.violations
+    violations.sort(key=lambda violation: violation.index)
+    return Report(
+        genesis.game, genesis.variant, tuple(seat.key.fingerprint for seat in genesis.seats),
+        len(transcript) + (broken is not None), session.result, tuple(violations),
+    )
+
+
+def load(chunks: Iterable[bytes]) -> tuple[TranscriptFile, TranscriptError | None]:
+    """Read a transcript file for verification: a broken chain is returned, as the valid
+    prefix and the error at its index, because it is a finding, not an unreadable file.
+    Bytes that are no transcript raise :class:`~protocol.errors.ProtocolError`."""
+    reader = TranscriptReader()
+    try:
+        for chunk in chunks:
+            reader.feed(chunk)
+        return reader.close(), None
+    except TranscriptError as broken:
+        if reader.transcript is None:
+            raise
+        return TranscriptFile(reader.transcript, reader.seeds), broken
+
+
+def verify_chunks(chunks: Iterable[bytes]) -> Report:
+    return verify(*load(chunks))
+
+
+def find_equivocations(files: Iterable[TranscriptFile]) -> list[Violation]:
+    """Envelopes of one table that two transcripts disagree on, where one seat signed both."""
+    first_seen: dict[tuple[bytes, int], Envelope] = {}
+    found = []
+    for file in files:
+        genesis = file.transcript.genesis
+        for envelope in file.transcript.envelopes:
+            other = first_seen.setdefault((genesis.table_id, envelope.seq), envelope)
+            if other.content == envelope.content or other.seat != envelope.seat:
+                continue
+            seat = EquivocationProof(genesis, other, envelope).check()
+            found.append(Violation(envelope.seq, seat, "chain.equivocation", "two different envelopes signed for one slot", envelope))
+    return found
+
+
+def _unfinished(session: TableSession, count: int) -> list[Violation]:
+    """Who the transcript's end leaves owing a message: withheld seeds or an abandoned game."""
+    slot = session.slot
+    if slot is None:
+        return []
+    if slot.kind == SEED:
+        return [Violation(count, seat, "seed.withheld", "the transcript ends without this seat's seed reveal")
+                for seat in range(slot.seat, session.seat_count)]
+    return [Violation(count, slot.seat, "session.abandoned", f"the transcript ends while seat {slot.seat} was to send {slot.kind!r}")]
