@@ -104,18 +104,26 @@ class PrivateDraw:
 
 @dataclass(frozen=True)
 class CommitHidden:
-    """Each of ``seats`` commits hidden data of the given shape (e.g. a battleship board)."""
+    """Each of ``seats`` chooses hidden data (e.g. a battleship board) and commits to it.
+
+    The data is one integer per cell (``cell = y * width + x``) for each named layer, e.g.
+    ``("ships", "ids")``: a layer is opened cell by cell, so what one answer shows (hit or
+    miss) and what another shows (which ship) are kept apart. The seat's own node checks the
+    data with :meth:`Game.check_hidden` before committing.
+    """
 
     seats: tuple[int, ...]
     width: int
     height: int
+    layers: tuple[str, ...] = ("cells",)
 
 
 @dataclass(frozen=True)
 class OpenHidden:
-    """``seat`` opens the given cells of its committed hidden data."""
+    """``seat`` opens ``cells`` of its committed ``layer``, proving each value."""
 
     seat: int
+    layer: str
     cells: tuple[int, ...]
 
 
@@ -196,15 +204,22 @@ class PrivateDrawn:
 
 @dataclass(frozen=True)
 class Committed:
-    """Every seat of the :class:`CommitHidden` request has committed."""
+    """Every seat of the :class:`CommitHidden` request has committed.
+
+    ``data`` holds the hidden data this state may know, ``{seat: {layer: values}}``: a seat's
+    own data live, nothing for the others (they learn it cell by cell through :class:`Opened`).
+    """
+
+    data: Mapping[int, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Opened:
-    """``cells`` maps cell index to its opened value."""
+    """``cells`` maps cell index to its proven value in ``seat``'s ``layer``."""
 
     seat: int
-    cells: Mapping[int, Any]
+    layer: str
+    cells: Mapping[int, int]
 
 
 @dataclass(frozen=True)
@@ -277,6 +292,14 @@ class Game(ABC):
     def from_value(self, value: Any) -> Any:
         """Inverse of :meth:`to_value`."""
         return values.from_value(self.state_type, value)
+
+    def check_hidden(self, state: Any, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
+        """Raise :class:`RuleError` unless ``data`` is hidden data ``seat`` may commit now.
+
+        Games with :class:`CommitHidden` override this; the verifier makes the same check
+        once the data is fully opened.
+        """
+        raise RuleError("contract.hidden", f"{self.id} has no hidden data")
 
     def options_of(self, state: Any) -> Mapping[str, Any]:
         """The validated options, with defaults filled in (the timer reads ``turn_seconds``)."""

@@ -56,7 +56,7 @@ class Bot(Protocol):
     """Chooses ``seat``'s move from ``state`` (the seat's own state in lockstep).
 
     Bots for games with hidden data (:class:`CommitHidden`) also provide
-    ``commit(game, state, seat, request) -> {cell: value}``.
+    ``commit(game, state, seat, request) -> {layer: values}`` (one value per cell).
     """
 
     def choose(self, game: Game, state: Any, seat: int) -> Any: ...
@@ -169,10 +169,13 @@ class _Table:
             self.publish(RandomValue(rng.randrange(request.bound)))
         elif isinstance(request, CommitHidden):
             for seat in request.seats:
-                self.hidden[seat] = bots[seat].commit(self.game, self.state_of(seat), seat, request)
-            self.publish(Committed())
+                data = bots[seat].commit(self.game, self.state_of(seat), seat, request)
+                self.game.check_hidden(self.state_of(seat), seat, data)
+                self.hidden[seat] = data
+            self.publish(Committed(dict(self.hidden)), lambda seat: Committed({seat: self.hidden[seat]} if seat in self.hidden else {}))
         elif isinstance(request, OpenHidden):
-            self.publish(Opened(request.seat, {cell: self.hidden[request.seat][cell] for cell in request.cells}))
+            values = self.hidden[request.seat][request.layer]
+            self.publish(Opened(request.seat, request.layer, {cell: values[cell] for cell in request.cells}))
         elif isinstance(request, Simultaneous):
             self.publish(Chosen(tuple(bots[seat].choose(self.game, self.state_of(seat), seat) for seat in request.seats)))
         elif isinstance(request, NextDeal):
