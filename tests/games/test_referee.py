@@ -47,7 +47,7 @@ SCRIPT = (
     (Reveal((2,)), Revealed),
     (PrivateDraw(0, 10, 2, 5), PrivateDrawn),
     (CommitHidden((0, 1), 2, 1), Committed),
-    (OpenHidden(1, (1,)), Opened),
+    (OpenHidden(1, "cells", (1,)), Opened),
     (Simultaneous((0, 1)), Chosen),
     (Decide(0, timed=False), Move),
     (NextDeal(), DealStarted),
@@ -71,6 +71,9 @@ class Toy(Game):
 
     def setup(self, variant, options, seats):
         return ToyState(0, {}, ())
+
+    def check_hidden(self, state, seat, data):
+        pass
 
     def pending(self, state):
         if state.step == len(SCRIPT):
@@ -113,7 +116,7 @@ class ToyBot:
         return {"show": 0} if isinstance(game.pending(state), Decide) else {"bid": seat + 1}
 
     def commit(self, game, state, seat, request):
-        return {cell: f"cell {cell} of seat {seat}" for cell in range(request.width * request.height)}
+        return {"cells": tuple(10 * seat + cell for cell in range(request.width * request.height))}
 
 
 @pytest.mark.parametrize("lockstep", [False, True])
@@ -127,7 +130,7 @@ def test_referee_fulfils_every_request_kind(lockstep):
     assert dealt.faces == {0: shuffled.faces[0], 1: shuffled.faces[1]}
     assert revealed.faces == {2: shuffled.faces[2]}
     assert set(drawn.faces) == {5, 6} and all(0 <= face < 10 for face in drawn.faces.values())
-    assert opened == Opened(1, {1: "cell 1 of seat 1"})
+    assert opened == Opened(1, "cells", {1: 11})
     assert chosen == Chosen(({"bid": 1}, {"bid": 2}))
     assert moved == Move(0, {"show": 0}, {0: shuffled.faces[0]})
     assert played.moves == 1
