@@ -12,6 +12,7 @@ KEYS = "keys"
 MOVE = "move"
 SEED = "seed"
 RESIGN = "resign"
+ABSENT = "absent"
 
 
 @dataclass(frozen=True)

@@ -56,13 +56,18 @@ from protocol.genesis import SignedGenesis
 from protocol.hashing import digest
 from protocol.session.errors import NotYourTurn, Rejected, Violation
 from protocol.session.run import GameRun
-from protocol.session.slots import COMMIT, DECK, KEYS, MOVE, RANDOM, RESIGN, SEED, Slot
+from protocol.session.slots import ABSENT, COMMIT, DECK, KEYS, MOVE, RANDOM, RESIGN, SEED, Slot
 from protocol.transcript import Transcript, TranscriptError, check_link
 
 Flow = Generator[Slot, Any, None]
 
 
 class _Resigned(Exception):
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+class _Absent(Exception):
     def __init__(self, seat: int) -> None:
         self.seat = seat
 
@@ -102,6 +107,7 @@ class TableSession:
         self.state = self.game.setup(genesis.genesis.variant, genesis.genesis.options, self.seat_count)
         self.result: Result | None = None
         self.violations: list[Violation] = []
+        self.absent: set[int] = set()
         self.run: GameRun | None = None
         self._events: list[Event] = []
         self._flow_gen = self._flow()
@@ -184,6 +190,8 @@ class TableSession:
         slot = self.slot
         if slot is None:
             raise Rejected(Violation(index, envelope.seat, "session.over", "the table is finished; nothing more may be sent", envelope))
+        if envelope.kind == ABSENT and envelope.seat != slot.seat:
+            return self._absence_claim(index, envelope)
         if envelope.seat != slot.seat:
             raise Rejected(Violation(index, envelope.seat, "session.out-of-turn", f"seat {slot.seat} is to send {slot.kind!r}", envelope))
         resigning = envelope.kind == RESIGN and slot.resignable
@@ -215,6 +223,25 @@ class TableSession:
         self._append(envelope)
         self._advance(lambda: self._flow_gen.send(outcome))
         return tuple(self._events)
+
+    def _absence_claim(self, index: int, envelope: Envelope) -> tuple[Event, ...]:
+        """Another seat declares the due seat absent: the game ends, the absent seat loses."""
+        due = self.slot.seat
+        if envelope.body != {"seat": due}:
+            raise Rejected(Violation(index, envelope.seat, "session.malformed", f"an absence claim is {{seat: {due}}}, naming the due seat", envelope))
+        self._events = []
+        self._append(envelope)
+        self.absent.add(due)
+        self.violations.append(Violation(index, due, "session.absent", f"declared absent by seat {envelope.seat} while due to send {self.slot.kind!r}", envelope))
+        self._advance(lambda: self._flow_gen.throw(_Absent(due)))
+        return tuple(self._events)
+
+    def absence_claim_body(self) -> tuple[str, Any]:
+        """The ``(kind, body)`` declaring the due seat absent (the node decides when: after its grace period)."""
+        slot = self.slot
+        if slot is None or self.seat is None or slot.seat == self.seat:
+            raise NotYourTurn("only another seat can declare the due seat absent")
+        return ABSENT, {"seat": slot.seat}
 
     def _record_input_violation(self, exc: FairViolation) -> None:
         """A message this seat must build on (the previous envelope) proved bad: e.g. a stage
@@ -251,8 +278,11 @@ class TableSession:
         index = 0
         while True:
             self.run = GameRun(FairGame(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes)
-            yield from self._commit_round(self.run)
-            request = yield from self._play(self.run)
+            try:
+                yield from self._commit_round(self.run)
+                request = yield from self._play(self.run)
+            except _Absent as absent:
+                request = self._forfeit_absent(absent.seat)
             if isinstance(request, Finished):
                 self.result = request.result
             yield from self._seed_round(self.run)
@@ -260,6 +290,15 @@ class TableSession:
                 return
             self._apply(DealStarted())
             index += 1
+
+    def _forfeit_absent(self, seat: int) -> Finished:
+        """An absent seat can no longer open its cards or reveal its share: the table ends."""
+        self._apply(Forfeit(seat, "absent"))
+        request = self.game.pending(self.state)
+        if isinstance(request, Finished):
+            return request
+        others = tuple(other for other in range(self.seat_count) if other not in self.absent)
+        return Finished(Result(others, "absent"))
 
     def _known_seeds(self, game: int) -> dict[int, bytes]:
         if self.seat is not None:
@@ -303,8 +342,13 @@ class TableSession:
 
     def _seed_round(self, run: GameRun) -> Flow:
         for seat in range(self.seat_count):
+            if seat in self.absent or seat not in run.commitments:
+                continue
             produce = (lambda seat=seat: run.seed_body(seat)) if seat in run.seeds else None
-            yield Slot(seat, SEED, lambda body, seat=seat: run.check_seed(seat, body), produce, "seed.mismatch")
+            try:
+                yield Slot(seat, SEED, lambda body, seat=seat: run.check_seed(seat, body), produce, "seed.mismatch")
+            except _Absent:
+                continue
 
     def _public_random(self, run: GameRun, request: PublicRandom) -> Flow:
         run.random_index += 1

@@ -2,7 +2,7 @@ import pytest
 
 from games.contract import Move
 from protocol import transcript_file as tf
-from protocol.session.errors import NotYourTurn
+from protocol.session.errors import NotYourTurn, Rejected
 from protocol.session.verify import verify
 from tests.session.tables import play_until, slot_is, towers
 
@@ -75,3 +75,39 @@ def test_infinite_deck_private_draws_verify():
     report = verify(file)
     assert report.valid, report.violations
     assert not any(envelope.kind == "deck" for envelope in file.transcript.envelopes)
+
+
+def test_absence_claim_ends_the_game_and_names_the_absent_seat():
+    table = towers()
+    play_until(table, slot_is("move"))
+    silent = table.sessions[0].slot.seat
+    claimant = 1 - silent
+    claim = table.seal(claimant, *table.sessions[claimant].absence_claim_body())
+    table.deliver(claim)
+    file = table.play()
+    assert table.sessions[0].result.winners == (claimant,)
+    assert all(envelope.seat == claimant for envelope in file.transcript.envelopes[claim.seq + 1:])
+    report = verify(file)
+    assert [(v.index, v.seat, v.rule) for v in report.violations] == [(claim.seq, silent, "session.absent")]
+    assert report.violations[0].evidence == claim
+
+
+def test_absence_during_the_seed_round_is_a_withheld_seed():
+    table = towers()
+    play_until(table, slot_is("seed", seat=1))
+    claim = table.seal(0, *table.sessions[0].absence_claim_body())
+    table.deliver(claim)
+    assert table.finished
+    report = verify(table.transcript_file())
+    assert [(v.seat, v.rule) for v in report.violations] == [(1, "session.absent")]
+
+
+def test_a_seat_cannot_declare_itself_absent_or_name_another_seat():
+    table = towers()
+    play_until(table, slot_is("move"))
+    due = table.sessions[0].slot.seat
+    with pytest.raises(NotYourTurn):
+        table.sessions[due].absence_claim_body()
+    wrong = table.seal(1 - due, "absent", {"seat": 1 - due})
+    with pytest.raises(Rejected, match="absence claim"):
+        table.sessions[due].receive(wrong)
