@@ -1,0 +1,87 @@
+"""What a running node offers its local clients: the seam between the node and the client API.
+
+The client API (WebSocket + JSON) translates requests into calls on a :class:`NodeService`
+and streams its :class:`TableUpdate` values back; the node implements the service. Clients
+never see keys, seeds or envelopes: they host, join and start tables, receive their seat's
+view and legal moves, and send moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Protocol
+
+
+class ServiceError(Exception):
+    """A client request the node refuses; the message says why (shown to the user as is)."""
+
+
+@dataclass(frozen=True)
+class LobbyTable:
+    """A table offered by a host before it starts."""
+
+    lobby_id: str
+    host: str
+    game: str
+    variant: str
+    options: dict
+    seats: int
+    joined: tuple[str, ...]
+    started: bool = False
+
+
+@dataclass(frozen=True)
+class TableUpdate:
+    """Everything a client shows for one table this node sits at, sent whenever it changes.
+
+    ``table`` is the hex table id once the genesis is signed (before that, ``lobby_id``
+    names it). ``view`` is the seat's view (``Game.view``), ``legal_moves`` is non-empty
+    only when it is this seat's decision, ``deadline`` is seconds left on the turn timer
+    (None when untimed), ``result`` the ``Result.to_value()`` once known, ``violations``
+    the ``Violation.to_value()`` list of what this node detected.
+    """
+
+    lobby_id: str
+    table: str | None
+    game: str
+    variant: str
+    seat: int | None
+    seats: tuple[str, ...]
+    phase: str
+    view: Any = None
+    legal_moves: tuple[Any, ...] = ()
+    your_turn: bool = False
+    deadline: float | None = None
+    result: Any = None
+    violations: tuple[Any, ...] = field(default=())
+
+
+class NodeService(Protocol):
+    """The operations behind the client API. Every method raises :class:`ServiceError` on refusal."""
+
+    async def list_tables(self, peer: str | None) -> tuple[LobbyTable, ...]:
+        """Lobby tables hosted here (``peer`` None) or by the node at ``peer`` ("host:port")."""
+
+    async def host(self, game: str, variant: str, options: dict, seats: int) -> LobbyTable:
+        """Offer a new lobby table with this node in seat 0."""
+
+    async def join(self, peer: str, lobby_id: str) -> LobbyTable:
+        """Take a seat at a lobby table of the node at ``peer``."""
+
+    async def leave(self, lobby_id: str) -> None:
+        """Leave a lobby table before it starts."""
+
+    async def start(self, lobby_id: str) -> TableUpdate:
+        """Host only: sign the genesis with every seat and start play."""
+
+    async def move(self, table: str, move: Any) -> None:
+        """Play ``move`` (one of the legal moves) for this node's seat."""
+
+    async def resign(self, table: str) -> None:
+        """Give up this seat's game at its next turn."""
+
+    async def transcript(self, table: str) -> bytes:
+        """The table's transcript file as far as this node has it."""
+
+    def updates(self) -> AsyncIterator[TableUpdate]:
+        """Every change at every table this node sits at, current state first."""
