@@ -256,6 +256,8 @@ class Game(ABC):
     min_seats: int
     max_seats: int
     state_type: type
+    public_values: int = 256
+    """The most :class:`PublicRandom` values one game may ask for (the length of each seat's hash chain)."""
 
     @abstractmethod
     def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> Any:

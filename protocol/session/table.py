@@ -48,7 +48,7 @@ from protocol import codec
 from protocol.envelope import Envelope
 from protocol.fair import private_stream
 from protocol.fair.errors import Violation as FairViolation
-from protocol.fair.group import is_scalar
+from protocol.fair.group import Ops
 from protocol.fair.mental_deck import Deck, check_stage, run_stage, stage_body
 from protocol.fair.public_random import check_reveal, public_below, reveal_body
 from protocol.fair.seeds import Game as FairGame, Seed, check_seed
@@ -108,6 +108,7 @@ class TableSession:
         self.result: Result | None = None
         self.violations: list[Violation] = []
         self.absent: set[int] = set()
+        self.ops = Ops()
         self.run: GameRun | None = None
         self._events: list[Event] = []
         self._flow_gen = self._flow()
@@ -277,7 +278,7 @@ class TableSession:
     def _flow(self) -> Flow:
         index = 0
         while True:
-            self.run = GameRun(FairGame(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes)
+            self.run = GameRun(FairGame(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes, self.ops, self.game.public_values)
             try:
                 yield from self._commit_round(self.run)
                 request = yield from self._play(self.run)
@@ -356,7 +357,7 @@ class TableSession:
         reveals: dict[int, bytes] = {}
         for seat in range(self.seat_count):
             produce = (lambda seat=seat: reveal_body(run.chains[seat], index)) if seat in run.chains else None
-            check = lambda body, seat=seat: check_reveal(seat, index, body, run.last_reveal[seat])
+            check = lambda body, seat=seat: check_reveal(seat, index, body, run.last_reveal[seat], run.chain_length)
             reveals[seat] = yield Slot(seat, RANDOM, check, produce, "public-random.mismatch", resignable=True)
             run.last_reveal[seat] = reveals[seat]
         self._apply(RandomValue(public_below(run.fair, index, reveals, request.bound)))
