@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from games.contract import Deal, PrivateDraw, Reveal, Shuffle
-from protocol.fair import private_stream
+from games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle
+from protocol.fair import private_stream, simultaneous
+from protocol.fair.hidden_board import Board, CommittedBoard, check_openings, open_body, root_body
 from protocol.fair.errors import Violation as FairViolation
 from protocol.fair.group import Ops, is_scalar
 from protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position
@@ -75,7 +76,8 @@ class DeckRecord:
 class GameRun:
     """The cryptographic side of one game: what each seat must send and what it proves."""
 
-    def __init__(self, fair: FairGame, seat_count: int, known: Mapping[int, bytes], envelopes: Sequence[Envelope], ops: Ops, chain_length: int) -> None:
+    def __init__(self, fair: FairGame, seat_count: int, known: Mapping[int, bytes], envelopes: Sequence[Envelope],
+                 ops: Ops, chain_length: int, private: dict[str, Any]) -> None:
         self.fair = fair
         self.seat_count = seat_count
         self.envelopes = envelopes
@@ -92,6 +94,10 @@ class GameRun:
         self.draws: dict[int, int] = {}
         self.public_faces: dict[int, int] = {}
         self.known_faces: dict[int, int] = {}
+        self.boards: dict[tuple[int, str], tuple[Board, bytes | None]] = {}
+        self.hidden_rounds = 0
+        self.choice_rounds = 0
+        self.private = private
         self.ops = ops
 
     # ------------------------------------------------------------ seeds
@@ -301,3 +307,83 @@ class GameRun:
                 raise FairViolation(seat, "private-stream.mismatch", f"handle {handle} was drawn as {known}, shown as {face}")
             faces[handle] = face
         return body["move"], faces
+
+    # ------------------------------------------------------------ hidden data
+
+    def begin_hidden(self, request: CommitHidden) -> None:
+        """Name this commit's boards ``<layer>-<n>`` (n counts the game's commits) for every seat."""
+        for seat in request.seats:
+            for layer in request.layers:
+                board = Board(self.fair, seat, f"{layer}-{self.hidden_rounds}", request.width, request.height)
+                self.boards[(seat, layer)] = (board, None)
+        self.hidden_rounds += 1
+
+    def hidden_body(self, seat: int, request: CommitHidden, data: Mapping[str, Any]) -> dict:
+        """Commit this seat's data; it is kept (in :attr:`private`) to open cells later."""
+        if set(data) != set(request.layers):
+            raise ValueError(f"hidden data has the layers {sorted(request.layers)}, got {sorted(data)}")
+        self.private[self._hidden_key(seat)] = {layer: list(values) for layer, values in data.items()}
+        return {"boards": [root_body(self._committed(seat, layer)) for layer in request.layers]}
+
+    def check_hidden(self, seat: int, request: CommitHidden, body: Any) -> dict[str, bytes]:
+        if not isinstance(body, dict) or set(body) != {"boards"} or not isinstance(body["boards"], tuple) \
+                or len(body["boards"]) != len(request.layers):
+            raise _malformed(seat, f"a hidden-data commitment is {{boards: [one root per layer of {list(request.layers)}]}}")
+        roots = {}
+        for layer, item in zip(request.layers, body["boards"]):
+            board, _ = self.boards[(seat, layer)]
+            expected = {"board": board.name, "height": board.height, "width": board.width}
+            if not isinstance(item, dict) or set(item) != {*expected, "root"} or any(item[k] != v for k, v in expected.items()):
+                raise _malformed(seat, f"layer {layer!r}: expected {expected} with a root")
+            if not isinstance(item["root"], bytes) or len(item["root"]) != 32:
+                raise _malformed(seat, f"layer {layer!r}: the root must be 32 bytes")
+            roots[layer] = item["root"]
+        return roots
+
+    def adopt_hidden(self, seat: int, roots: Mapping[str, bytes]) -> None:
+        for layer, root in roots.items():
+            board, _ = self.boards[(seat, layer)]
+            self.boards[(seat, layer)] = (board, root)
+
+    def own_hidden(self, seat: int) -> dict[str, tuple[int, ...]] | None:
+        data = self.private.get(self._hidden_key(seat))
+        return None if data is None else {layer: tuple(values) for layer, values in data.items()}
+
+    def open_hidden_body(self, request: OpenHidden) -> dict:
+        board, _ = self.boards[(request.seat, request.layer)]
+        cells = [(cell % board.width, cell // board.width) for cell in request.cells]
+        return open_body(board, self._committed(request.seat, request.layer).open(cells))
+
+    def check_open_hidden(self, request: OpenHidden, body: Any) -> dict[int, int]:
+        board, root = self.boards[(request.seat, request.layer)]
+        opened = check_openings(board, root, body)
+        cells = {board.index(cell): value for cell, value in opened.items()}
+        if sorted(cells) != sorted(set(request.cells)) or len(body["cells"]) != len(cells):
+            raise _malformed(request.seat, f"cells {sorted(set(request.cells))} of {request.layer!r} are due, each once")
+        if any(type(value) is not int for value in cells.values()):
+            raise _malformed(request.seat, "hidden cell values are integers")
+        return cells
+
+    def _hidden_key(self, seat: int) -> str:
+        return f"hidden-{self.hidden_rounds - 1}-{seat}"
+
+    def _committed(self, seat: int, layer: str) -> CommittedBoard:
+        board, _ = self.boards[(seat, layer)]
+        values = self.private[self._hidden_key(seat)][layer]
+        return CommittedBoard.commit(self.seeds[seat], board, values)
+
+    # ------------------------------------------------------------ simultaneous choices
+
+    def begin_choice(self) -> str:
+        self.choice_rounds += 1
+        return f"choice-{self.choice_rounds - 1}"
+
+    def choice_body(self, seat: int, round_id: str, choice: Any) -> dict:
+        self.private[f"{round_id}-{seat}"] = choice
+        return simultaneous.commit_body(self.seeds[seat], round_id, choice)
+
+    def reveal_choice_body(self, seat: int, round_id: str) -> dict:
+        return simultaneous.reveal_body(self.seeds[seat], round_id, self.private[f"{round_id}-{seat}"])
+
+    def check_choice_reveal(self, seat: int, round_id: str, commitment: bytes, body: Any) -> Any:
+        return simultaneous.check_reveals(self.fair, round_id, {seat: commitment}, {seat: body})[seat]

@@ -13,6 +13,10 @@ MOVE = "move"
 SEED = "seed"
 RESIGN = "resign"
 ABSENT = "absent"
+HIDDEN = "hidden"
+OPEN = "open"
+CHOICE = "choice"
+REVEAL = "reveal"
 
 
 @dataclass(frozen=True)

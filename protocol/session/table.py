@@ -24,6 +24,9 @@ from typing import Any, Generator, Mapping
 
 from games import registry
 from games.contract import (
+    Chosen,
+    CommitHidden,
+    Committed,
     Deal,
     Dealt,
     Decide,
@@ -33,6 +36,8 @@ from games.contract import (
     Move,
     NextDeal,
     DealStarted,
+    Opened,
+    OpenHidden,
     PrivateDraw,
     PrivateDrawn,
     PublicRandom,
@@ -43,20 +48,21 @@ from games.contract import (
     RuleError,
     Shuffle,
     Shuffled,
+    Simultaneous,
 )
 from protocol import codec
 from protocol.envelope import Envelope
-from protocol.fair import private_stream
+from protocol.fair import simultaneous
 from protocol.fair.errors import Violation as FairViolation
 from protocol.fair.group import Ops
-from protocol.fair.mental_deck import Deck, check_stage, run_stage, stage_body
+from protocol.fair.mental_deck import check_stage, run_stage, stage_body
 from protocol.fair.public_random import check_reveal, public_below, reveal_body
-from protocol.fair.seeds import Game as FairGame, Seed, check_seed
+from protocol.fair.seeds import Game as FairGame
 from protocol.genesis import SignedGenesis
 from protocol.hashing import digest
 from protocol.session.errors import NotYourTurn, Rejected, Violation
 from protocol.session.run import GameRun
-from protocol.session.slots import ABSENT, COMMIT, DECK, KEYS, MOVE, RANDOM, RESIGN, SEED, Slot
+from protocol.session.slots import ABSENT, CHOICE, COMMIT, DECK, HIDDEN, KEYS, MOVE, OPEN, RANDOM, RESIGN, REVEAL, SEED, Slot
 from protocol.transcript import Transcript, TranscriptError, check_link
 
 Flow = Generator[Slot, Any, None]
@@ -83,6 +89,12 @@ class TableSession:
     ``secret`` is the seat's random per-table secret (its game seeds derive from it).
     ``seeds`` maps ``(game, seat)`` to seeds known in advance; the verifier passes every
     revealed seed, so it knows every face from the first shuffle on.
+
+    ``private`` restores what :meth:`private_value` returned: the seat's own free choices
+    that later messages must open (hidden data, simultaneous choices). They are not
+    derivable from the seed, so a node persists :meth:`private_value` after each
+    :meth:`hidden_body` or :meth:`choice_body`, before sending, and passes it back when it
+    restarts.
     """
 
     def __init__(
@@ -92,6 +104,7 @@ class TableSession:
         seat: int | None = None,
         secret: bytes | None = None,
         seeds: Mapping[tuple[int, int], bytes] | None = None,
+        private: Any = None,
     ) -> None:
         if (seat is None) != (secret is None):
             raise ValueError("a seat's session needs the seat and its secret; the verifier needs neither")
@@ -109,6 +122,7 @@ class TableSession:
         self.violations: list[Violation] = []
         self.absent: set[int] = set()
         self.ops = Ops()
+        self.private: dict[int, dict[str, Any]] = {game: dict(data) for game, data in (private or ())}
         self.run: GameRun | None = None
         self._events: list[Event] = []
         self._flow_gen = self._flow()
@@ -133,6 +147,10 @@ class TableSession:
             raise Rejected(Violation(index, None, "chain.link", exc.reason)) from None
         return self.accept_linked(envelope)
 
+    def private_value(self) -> list:
+        """This seat's free choices as a canonical value ``[[game, {key: choice}], ...]``, for persisting."""
+        return [[game, data] for game, data in sorted(self.private.items()) if data]
+
     def transcript(self) -> Transcript:
         """The accepted chain as a :class:`Transcript` (checked again as it is built)."""
         return Transcript(self.genesis, self.envelopes)
@@ -149,18 +167,40 @@ class TableSession:
             return None
 
     def awaiting_decision(self) -> bool:
-        """True when this seat must choose a move (see :meth:`move_body`)."""
+        """True when this seat must choose: a ``move`` (:meth:`move_body`), its hidden data
+        (``hidden``, :meth:`hidden_body`) or a simultaneous choice (``choice``, :meth:`choice_body`)."""
         slot = self.slot
         return slot is not None and slot.seat == self.seat and slot.decision
+
+    @property
+    def pending(self) -> Any:
+        """The game's pending request (what the due decision answers)."""
+        return self.game.pending(self.state)
+
+    def hidden_body(self, data: Mapping[str, Any]) -> tuple[str, Any]:
+        """Commit this seat's hidden data, after the game's own check of it."""
+        self._expect_decision(HIDDEN)
+        request = self.pending
+        data = {layer: tuple(values) for layer, values in data.items()}
+        self.game.check_hidden(self.state, self.seat, data)
+        return HIDDEN, self.run.hidden_body(self.seat, request, data)
+
+    def choice_body(self, choice: Any) -> tuple[str, Any]:
+        """Commit this seat's simultaneous choice (revealed automatically once all have committed)."""
+        self._expect_decision(CHOICE)
+        round_id = f"choice-{self.run.choice_rounds - 1}"
+        return CHOICE, self.run.choice_body(self.seat, round_id, codec.decode(codec.encode(choice)))
+
+    def _expect_decision(self, kind: str) -> None:
+        if not self.awaiting_decision() or self.slot.kind != kind:
+            raise NotYourTurn(f"seat {self.seat} is not to send {kind!r} now")
 
     def move_body(self, move: Any) -> tuple[str, Any]:
         """The ``(kind, body)`` of a move by this seat, with the openings of the cards it shows.
 
         Raises :class:`Rejected` when the move is not legal, before anything is sent.
         """
-        if not self.awaiting_decision():
-            raise NotYourTurn(f"seat {self.seat} is not to decide now")
-        assert self.run is not None and self.seat is not None
+        self._expect_decision(MOVE)
         move = codec.decode(codec.encode(move))
         body = codec.decode(codec.encode(self.run.move_body(self.seat, move, self.game.reveals(self.state, move))))
         try:
@@ -278,7 +318,8 @@ class TableSession:
     def _flow(self) -> Flow:
         index = 0
         while True:
-            self.run = GameRun(FairGame(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes, self.ops, self.game.public_values)
+            self.run = GameRun(FairGame(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes, self.ops,
+                                self.game.public_values, self.private.setdefault(index, {}))
             try:
                 yield from self._commit_round(self.run)
                 request = yield from self._play(self.run)
@@ -332,8 +373,16 @@ class TableSession:
             self._apply(Revealed(faces))
         elif isinstance(request, PrivateDraw):
             self._apply(PrivateDrawn(run.private_draw(request, self.seat)))
+        elif isinstance(request, CommitHidden):
+            yield from self._commit_hidden(run, request)
+        elif isinstance(request, OpenHidden):
+            produce = (lambda: run.open_hidden_body(request)) if run.own_hidden(request.seat) is not None else None
+            cells = yield Slot(request.seat, OPEN, lambda body: run.check_open_hidden(request, body), produce, "board.open-mismatch", resignable=True)
+            self._apply(Opened(request.seat, request.layer, cells))
+        elif isinstance(request, Simultaneous):
+            yield from self._simultaneous(run, request)
         else:
-            raise NotImplementedError(f"the session cannot fulfil {type(request).__name__} requests yet")
+            raise TypeError(f"the game asked for {request!r}, which is not a request")
 
     def _commit_round(self, run: GameRun) -> Flow:
         for seat in range(self.seat_count):
@@ -385,6 +434,27 @@ class TableSession:
         if dispute is not None:
             self.violations.append(Violation(len(self.envelopes) - 1, dispute.seat, dispute.rule, dispute.detail, None, dispute.suspects))
         return faces
+
+    def _commit_hidden(self, run: GameRun, request: CommitHidden) -> Flow:
+        run.begin_hidden(request)
+        for seat in request.seats:
+            roots = yield Slot(seat, HIDDEN, lambda body, seat=seat: run.check_hidden(seat, request, body), decision=True, resignable=True)
+            run.adopt_hidden(seat, roots)
+        own = {seat: data for seat in request.seats if (data := run.own_hidden(seat)) is not None}
+        self._apply(Committed(own))
+
+    def _simultaneous(self, run: GameRun, request: Simultaneous) -> Flow:
+        round_id = run.begin_choice()
+        commitments = {}
+        for seat in request.seats:
+            check = lambda body, seat=seat: simultaneous.check_commit(seat, round_id, body)
+            commitments[seat] = yield Slot(seat, CHOICE, check, decision=True, resignable=True)
+        choices = []
+        for seat in request.seats:
+            produce = (lambda seat=seat: run.reveal_choice_body(seat, round_id)) if f"{round_id}-{seat}" in run.private else None
+            check = lambda body, seat=seat: run.check_choice_reveal(seat, round_id, commitments[seat], body)
+            choices.append((yield Slot(seat, REVEAL, check, produce, "choice.mismatch", resignable=True)))
+        self._apply(Chosen(tuple(choices)))
 
     def _decide(self, run: GameRun, request: Decide) -> Flow:
         def check(body: Any) -> Any:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from protocol import transcript_file as tf
 from tests.session.tables import file_bytes, play_until, slot_is, towers
 
 ROOT = Path(__file__).parents[2]
