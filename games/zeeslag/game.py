@@ -29,7 +29,7 @@ from games.zeeslag.duel import Duel
 from games.zeeslag.fleet import DEFAULT_FLEET, FLEETS, IDS, LAYERS, SHIPS, fleet_problem, shape_problem
 from games.zeeslag.sea import SEA
 from games.zeeslag.sinks import wrong_answer
-from games.zeeslag.state import Board, ZeeslagState, fleet_of, with_board
+from games.zeeslag.state import Board, Shot, ZeeslagState, fleet_of, with_board
 
 VARIANTS = {"duel": Duel()}
 INT_OPTIONS = {"turn_seconds": (0, 3600, 60), "max_timeouts": (1, 100, 3)}
@@ -227,7 +227,7 @@ class Zeeslag(Game):
             "aim": state.aim,
             "seas": [_sea(board, index == seat) for index, board in enumerate(state.boards)],
             "timeouts": list(state.timeouts),
-            "recent": [dataclasses.asdict(shot) for shot in state.recent],
+            "recent": [_shot(shot) for shot in state.recent],
             "result": None if state.outcome is None else state.outcome.to_value(),
         }
 
@@ -245,6 +245,10 @@ def _sea(board: Board, own: bool) -> dict:
         "sunk": [{"ship": sunk.ship, "cells": list(sunk.cells)} for sunk in board.sunk],
         "layout": None if layout is None else list(layout),
     }
+
+
+def _shot(shot: Shot) -> dict:
+    return {"seat": shot.seat, "target": shot.target, "cell": shot.cell, "timeout": shot.timeout, "hit": shot.hit, "sunk": shot.sunk}
 
 
 def _phase(state: ZeeslagState) -> str:
