@@ -95,7 +95,7 @@ class SelfPlay:
 
 def make_bot(game, kind: str, rng: random.Random) -> Bot:
     if kind == "random":
-        return game_bots.RandomBot(rng)
+        return game_bots.random_bot(game, rng)
     if kind == "greedy":
         return game_bots.heuristic(game, rng)
     raise ValueError(f"unknown bot kind {kind!r}; choose random or greedy")
