@@ -36,7 +36,6 @@ INT_OPTIONS = {"turn_seconds": (0, 3600, 60), "max_timeouts": (1, 100, 3)}
 """name: (lowest, highest, default)."""
 BOOL_OPTIONS = {"water_ring": True}
 """name: default."""
-VALUE_LIMIT = {SHIPS: lambda fleet: 1, IDS: lambda fleet: len(fleet.ships)}
 
 
 def _validated(options: Any) -> dict[str, Any]:
@@ -159,7 +158,7 @@ class Zeeslag(Game):
         and agree with all this state knew of them."""
         if event.seat != request.seat or event.layer != request.layer or set(event.cells) != set(request.cells):
             raise RuleError("zeeslag.opened", f"the opening must be seat {request.seat}'s {request.layer} at the requested cells")
-        top = VALUE_LIMIT[request.layer](fleet_of(state))
+        top = 1 if request.layer == SHIPS else len(fleet_of(state).ships)
         board = state.boards[request.seat]
         for cell, value in event.cells.items():
             if type(value) is not int or not 0 <= value <= top:
