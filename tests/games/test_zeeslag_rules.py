@@ -201,14 +201,18 @@ def test_the_ring_opens_only_cells_not_known_and_is_skipped_when_none_are_left()
     assert [s.ship for s in table.full.boards[1].sunk] == [6]
     assert table.full.boards[1].water == ()  # every ring cell was shot already
     assert table.pending == Decide(0, timed=True)
-    # The cruiser at J8..J10 next: its whole ring is new.
+    # The cruiser at J8..J10 next, after a miss at I9 beside it: the ring opens the rest.
+    table.shoot("I9")
+    table.shoot("J7")  # seat 1 misses
     table.shoot("J8")
     table.shoot("J9")
     table.apply(Move(0, {"shoot": cell("J10")}))
     table.apply(table.opened())
     table.apply(Move(1, {"sunk": True}))
     table.apply(table.opened())
-    assert table.pending == OpenHidden(1, "ships", cells("I7", "I8", "I9", "I10", "J7"))
+    assert table.pending == OpenHidden(1, "ships", cells("I7", "I8", "I10", "J7"))
+    table.apply(table.opened())
+    assert table.full.boards[1].water == cells("I7", "I8", "I10", "J7")
 
 
 def test_sinking_every_ship_wins_and_everything_is_opened():
