@@ -1,8 +1,10 @@
-"""Bots any game can use, and the lookup of a game's own heuristic bot."""
+"""Bots any game can use, and the lookup of a game's own bots."""
 
 from __future__ import annotations
 
 import importlib
+import inspect
+from types import ModuleType
 from typing import Any
 
 from games.contract import Game
@@ -20,10 +22,23 @@ class RandomBot:
         return moves[self.rng.randrange(len(moves))]
 
 
-def heuristic(game: Game, rng: Rng) -> Bot:
-    """The game's own ``games.<id>.bots.GreedyBot`` if it has one, else a :class:`RandomBot`."""
+def _own_bots(game: Game) -> ModuleType | None:
     try:
-        module = importlib.import_module(f"games.{game.id}.bots")
+        return importlib.import_module(f"games.{game.id}.bots")
     except ModuleNotFoundError:
+        return None
+
+
+def random_bot(game: Game, rng: Rng) -> Bot:
+    """The game's own ``games.<id>.bots.RandomBot`` if it has one (a game with hidden data
+    needs one that also commits), else a :class:`RandomBot`."""
+    return getattr(_own_bots(game), "RandomBot", RandomBot)(rng)
+
+
+def heuristic(game: Game, rng: Rng) -> Bot:
+    """The game's own ``games.<id>.bots.GreedyBot`` if it has one (given ``rng`` if it takes
+    one), else a :class:`RandomBot`."""
+    greedy = getattr(_own_bots(game), "GreedyBot", None)
+    if greedy is None:
         return RandomBot(rng)
-    return module.GreedyBot()
+    return greedy(rng) if "rng" in inspect.signature(greedy).parameters else greedy()

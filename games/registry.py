@@ -30,3 +30,4 @@ def ids() -> tuple[str, ...]:
 def _load_builtin() -> None:
     """Import the bundled games; each registers itself on import."""
     import games.towers  # noqa: F401
+    import games.zeeslag  # noqa: F401

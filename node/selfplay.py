@@ -103,7 +103,7 @@ def decide(session: TableSession, bot: Bot) -> tuple[str, Any]:
 
 def make_bot(game, kind: str, rng: random.Random) -> Bot:
     if kind == "random":
-        return game_bots.RandomBot(rng)
+        return game_bots.random_bot(game, rng)
     if kind == "greedy":
         return game_bots.heuristic(game, rng)
     raise ValueError(f"unknown bot kind {kind!r}; choose random or greedy")

@@ -13,7 +13,7 @@ import random
 import time
 
 from games import referee, registry
-from games.bots import RandomBot, heuristic
+from games.bots import RandomBot, heuristic, random_bot
 
 NAME = "rules"
 HELP = "random-vs-random games and moves per second for one game's rules (full knowledge)"
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> dict:
 
     def random_game(index: int, lockstep: bool = False) -> referee.Played:
         rng = random.Random(args.seed + index)
-        return referee.play(game, variant, {}, [RandomBot(rng) for _ in range(seats)], rng, lockstep=lockstep)
+        return referee.play(game, variant, {}, [random_bot(game, rng) for _ in range(seats)], rng, lockstep=lockstep)
 
     games, moves, elapsed = _rate(random_game, args.seconds)
     lock_games, _, lock_elapsed = _rate(lambda index: random_game(index, lockstep=True), args.seconds)
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> dict:
         wins = 0
         for index in range(args.duel_games):
             rng = random.Random(args.seed + index)
-            bots = [RandomBot(rng) for _ in range(seats)]
+            bots = [random_bot(game, rng) for _ in range(seats)]
             bots[index % seats] = heuristic(game, rng)
             wins += index % seats in referee.play(game, variant, {}, bots, rng).result.winners
         figures.update(heuristic_bot=type(probe).__name__, duel_games=args.duel_games, heuristic_win_rate=round(wins / args.duel_games, 3))

@@ -20,3 +20,11 @@ def test_bench_rules_takes_a_variant_and_can_skip_the_duel(capsys):
     assert main(["bench", "rules", "towers", "--variant", "infinite", "--json", "--seconds", "0.02", "--duel-games", "0"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["variant"] == "infinite" and "heuristic_win_rate" not in figures
+
+
+def test_bench_rules_plays_a_game_with_hidden_data(capsys):
+    assert main(["bench", "rules", "zeeslag", "--json", "--seconds", "0.05", "--duel-games", "4"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["game"] == "zeeslag" and figures["variant"] == "duel"
+    assert figures["moves_per_game"] > 30 and figures["lockstep_games_per_s"] > 0
+    assert figures["heuristic_bot"] == "GreedyBot" and figures["heuristic_win_rate"] >= 0.75

@@ -1,0 +1,267 @@
+"""Zeeslag on the game contract: options, the hidden fleets, the start, forfeits, the full
+opening and the views, shared by all variants; a variant's turns live in its own module
+(``duel.py``). The design of the hidden data is in the package docstring.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Mapping
+
+from games.contract import (
+    CommitHidden,
+    Committed,
+    Decide,
+    Event,
+    Finished,
+    Forfeit,
+    Game,
+    Move,
+    Opened,
+    OpenHidden,
+    OptionsError,
+    PublicRandom,
+    RandomValue,
+    Request,
+    RuleError,
+)
+from games.zeeslag.duel import Duel
+from games.zeeslag.fleet import DEFAULT_FLEET, FLEETS, IDS, LAYERS, SHIPS, fleet_problem, shape_problem
+from games.zeeslag.sea import SEA
+from games.zeeslag.sinks import wrong_answer
+from games.zeeslag.state import Board, Shot, ZeeslagState, fleet_of, with_board
+
+VARIANTS = {"duel": Duel()}
+INT_OPTIONS = {"turn_seconds": (0, 3600, 60), "max_timeouts": (1, 100, 3)}
+"""name: (lowest, highest, default)."""
+BOOL_OPTIONS = {"water_ring": True}
+"""name: default."""
+
+
+def _validated(options: Any) -> dict[str, Any]:
+    if not isinstance(options, Mapping):
+        raise OptionsError("options must be a map")
+    known = ("fleet", *BOOL_OPTIONS, *INT_OPTIONS)
+    for name in options:
+        if name not in known:
+            raise OptionsError(f"unknown option {name!r}; zeeslag options are: {', '.join(known)}")
+    fleet = options.get("fleet", DEFAULT_FLEET)
+    if fleet not in FLEETS:
+        raise OptionsError(f"option 'fleet' must be one of {', '.join(FLEETS)}, got {fleet!r}")
+    filled: dict[str, Any] = {"fleet": fleet}
+    for name, default in BOOL_OPTIONS.items():
+        value = options.get(name, default)
+        if not isinstance(value, bool):
+            raise OptionsError(f"option {name!r} must be true or false, got {value!r}")
+        filled[name] = value
+    for name, (lowest, highest, default) in INT_OPTIONS.items():
+        value = options.get(name, default)
+        if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
+            raise OptionsError(f"option {name!r} must be an integer in {lowest}..{highest}, got {value!r}")
+        filled[name] = value
+    return filled
+
+
+def opening_steps(seats: int) -> tuple[tuple[int, str], ...]:
+    """The full opening, in order: each seat's ``ships`` layer, then its ``ids`` layer."""
+    return tuple((seat, layer) for seat in range(seats) for layer in LAYERS)
+
+
+def _opening_step(state: ZeeslagState) -> int | None:
+    """The index of the next full-opening step, skipping seats that withheld; ``None`` when done."""
+    steps = opening_steps(len(state.boards))
+    return next((i for i in range(state.opening, len(steps)) if steps[i][0] not in state.withheld), None)
+
+
+class Zeeslag(Game):
+    id = "zeeslag"
+    variants = tuple(VARIANTS)
+    min_seats = 2
+    max_seats = 2
+    state_type = ZeeslagState
+
+    def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> ZeeslagState:
+        if variant not in VARIANTS:
+            raise OptionsError(f"unknown variant {variant!r}; zeeslag variants are: {', '.join(VARIANTS)}")
+        if seats != VARIANTS[variant].seats:
+            raise OptionsError(f"zeeslag {variant} is played by exactly {VARIANTS[variant].seats} seats, got {seats}")
+        return ZeeslagState(variant, _validated(options), (Board(),) * seats, timeouts=(0,) * seats)
+
+    # ------------------------------------------------------------------ what happens next
+
+    def pending(self, state: ZeeslagState) -> Request:
+        if not state.committed:
+            return Finished(state.outcome) if state.outcome else CommitHidden(tuple(range(len(state.boards))), SEA.width, SEA.height, LAYERS)
+        if state.outcome is not None:
+            step = _opening_step(state)
+            if step is None:
+                return Finished(state.outcome)
+            seat, layer = opening_steps(len(state.boards))[step]
+            return OpenHidden(seat, layer, tuple(range(SEA.size)))
+        if state.turn is None:
+            return PublicRandom(len(state.boards))
+        return VARIANTS[state.variant].pending(state)
+
+    def check_hidden(self, state: ZeeslagState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
+        """A seat's node refuses to commit anything but a legal fleet."""
+        request = self.pending(state)
+        if not isinstance(request, CommitHidden) or seat not in request.seats:
+            raise RuleError("zeeslag.sequence", f"seat {seat} has nothing to commit now")
+        problem = fleet_problem(SEA, fleet_of(state), data)
+        if problem is not None:
+            raise RuleError("zeeslag.fleet", f"seat {seat}: {problem}")
+
+    # ------------------------------------------------------------------ events
+
+    def apply(self, state: ZeeslagState, event: Event) -> ZeeslagState:
+        request = self.pending(state)
+        if isinstance(request, Finished):
+            raise RuleError("zeeslag.over", "the game is over")
+        if isinstance(event, Forfeit):
+            return self._forfeit(state, event)
+        handler = _HANDLERS.get((type(request), type(event)))
+        if handler is None:
+            raise RuleError("zeeslag.sequence", f"{type(request).__name__} is pending, not answered by {type(event).__name__}")
+        return handler(self, state, request, event)
+
+    def _committed(self, state: ZeeslagState, request: CommitHidden, event: Committed) -> ZeeslagState:
+        boards = list(state.boards)
+        for seat, data in event.data.items():
+            if seat not in request.seats:
+                raise RuleError("zeeslag.hidden", f"seat {seat!r} commits no fleet")
+            problem = shape_problem(SEA, fleet_of(state), data)
+            if problem is not None:
+                raise RuleError("zeeslag.hidden", f"seat {seat}: {problem}")
+            boards[seat] = dataclasses.replace(boards[seat], own={layer: tuple(data[layer]) for layer in LAYERS})
+        return dataclasses.replace(state, boards=tuple(boards), committed=True)
+
+    def _started(self, state: ZeeslagState, request: PublicRandom, event: RandomValue) -> ZeeslagState:
+        if type(event.value) is not int or not 0 <= event.value < request.bound:
+            raise RuleError("zeeslag.random", f"who starts must be below {request.bound}, got {event.value!r}")
+        return VARIANTS[state.variant].start(state, event.value)
+
+    def _moved(self, state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
+        return VARIANTS[state.variant].moved(state, request, event)
+
+    def _opened(self, state: ZeeslagState, request: OpenHidden, event: Opened) -> ZeeslagState:
+        board = self._learn(state, request, event)
+        if state.outcome is None:
+            return VARIANTS[state.variant].opened(state, request, board, event)
+        if request.layer == IDS:
+            self._judge(state, request.seat, board)
+        step = _opening_step(state)
+        assert step is not None
+        return with_board(state, request.seat, board, opening=step + 1)
+
+    def _learn(self, state: ZeeslagState, request: OpenHidden, event: Opened) -> Board:
+        """The seat's board with the opened cells, which must be the requested ones, in range,
+        and agree with all this state knew of them."""
+        if event.seat != request.seat or event.layer != request.layer or set(event.cells) != set(request.cells):
+            raise RuleError("zeeslag.opened", f"the opening must be seat {request.seat}'s {request.layer} at the requested cells")
+        top = 1 if request.layer == SHIPS else len(fleet_of(state).ships)
+        board = state.boards[request.seat]
+        for cell, value in event.cells.items():
+            if type(value) is not int or not 0 <= value <= top:
+                raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {SEA.name(cell)} is {value!r}, not in 0..{top}")
+            if board.known(request.layer, cell) not in (None, value):
+                raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {SEA.name(cell)} opened as {value}, known as {board.known(request.layer, cell)}")
+        # A board keeps each layer's openings in the field named after the layer.
+        return dataclasses.replace(board, **{request.layer: {**getattr(board, request.layer), **event.cells}})
+
+    def _judge(self, state: ZeeslagState, seat: int, board: Board) -> None:
+        """At the full opening of ``seat``'s ids: a legal fleet, and every sink answer true."""
+        data = {SHIPS: tuple(board.ships[cell] for cell in range(SEA.size)), IDS: tuple(board.ids[cell] for cell in range(SEA.size))}
+        problem = fleet_problem(SEA, fleet_of(state), data)
+        if problem is not None:
+            raise RuleError("zeeslag.fleet", f"seat {seat}: {problem}")
+        wrong = wrong_answer(SEA, board, data[IDS])
+        if wrong is not None:
+            rule, message = wrong
+            raise RuleError(rule, f"seat {seat}: {message}")
+
+    def _forfeit(self, state: ZeeslagState, event: Forfeit) -> ZeeslagState:
+        """Before the outcome: the others win, and the full opening follows (nothing to open
+        before the fleets are committed). During the full opening: the seat withholds the rest
+        of its fleet; if it had won, it loses."""
+        seat, seats = event.seat, len(state.boards)
+        if type(seat) is not int or not 0 <= seat < seats or seat in state.withheld:
+            raise RuleError("zeeslag.seat", f"seat {seat!r} cannot forfeit")
+        reason = f"forfeit: {event.reason}"
+        rules = VARIANTS[state.variant]
+        if state.outcome is None:
+            outcome = rules.result(state, tuple(s for s in range(seats) if s != seat), reason)
+            return dataclasses.replace(state, outcome=outcome, stage="shoot", aim=None)
+        withheld = state.withheld + (seat,)
+        outcome = state.outcome
+        if seat in outcome.winners:
+            outcome = rules.result(state, tuple(s for s in range(seats) if s not in withheld), reason)
+        return dataclasses.replace(state, withheld=withheld, outcome=outcome)
+
+    # ------------------------------------------------------------------ moves
+
+    def legal_moves(self, state: ZeeslagState, seat: int) -> tuple[Any, ...]:
+        """Shots at every target in reading order; a sink answer: the true one when this state
+        knows the fleet (the target's own), else either."""
+        if not state.committed or state.outcome is not None or state.turn is None:
+            return ()
+        return VARIANTS[state.variant].legal_moves(state, seat)
+
+    def reveals(self, state: ZeeslagState, move: Any) -> tuple[int, ...]:
+        """Zeeslag has no cards: moves show nothing; cells are shown by openings."""
+        return ()
+
+    def default_move(self, state: ZeeslagState, seat: int) -> Any:
+        return VARIANTS[state.variant].default_move(state, seat)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, state: ZeeslagState, seat: int | None) -> dict:
+        return {
+            "variant": state.variant,
+            "fleet": state.options["fleet"],
+            "water_ring": state.options["water_ring"],
+            "seat": seat,
+            "turn": state.turn,
+            "phase": _phase(state),
+            "aim": state.aim,
+            "seas": [_sea(board, index == seat) for index, board in enumerate(state.boards)],
+            "timeouts": list(state.timeouts),
+            "recent": [_shot(shot) for shot in state.recent],
+            "result": None if state.outcome is None else state.outcome.to_value(),
+        }
+
+
+def _sea(board: Board, own: bool) -> dict:
+    """One seat's sea as a viewer may see it: the public shots, sinks and water, and the
+    fleet layout (``ids`` per cell) to its owner, or to all once fully opened."""
+    layout = board.own.get(IDS) if own else None
+    if layout is None and len(board.ids) == SEA.size:
+        layout = tuple(board.ids[cell] for cell in range(SEA.size))
+    return {
+        "shots": list(board.shots),
+        "hits": list(board.hits),
+        "water": list(board.water),
+        "sunk": [{"ship": sunk.ship, "cells": list(sunk.cells)} for sunk in board.sunk],
+        "layout": None if layout is None else list(layout),
+    }
+
+
+def _shot(shot: Shot) -> dict:
+    return {"seat": shot.seat, "target": shot.target, "cell": shot.cell, "timeout": shot.timeout, "hit": shot.hit, "sunk": shot.sunk}
+
+
+def _phase(state: ZeeslagState) -> str:
+    """``placement``, ``start``, a turn's stage (see ``duel.py``), ``opening`` or ``over``."""
+    if state.outcome is not None:
+        return "opening" if state.committed and _opening_step(state) is not None else "over"
+    if not state.committed:
+        return "placement"
+    return "start" if state.turn is None else state.stage
+
+
+_HANDLERS: dict[tuple[type, type], Callable[..., ZeeslagState]] = {
+    (CommitHidden, Committed): Zeeslag._committed,
+    (PublicRandom, RandomValue): Zeeslag._started,
+    (Decide, Move): Zeeslag._moved,
+    (OpenHidden, Opened): Zeeslag._opened,
+}
