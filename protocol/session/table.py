@@ -377,8 +377,8 @@ class TableSession:
             yield from self._commit_hidden(run, request)
         elif isinstance(request, OpenHidden):
             produce = (lambda: run.open_hidden_body(request)) if run.own_hidden(request.seat) is not None else None
-            cells = yield Slot(request.seat, OPEN, lambda body: run.check_open_hidden(request, body), produce, "board.open-mismatch", resignable=True)
-            self._apply(Opened(request.seat, request.layer, cells))
+            check = lambda body: self._ruled(Opened(request.seat, request.layer, run.check_open_hidden(request, body)))
+            self._adopt((yield Slot(request.seat, OPEN, check, produce, "board.open-mismatch", resignable=True)))
         elif isinstance(request, Simultaneous):
             yield from self._simultaneous(run, request)
         else:
@@ -449,19 +449,37 @@ class TableSession:
         for seat in request.seats:
             check = lambda body, seat=seat: simultaneous.check_commit(seat, round_id, body)
             commitments[seat] = yield Slot(seat, CHOICE, check, decision=True, resignable=True)
-        choices = []
-        for seat in request.seats:
+        choices: list[Any] = []
+        for position, seat in enumerate(request.seats):
             produce = (lambda seat=seat: run.reveal_choice_body(seat, round_id)) if f"{round_id}-{seat}" in run.private else None
-            check = lambda body, seat=seat: run.check_choice_reveal(seat, round_id, commitments[seat], body)
-            choices.append((yield Slot(seat, REVEAL, check, produce, "choice.mismatch", resignable=True)))
-        self._apply(Chosen(tuple(choices)))
+
+            def check(body: Any, seat: int = seat, last: bool = position == len(request.seats) - 1) -> Any:
+                choice = run.check_choice_reveal(seat, round_id, commitments[seat], body)
+                legal = self.game.legal_moves(self.state, seat)
+                if legal and choice not in legal:
+                    raise RuleError(f"{self.game.id}.choice", f"seat {seat} chose {choice!r}, not one of its legal choices")
+                return self._ruled(Chosen((*choices, choice))) if last else choice
+
+            outcome = yield Slot(seat, REVEAL, check, produce, "choice.mismatch", resignable=True)
+            if position < len(request.seats) - 1:
+                choices.append(outcome)
+            else:
+                self._adopt(outcome)
 
     def _decide(self, run: GameRun, request: Decide) -> Flow:
         def check(body: Any) -> Any:
             move, faces = run.check_move(request.seat, body, lambda move: self.game.reveals(self.state, move))
-            return self.game.apply(self.state, Move(request.seat, move, faces)), Move(request.seat, move, faces)
+            return self._ruled(Move(request.seat, move, faces))
 
-        state, event = yield Slot(request.seat, MOVE, check, decision=True, resignable=True)
+        event, state = yield Slot(request.seat, MOVE, check, decision=True, resignable=True)
         run.public_faces.update(event.faces)
-        self.state = state
+        self._adopt((event, state))
+
+    def _ruled(self, event: Event) -> tuple[Event, Any]:
+        """The state after an event an envelope carries, computed while the envelope is checked,
+        so a rule it breaks rejects the envelope (and names its seat) instead of surfacing later."""
+        return event, self.game.apply(self.state, event)
+
+    def _adopt(self, ruled: tuple[Event, Any]) -> None:
+        event, self.state = ruled
         self._events.append(event)
