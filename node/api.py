@@ -29,6 +29,8 @@ from node.service import NodeService, ServiceError, TableUpdate
 
 API_VERSION = 1
 HOST = "127.0.0.1"
+DEFAULT_PORT = 7467
+"""The port clients try when told none (``fairtable node --api-port`` defaults to it)."""
 MAX_ID = (1 << 53) - 1
 """Request ids are integers a JavaScript number holds exactly."""
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})

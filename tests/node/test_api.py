@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import base64
 import json
+import re
+from pathlib import Path
 
 import pytest
 import trio
 from trio_websocket import ConnectionClosed, ConnectionRejected, open_websocket_url
 
-from node.api import ApiLimits, serve_api
+from node.api import API_VERSION, DEFAULT_PORT, OPS, ApiLimits, serve_api
 from node.apiclient import ApiError, connect
 from tests.node.fake_node import PEER, FakeNode
 
@@ -318,3 +320,20 @@ async def test_a_failing_update_stream_closes_the_connection_with_1011(url, fake
         assert closed.value.reason.code == 1011
     async with connect(url, None) as client:
         assert (await client.request("games"))["ok"]
+
+
+# ------------------------------------------------------------------ the spec says the same
+
+
+def test_the_spec_documents_every_op_and_the_default_limits():
+    spec = (Path(__file__).parents[2] / "spec" / "client-api.md").read_text()
+    documented = set(re.findall(r"^### `(\w+)`", spec, re.MULTILINE))
+    assert documented == set(OPS) - {"auth"} | {"table"}
+    assert '"op": "auth"' in spec and f"API version: **{API_VERSION}**" in spec and f"(default **{DEFAULT_PORT}**)" in spec
+    limits = ApiLimits()
+    assert f"| request size | {limits.max_request:,} bytes |" in spec
+    assert f"bursts of {limits.burst}, then {limits.rate:g} a second" in spec
+    assert f"| requests being served per connection | {limits.in_flight} |" in spec
+    assert f"| connections | {limits.connections} |" in spec
+    assert f"| time to authenticate | {limits.auth_seconds:g} s |" in spec
+    assert limits.max_message == 1 << 20 and "| WebSocket message size | 1 MiB |" in spec
