@@ -50,12 +50,13 @@ class FakeTable:
         self.state = self.game.apply(self.state, event)
 
     def advance(self) -> list[TableUpdate]:
-        """Resolve chance and the opponent's turns until this seat decides or the game ends."""
+        """Resolve chance and the opponent's turns until this seat decides or the game ends;
+        the updates after each opponent move and at the end."""
         updates = []
         while True:
             request = self.game.pending(self.state)
             if isinstance(request, Finished) or (isinstance(request, Decide) and request.seat == self.seat):
-                return updates
+                return updates + [self.update()]
             if isinstance(request, Decide):
                 move = self.rng.choice(self.game.legal_moves(self.state, request.seat))
                 shown = self.game.reveals(self.state, move)
@@ -114,7 +115,7 @@ class FakeNode:
 
     def _begin(self, lobby: LobbyTable, seat: int) -> FakeTable:
         table = self.tables[lobby.lobby_id] = FakeTable(lobby, seat, self.rng)
-        self._push(table.advance() + [table.update()])
+        self._push(table.advance())
         return table
 
     async def list_tables(self, peer: str | None) -> tuple[LobbyTable, ...]:
