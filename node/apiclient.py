@@ -88,14 +88,25 @@ async def connect(url: str, token: str | None) -> AsyncIterator[ApiClient]:
         if hello.get("auth") and token is None:
             raise ApiError("unauthorized", "the node requires its API token (the api-token file in its data directory)")
         client = ApiClient(websocket)
-        try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(client._read)
-                if hello.get("auth"):
-                    await client.request("auth", token=token)
-                yield client
-                nursery.cancel_scope.cancel()
-        except BaseExceptionGroup as group:  # the reader never fails, so this is the caller's one error
-            if len(group.exceptions) == 1:
-                raise group.exceptions[0] from None
-            raise
+        async with helper_tasks() as nursery:
+            nursery.start_soon(client._read)
+            if hello.get("auth"):
+                await client.request("auth", token=token)
+            yield client
+
+
+@asynccontextmanager
+async def helper_tasks() -> AsyncIterator[trio.Nursery]:
+    """A nursery for helper tasks that never fail, cancelled when the body ends.
+
+    The body's own error (a refusal, Ctrl-C) comes out as itself rather than inside an
+    exception group, so callers catch it with a plain ``except``.
+    """
+    try:
+        async with trio.open_nursery() as nursery:
+            yield nursery
+            nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise

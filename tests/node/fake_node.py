@@ -39,11 +39,12 @@ class FakeTable:
     def update(self) -> TableUpdate:
         legal = self.game.legal_moves(self.state, self.seat)
         result = self.state.result
+        timer = self.game.options_of(self.state).get("turn_seconds", 0)
         return TableUpdate(
             lobby_id=self.lobby.lobby_id, table=self.id, game=self.lobby.game, variant=self.lobby.variant,
             seat=self.seat, seats=(ME, BOT) if self.seat == 0 else (BOT, ME), phase="over" if result else "play",
             view=self.game.view(self.state, self.seat), legal_moves=legal, your_turn=bool(legal),
-            deadline=None if result else 59.5, result=None if result is None else result.to_value(),
+            deadline=timer - 0.5 if timer and legal else None, result=None if result is None else result.to_value(),
         )
 
     def apply(self, event: Any) -> None:
