@@ -234,18 +234,20 @@ class _Connection:
             await self.close(POLICY_VIOLATION, "no API token presented in time")
 
     async def _serve(self, request_id: int, op: Op, args: Mapping[str, Any]) -> None:
+        """Serve one request; it stays in flight until its response is sent, so a client that
+        does not read cannot pile up finished requests either."""
         assert op.handler is not None
         try:
-            reply = {"id": request_id, "ok": True, **await op.handler(self.service, args)}
-            text = dumps(reply)
-        except (ServiceError, GameError) as exc:
-            text = dumps({"code": "refused", "error": str(exc), "id": request_id, "ok": False})
-        except Exception:
-            logger.exception("client API request %r failed", args)
-            text = dumps({"code": "internal", "error": "internal error in the node; see its log", "id": request_id, "ok": False})
+            try:
+                text = dumps({"id": request_id, "ok": True, **await op.handler(self.service, args)})
+            except (ServiceError, GameError) as exc:
+                text = dumps({"code": "refused", "error": str(exc), "id": request_id, "ok": False})
+            except Exception:
+                logger.exception("client API request %r failed", args)
+                text = dumps({"code": "internal", "error": "internal error in the node; see its log", "id": request_id, "ok": False})
+            await self.send_text(text)
         finally:
             self.in_flight -= 1
-        await self.send_text(text)
 
     async def _push_updates(self) -> None:
         """Push every table update until the client goes; if the node's stream ends, close the connection."""
