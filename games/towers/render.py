@@ -15,6 +15,14 @@ def card_line(card_id: int) -> str:
     return f"{card.name} ({card.name_en}), {card.cost} {card.resource}: {card.text}"
 
 
+def move_line(view: dict, move: dict) -> str:
+    """A legal move in words, e.g. ``play [12] Pūķis (Dragon), ...``, its card named from the hand."""
+    kind = "play" if "play" in move else "discard"
+    handle = move[kind]
+    card = next((entry["card"] for entry in view["hand"] or () if entry["handle"] == handle), None)
+    return f"{kind} [{handle}] " + ("?" if card is None else card_line(card))
+
+
 def render(view: dict) -> str:
     """The board, the seat's hand, the last cards and whose turn it is, as lines of text."""
     seat = view["seat"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from games.contract import Result
-from games.towers.render import render
+from games.towers.render import move_line, render
 from games.towers.state import Action
 from towers_positions import GAME, HAND, play, position
 
@@ -39,3 +39,11 @@ def test_own_turn_in_the_discard_phase_and_a_draw():
     assert render(draw).endswith("Game over (simultaneous): draw")
     infinite = render(GAME.view(position(variant="infinite"), 0))
     assert "infinite deck\n" in infinite and "in deck" not in infinite
+
+
+def test_moves_in_words_name_the_card_of_the_hand():
+    view = GAME.view(position((40, 7, 7, 7, 7, 101)), 0)
+    assert move_line(view, {"play": HAND[0]}).startswith(f"play [{HAND[0]}] Plaisa (Gemstone Flaw), 2 mana: ")
+    assert move_line(view, {"discard": HAND[5]}).startswith(f"discard [{HAND[5]}] Pūķis (Dragon), 25 soldiers")
+    unknown = dict(view, hand=[{"card": None, "handle": 7}])
+    assert move_line(unknown, {"discard": 7}) == "discard [7] ?"
