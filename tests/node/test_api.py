@@ -64,9 +64,10 @@ async def test_hello_names_the_api_version_and_whether_a_token_is_needed(url):
 async def test_games_lists_what_can_be_hosted(url):
     async with connect(url, None) as client:
         reply = await client.request("games")
-    assert reply == {"id": 1, "ok": True, "games": [
-        {"id": "towers", "max_seats": 2, "min_seats": 2, "variants": ["normal", "infinite"]}
-    ]}
+    assert reply["ok"] is True and reply["id"] == 1
+    assert [game["id"] for game in reply["games"]] == ["towers", "zeeslag"]
+    assert reply["games"][0] == {"id": "towers", "max_seats": 2, "min_seats": 2, "variants": ["normal", "infinite"]}
+    assert reply["games"][1] == {"id": "zeeslag", "max_seats": 2, "min_seats": 2, "variants": ["duel"]}
 
 
 async def test_host_list_and_leave(url, fake):
