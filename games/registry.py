@@ -14,6 +14,11 @@ def register(game: Game) -> Game:
     return game
 
 
+def unregister(game_id: str) -> None:
+    """Remove a game registered at run time (a plugin unloading, a test's own toy game)."""
+    _GAMES.pop(game_id, None)
+
+
 def get(game_id: str) -> Game:
     _load_builtin()
     try:

@@ -9,7 +9,7 @@ from protocol import codec
 from protocol.session.errors import Rejected
 from protocol.session.verify import verify
 from tests.session.tables import file_bytes, play_until, slot_is, verify_bytes, with_body
-from tests.session.toy_game import CELLS, PROBE
+from tests.session.toy_game import CELLS, PROBE, probe_registered  # noqa: F401 (autouse fixture)
 
 
 class ProbeBot:

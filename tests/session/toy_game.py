@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
+import pytest
+
 from games import registry
 from games.contract import (
     Chosen, CommitHidden, Committed, DealStarted, Finished, Forfeit, Game, NextDeal, Opened, OpenHidden,
@@ -100,4 +102,12 @@ class Probe(Game):
         return {"deal": state.deal, "scores": list(state.scores), "step": state.step}
 
 
-PROBE = registry.register(Probe()) if "probe" not in registry.ids() else registry.get("probe")
+PROBE = Probe()
+
+
+@pytest.fixture(autouse=True)
+def probe_registered():
+    """Registered only while a test that imports this module runs, so no other test sees it."""
+    registry.register(PROBE)
+    yield
+    registry.unregister(PROBE.id)
