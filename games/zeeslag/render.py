@@ -9,6 +9,13 @@ LEGEND = "S ship, X hit, # sunk, o miss, ~ water (ring), . unknown"
 GAP = "    "
 
 
+def move_line(view: dict, move: dict) -> str:
+    """A legal move in words: ``shoot B7`` or the answer to a hit, ``sunk: yes``."""
+    if "shoot" in move:
+        return f"shoot {SEA.name(move['shoot'])}" + (" (timer)" if move.get("timeout") else "")
+    return f"sunk: {'yes' if move.get('sunk') else 'no'}"
+
+
 def render(view: dict) -> str:
     """Both seas, the fleets' state, the last shots and whose turn it is, as lines of text."""
     seat = view["seat"]

@@ -72,3 +72,13 @@ def test_placement_and_start_phases():
     assert text.startswith("Zeeslag duel, fleet Tien schepen (Ten ships), water ring off")
     assert text.endswith("Place your fleet.") and "Your fleet: 10 of 10 afloat" in text
     assert render(GAME.view(state, None)).endswith("The fleets are being placed.")
+
+
+def test_moves_are_named_as_players_say_them():
+    from games.zeeslag.render import move_line
+
+    assert move_line({}, {"shoot": 0}) == "shoot A1"
+    assert move_line({}, {"shoot": 99}) == "shoot J10"
+    assert move_line({}, {"shoot": 14, "timeout": True}) == "shoot B5 (timer)"
+    assert move_line({}, {"sunk": True}) == "sunk: yes"
+    assert move_line({}, {"sunk": False}) == "sunk: no"
