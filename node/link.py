@@ -24,6 +24,7 @@ from node.live_table import LiveTable, Outcome
 from node.messages import BadMessage, message, parse
 from node.tasks import race
 from protocol.envelope import Envelope, EnvelopeError
+from protocol.genesis import PROTOCOL_VERSION
 
 log = logging.getLogger("fairtable.node")
 
@@ -34,6 +35,12 @@ MAX_REFUSED = 32
 RATE = 2000.0
 BURST = 4096.0
 """Messages per second a peer may send on one link, and the burst it may save up."""
+
+
+def hello(table: LiveTable) -> dict:
+    """The first message on a link, from each side: which table and seat, and how far its chain goes."""
+    return message("hello", v=PROTOCOL_VERSION, table=table.table_id, seat=table.seat,
+                   have=len(table.envelopes), head=table.session.head)
 
 
 class LinkError(Exception):

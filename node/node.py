@@ -28,7 +28,7 @@ from node.channel import Channel, accept_channel, open_channel
 from node.errors import ChannelClosed, ChannelError
 from node.journal import JournalError, TableFiles
 from node.keystore import load_or_create_secret_key
-from node.link import SILENCE_FACTOR, Link
+from node.link import SILENCE_FACTOR, Link, hello
 from node.live_table import LiveTable, Timing
 from node.lobby import Entrant, Lobby, Refusal, matches
 from node.messages import BadMessage, lobby_from_value, lobby_value, message, parse, version_refusal
@@ -193,24 +193,20 @@ class Node:
         finally:
             self._connections -= 1
 
-    async def _accept_link(self, channel: Channel, hello: dict, who: str) -> None:
-        refusal = version_refusal(hello)
+    async def _accept_link(self, channel: Channel, greeting: dict, who: str) -> None:
+        refusal = version_refusal(greeting)
         if refusal is not None:
             raise BadMessage(refusal)
-        table = self.tables.get(hello["table"])
+        table = self.tables.get(greeting["table"])
         if table is None:
-            raise BadMessage(f"hello for table {hello['table'].hex()[:12]}, at which this node does not sit")
-        seat = hello["seat"]
+            raise BadMessage(f"hello for table {greeting['table'].hex()[:12]}, at which this node does not sit")
+        seat = greeting["seat"]
         if seat >= table.seat_count or seat == table.seat:
             raise BadMessage(f"hello names seat {seat}, which is no other seat of table {table.name}")
         if channel.peer != table.seat_key(seat):
             raise BadMessage(f"hello claims seat {seat}, but the channel authenticated another key than that seat's")
-        await channel.send(self._hello(table))
-        await self._run_link(channel, table, seat, hello, who)
-
-    def _hello(self, table: LiveTable) -> dict:
-        return message("hello", v=PROTOCOL_VERSION, table=table.table_id, seat=table.seat,
-                       have=len(table.envelopes), head=table.session.head)
+        await channel.send(hello(table))
+        await self._run_link(channel, table, seat, greeting, who)
 
     # ------------------------------------------------------------ the table mesh
 
@@ -234,7 +230,7 @@ class Node:
             try:
                 channel = await self._connect(address, table.seat_key(seat))
                 async with channel:
-                    await channel.send(self._hello(table))
+                    await channel.send(hello(table))
                     reply = parse(await channel.receive(timeout=self.config.handshake_timeout), "hello")
                     if reply["table"] != table.table_id or reply["seat"] != seat:
                         raise BadMessage("the hello in reply names another table or seat")
@@ -247,13 +243,13 @@ class Node:
             await trio.sleep(delay)
             delay = min(2 * delay, MAX_BACKOFF)
 
-    async def _run_link(self, channel: Channel, table: LiveTable, seat: int, hello: dict, who: str) -> None:
+    async def _run_link(self, channel: Channel, table: LiveTable, seat: int, greeting: dict, who: str) -> None:
         """Run one link; a newer link to the same seat replaces it."""
         key = (table.table_id, seat)
         previous = self._links.pop(key, None)
         if previous is not None:
             previous.cancel()
-        link = Link(channel, table, seat, hello, heartbeat=self.config.heartbeat, who=who)
+        link = Link(channel, table, seat, greeting, heartbeat=self.config.heartbeat, who=who)
         with trio.CancelScope() as scope:
             self._links[key] = scope
             reason = await link.run()
