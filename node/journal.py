@@ -51,19 +51,36 @@ def _write_atomically(path: Path, data: bytes, mode: int = 0o644) -> None:
 
 
 class Journal:
-    """The append-only record stream of one table; every append is on disk when it returns."""
+    """The append-only record stream of one table.
+
+    :meth:`append` writes; :meth:`sync` puts every append on disk. A node syncs once after
+    the appends one envelope caused (the envelope and the answers it dictates) and before
+    it acts on any of them.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._handle: BinaryIO = open(path, "ab", buffering=0)
+        self._unsynced = False
 
     def append(self, envelope: Envelope) -> None:
         self._handle.write(record_bytes("envelope", envelope.to_value()))
-        os.fsync(self._handle.fileno())
+        self._unsynced = True
+
+    def sync(self) -> None:
+        if self._unsynced:
+            os.fsync(self._handle.fileno())
+            self._unsynced = False
+
+    def transcript(self, count: int, head: bytes) -> bytes:
+        """The transcript file: the journal's records and the end record (``spec/transcript.md``)."""
+        self.sync()
+        return self.path.read_bytes() + record_bytes("end", {"count": count, "head": head})
 
     def rewrite(self, genesis: SignedGenesis, envelopes: list[Envelope]) -> None:
         """Replace the journal with ``envelopes`` (after adopting a peer's chain at a fork)."""
         self._handle.close()
+        self._unsynced = False
         _write_atomically(self.path, journal_bytes(genesis, envelopes))
         self._handle = open(self.path, "ab", buffering=0)
 

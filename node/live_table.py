@@ -31,7 +31,6 @@ from protocol.session.errors import Rejected, Violation
 from protocol.session.slots import ABSENT
 from protocol.session.table import TableSession
 from protocol.transcript import EquivocationProof
-from protocol.transcript_file import TranscriptFile, dump
 
 log = logging.getLogger("fairtable.node")
 
@@ -89,6 +88,7 @@ class LiveTable:
         self._resigning = False
         self._saved_head: bytes | None = None
         self._advance()
+        self.journal.sync()
         self._finish()
 
     def _replay(self, genesis: SignedGenesis, envelopes: tuple[Envelope, ...]) -> TableSession:
@@ -129,8 +129,9 @@ class LiveTable:
     def seat_key(self, seat: int):
         return self.session.genesis.genesis.seats[seat].key
 
-    def transcript_file(self) -> TranscriptFile:
-        return TranscriptFile(self.session.transcript())
+    def transcript_bytes(self) -> bytes:
+        """The transcript file as far as this node holds the table: its journal and an end record."""
+        return self.journal.transcript(len(self.envelopes), self.session.head)
 
     def violations(self) -> tuple[Violation, ...]:
         proofs = tuple(Violation(p.second.seq, p.second.seat, "chain.equivocation",
@@ -263,7 +264,7 @@ class LiveTable:
     def _emit(self, kind: str, body: Any) -> None:
         session = self.session
         envelope = Envelope.seal(self._key, self.table_id, len(session.envelopes), session.head, self.seat, kind, body)
-        session.receive(envelope)
+        session.accept_linked(envelope)  # sealed onto our own head: the link holds by construction
         self.journal.append(envelope)
 
     def _advance(self) -> bool:
@@ -283,6 +284,8 @@ class LiveTable:
         return sent
 
     def _notify(self) -> None:
+        """Sync the journal, then let the node act: links send, timers restart, clients hear."""
+        self.journal.sync()
         self.version += 1
         self.slot_since = trio.current_time()
         self._changed.set()
@@ -294,7 +297,7 @@ class LiveTable:
     def _finish(self) -> None:
         """Write the transcript file once the table is finished (again if a fork changed its end)."""
         if self.finished and self._saved_head != self.session.head:
-            self.files.write_transcript(dump(self.transcript_file()))
+            self.files.write_transcript(self.transcript_bytes())
             self._saved_head = self.session.head
             log.info("table %s finished: %s", self.name, self.session.result)
 

@@ -40,7 +40,6 @@ from protocol.errors import ProtocolError
 from protocol.genesis import PROTOCOL_VERSION, Genesis, GenesisError, Seat, SignedGenesis
 from protocol.identity import PublicKey
 from protocol.session.errors import NotYourTurn, Rejected
-from protocol.transcript_file import dump
 
 log = logging.getLogger("fairtable.node")
 
@@ -513,7 +512,7 @@ class Node:
         self._table(table).resign()
 
     async def transcript(self, table: str) -> bytes:
-        return dump(self._table(table).transcript_file())
+        return self._table(table).transcript_bytes()
 
     async def updates(self) -> AsyncIterator[TableUpdate]:
         async for update in self.updates_hub.stream():
