@@ -1,4 +1,8 @@
-"""``fairtable node --data DIR --port P``: run a node; optional flags host, join and play a table."""
+"""``fairtable node --data DIR --port P``: run a node; optional flags host, join and play a table.
+
+The local client API plugs in as a service of the node: ``Node.run(services=[serve_api])``
+starts it once the node listens (the place for an ``--api-port`` flag).
+"""
 
 from __future__ import annotations
 

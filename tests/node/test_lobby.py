@@ -3,7 +3,7 @@
 import pytest
 
 from node.channel import open_channel
-from node.messages import message, parse
+from node.messages import parse
 from node.service import ServiceError
 from protocol.identity import SecretKey
 from protocol.session.verify import verify
@@ -90,18 +90,19 @@ async def test_updates_stream_the_lobby_and_then_the_table(tmp_path):
             async def watch():
                 async for update in host.updates():
                     seen.append(update)
-                    if update.your_turn or (update.phase == "playing" and update.legal_moves):
+                    if update.your_turn:
                         nursery.cancel_scope.cancel()
             nursery.start_soon(watch)
             await guest.join(host.address, listing.lobby_id)
             await host.start(listing.lobby_id)
-            await eventually(lambda: guest.tables)
-            await eventually(lambda: any(t.session.awaiting_decision() for t in (*host.tables.values(), *guest.tables.values())))
-            for table in (*host.tables.values(), *guest.tables.values()):
-                if table.session.awaiting_decision():
-                    if table in host.tables.values():
-                        break
-                    await guest.move(table.table_id.hex(), table.session.legal_moves()[0])
+
+            def deciding():
+                return [t for n in (host, guest) for t in n.tables.values() if t.session.awaiting_decision()]
+
+            await eventually(deciding)
+            (table,) = deciding()
+            if table.seat == 1:  # the guest starts: its move makes it the host's turn
+                await guest.move(table.table_id.hex(), table.session.legal_moves()[0])
             await eventually(lambda: bool(seen) and seen[-1].your_turn)
         assert seen[0].phase == "lobby"
         assert seen[-1].phase == "playing" and seen[-1].legal_moves and seen[-1].view is not None
