@@ -7,12 +7,14 @@ import sys
 from typing import Sequence
 
 from node import bench
-from node.commands import play, selfplay, verify
+from node.commands import demo, node, play, selfplay, verify
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fairtable", description="Provably fair peer-to-peer games.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    node.add_parser(commands)
+    demo.add_parser(commands)
     play.add_parser(commands)
     selfplay.add_parser(commands)
     verify.add_parser(commands)

@@ -12,9 +12,9 @@ import json
 import time
 from typing import Callable
 
-from node.bench import deck, rules, verify, wire
+from node.bench import deck, net, rules, verify, wire
 
-BENCHMARKS = (wire, deck, rules, verify)
+BENCHMARKS = (wire, deck, rules, verify, net)
 
 
 def time_per_call(function: Callable[[], object], min_seconds: float = 0.3) -> float:

@@ -1,0 +1,90 @@
+"""``fairtable node --data DIR --port P``: run a node; optional flags host, join and play a table.
+
+The local client API plugs in as a service of the node: ``Node.run(services=[serve_api])``
+starts it once the node listens (the place for an ``--api-port`` flag).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+import trio
+
+from games import registry
+from games.contract import GameError
+from node import control
+from node.keystore import KeyFileError
+from node.live_table import Timing
+from node.node import Node, NodeConfig
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "node", help="run a node: listen for peers, play this player's seats, keep journals",
+        description="One process per player. Identity and journals live in --data; a restarted node reloads its "
+                    "journals, reconnects to its peers and continues every table.",
+    )
+    parser.add_argument("--data", type=Path, required=True, help="data directory (identity.pem, tables/)")
+    parser.add_argument("--port", type=int, default=0, help="TCP port for peers (default: any free port)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--advertise", help="host:port peers should dial, if not --host:--port")
+    parser.add_argument("--name", help="player name shown at tables")
+    parser.add_argument("--bot", choices=("random", "greedy"), help="let a bot make this node's decisions")
+    parser.add_argument("--bot-delay", type=float, default=0.0, help="seconds the bot waits before each move")
+    parser.add_argument("--grace", type=float, default=Timing.grace,
+                        help=f"seconds past its turn time before a silent seat is declared absent (default {Timing.grace:g})")
+    parser.add_argument("--heartbeat", type=float, default=2.0, help="seconds between keep-alive messages (default 2)")
+    control_flags = parser.add_argument_group("local control (what a client would do through the API)")
+    control_flags.add_argument("--host-table", metavar="GAME", help="offer a table of GAME and start it once full")
+    control_flags.add_argument("--variant", help="variant of the hosted table (default: the game's first)")
+    control_flags.add_argument("--options", default="{}", help="options of the hosted table, as a JSON object")
+    control_flags.add_argument("--seats", type=int, help="seats of the hosted table (default: the game's minimum)")
+    control_flags.add_argument("--join", metavar="HOST:PORT", help="take a seat at the first open table of that node")
+    control_flags.add_argument("--until-done", action="store_true",
+                               help="exit once every table here is finished and its peers hold all of it")
+    parser.add_argument("--log-level", default="INFO", help="logging level on stderr (default INFO)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(message)s")
+    config = NodeConfig(
+        data=args.data, host=args.host, port=args.port, name=args.name, advertise=args.advertise, bot=args.bot,
+        timing=Timing(grace=args.grace, bot_delay=args.bot_delay), heartbeat=args.heartbeat,
+    )
+    try:
+        hosting = _hosting(args) if args.host_table else None
+        node = Node(config)
+    except (KeyFileError, GameError, ValueError) as exc:
+        raise SystemExit(f"fairtable node: {exc}") from None
+    try:
+        trio.run(_main, node, args, hosting)
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def _hosting(args: argparse.Namespace) -> tuple:
+    game = registry.get(args.host_table)
+    options = json.loads(args.options)
+    if not isinstance(options, dict):
+        raise ValueError("--options must be a JSON object")
+    return game.id, args.variant or game.variants[0], options, args.seats or game.min_seats
+
+
+async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None) -> None:
+    async with trio.open_nursery() as nursery:
+        await nursery.start(node.run)
+        print(f"fairtable node {node.name} ({node.key.public.fingerprint}) listening on {node.address}", flush=True)
+        if hosting is not None:
+            nursery.start_soon(control.host_and_start, node, *hosting)
+        if args.join:
+            nursery.start_soon(control.join_first, node, args.join)
+        if args.until_done:
+            await control.until_done(node)
+            nursery.cancel_scope.cancel()

@@ -1,0 +1,63 @@
+"""A local control path: the ``fairtable node`` flags drive the node through ``NodeService`` alone.
+
+``--host-table`` offers a table and starts it once every seat is taken, ``--join`` takes a
+seat at the first open table of a host, ``--until-done`` returns once every table here is
+finished and its peers hold all of it. The demo and the tests use these flags; a client of
+the local API does the same through the same service calls.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import trio
+
+from node.node import Node
+from node.service import NodeService, ServiceError
+
+log = logging.getLogger("fairtable.node")
+
+RETRY = 0.2
+SETTLE_SECONDS = 10.0
+"""How long a finished node waits for its peers to confirm they hold the end of every table."""
+
+
+async def host_and_start(service: NodeService, game: str, variant: str, options: dict, seats: int) -> None:
+    """Offer a table and start it as soon as it is full."""
+    listing = await service.host(game, variant, options, seats)
+    print(f"hosting table {listing.lobby_id}: {game} ({variant}), {seats} seats", flush=True)
+    async for update in service.updates():
+        if update.lobby_id == listing.lobby_id and update.phase == "lobby" and len(update.seats) == seats:
+            try:
+                await service.start(listing.lobby_id)
+                return
+            except ServiceError as exc:
+                log.warning("table %s did not start: %s", listing.lobby_id, exc)
+
+
+async def join_first(service: NodeService, peer: str) -> None:
+    """Take a seat at the first open table of ``peer``, waiting for one to be offered."""
+    while True:
+        try:
+            for table in await service.list_tables(peer):
+                if not table.started and len(table.joined) < table.seats:
+                    await service.join(peer, table.lobby_id)
+                    print(f"joined table {table.lobby_id} at {peer}", flush=True)
+                    return
+        except ServiceError as exc:
+            log.info("%s", exc)
+        await trio.sleep(RETRY)
+
+
+async def until_done(node: Node) -> None:
+    """Return once this node sits at a table and every one is finished and settled with its peers."""
+    while not node.tables or not all(table.finished for table in node.tables.values()):
+        await trio.sleep(RETRY / 4)
+    with trio.move_on_after(SETTLE_SECONDS):
+        while not node.settled():
+            await trio.sleep(RETRY / 4)
+    for table in node.tables.values():
+        result = table.session.result
+        winners = ", ".join(f"seat {seat}" for seat in result.winners) or "draw"
+        print(f"table {table.table_id.hex()} finished: {winners} ({result.reason}), {len(table.envelopes)} envelopes, "
+              f"transcript {table.files.dir / 'transcript.ftt'}", flush=True)

@@ -1,0 +1,128 @@
+"""Whole node processes over loopback TCP: a full game, kill -9 and restart, a dropped connection."""
+
+import subprocess
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+
+from protocol.errors import ProtocolError
+from protocol.session.verify import verify_chunks
+from protocol.transcript_file import TranscriptReader
+from tests.node.nodes import free_port, listening_address, node_process
+
+PLAY = ("--bot-delay", "0.02", "--until-done")
+
+
+def transcript(data: Path) -> bytes:
+    (found,) = (data / "tables").glob("*/transcript.ftt")
+    return found.read_bytes()
+
+
+def journal_length(data: Path) -> int:
+    """Envelopes in a live node's journal (read only; a torn last record is simply not counted)."""
+    reader = TranscriptReader()
+    for path in (data / "tables").glob("*/journal"):
+        try:
+            reader.feed(path.read_bytes())
+        except ProtocolError:
+            pass
+    return len(reader.transcript) if reader.transcript else 0
+
+
+def finish(*processes: subprocess.Popen) -> None:
+    for process in processes:
+        process.communicate(timeout=90)
+        assert process.returncode == 0
+
+
+def assert_same_valid_transcripts(*datas: Path) -> bytes:
+    files = [transcript(data) for data in datas]
+    assert all(file == files[0] for file in files)
+    report = verify_chunks([files[0]])
+    assert report.valid and report.result is not None
+    return files[0]
+
+
+def test_the_demo_plays_a_full_game_between_two_node_processes(tmp_path):
+    completed = subprocess.run([sys.executable, "-m", "node.cli", "demo", "--out", str(tmp_path)],
+                               capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "identical     yes" in completed.stdout and "VALID / VALID" in completed.stdout
+    assert (tmp_path / "host.ftt").read_bytes() == (tmp_path / "guest.ftt").read_bytes()
+    assert verify_chunks([(tmp_path / "host.ftt").read_bytes()]).valid
+
+
+@pytest.mark.parametrize("victim", ["host", "guest"])
+def test_a_node_killed_mid_game_restarts_from_its_journal_and_the_game_completes(tmp_path, victim):
+    ports = {"host": free_port(), "guest": free_port()}
+    bots = {"host": "random", "guest": "greedy"}
+    host = node_process(tmp_path / "host", "host", "--port", str(ports["host"]), "--bot", "random",
+                        "--host-table", "towers", *PLAY)
+    address = listening_address(host)
+    guest = node_process(tmp_path / "guest", "guest", "--port", str(ports["guest"]), "--bot", "greedy", "--join", address, *PLAY)
+    processes = {"host": host, "guest": guest}
+    try:
+        deadline = time.monotonic() + 60
+        while journal_length(tmp_path / victim) < 12 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        processes[victim].kill()
+        processes[victim].communicate()
+        at_kill = journal_length(tmp_path / victim)
+        assert at_kill >= 12
+        processes[victim] = node_process(tmp_path / victim, victim, "--port", str(ports[victim]), "--bot", bots[victim], *PLAY)
+        finish(*processes.values())
+    finally:
+        for process in processes.values():
+            process.kill()
+    file = assert_same_valid_transcripts(tmp_path / "host", tmp_path / "guest")
+    reader = TranscriptReader()
+    reader.feed(file)
+    assert len(reader.transcript) > at_kill  # the game went on after the restart
+    assert "reloaded" in (tmp_path / f"{victim}.log").read_text()
+
+
+async def test_a_dropped_connection_is_redialled_and_the_game_completes(tmp_path):
+    guest_port, proxy_port = free_port(), free_port()
+    connections = []
+
+    async def pipe(source, sink, budget):
+        try:
+            while True:
+                data = await source.receive_some(4096)
+                if not data:
+                    break
+                await sink.send_all(data)
+                budget[0] -= len(data)
+                if budget[0] < 0:
+                    break
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        await trio.aclose_forcefully(source)
+        await trio.aclose_forcefully(sink)
+
+    async def relay(client):
+        connections.append(client)
+        server = await trio.open_tcp_stream("127.0.0.1", guest_port)
+        budget = [20000 if len(connections) == 1 else 1 << 40]  # the first connection is cut mid-game
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(pipe, client, server, budget)
+            nursery.start_soon(pipe, server, client, budget)
+
+    async with trio.open_nursery() as nursery:
+        listeners = await trio.open_tcp_listeners(proxy_port, host="127.0.0.1")
+        nursery.start_soon(trio.serve_listeners, relay, listeners)
+        host = node_process(tmp_path / "host", "host", "--bot", "random", "--host-table", "towers", *PLAY)
+        address = listening_address(host)
+        guest = node_process(tmp_path / "guest", "guest", "--port", str(guest_port), "--advertise", f"127.0.0.1:{proxy_port}",
+                             "--bot", "greedy", "--join", address, *PLAY)
+        try:
+            await trio.to_thread.run_sync(partial(finish, host, guest))
+        finally:
+            host.kill(), guest.kill()
+        nursery.cancel_scope.cancel()
+    assert len(connections) >= 2
+    assert_same_valid_transcripts(tmp_path / "host", tmp_path / "guest")
