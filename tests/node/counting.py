@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
+import pytest
+
 from games import registry
 from games.contract import Decide, Finished, Forfeit, Game, Move, OptionsError, Result, RuleError
 
@@ -60,5 +62,12 @@ class Counting(Game):
         return {"total": state.total, "turn": state.turn}
 
 
-if "counting" not in registry.ids():
-    registry.register(Counting())
+COUNTING = Counting()
+
+
+@pytest.fixture(autouse=True)
+def counting_registered():
+    """Registered only while a test of a module that imports this fixture runs."""
+    registry.register(COUNTING)
+    yield
+    registry.unregister(COUNTING.id)

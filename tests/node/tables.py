@@ -8,7 +8,6 @@ from typing import Sequence
 
 import trio
 
-import tests.node.counting  # noqa: F401  (registers the counting game)
 from games import bots as game_bots
 from node.journal import TableFiles
 from node.live_table import LiveTable, Timing

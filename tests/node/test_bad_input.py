@@ -15,6 +15,7 @@ from protocol.envelope import Envelope
 from protocol.identity import SecretKey
 from tests.node.nodes import eventually, running
 from tests.node.tables import KEYS, signed_genesis
+from tests.node.counting import counting_registered  # noqa: F401 (autouse: the test game)
 
 GENESIS = signed_genesis("counting", 2)
 

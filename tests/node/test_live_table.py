@@ -9,6 +9,7 @@ from protocol.envelope import Envelope
 from protocol.session.verify import verify
 from protocol.transcript_file import load
 from tests.node.tables import KEYS, live_table, reload, settle, signed_genesis, wire
+from tests.node.counting import counting_registered  # noqa: F401 (autouse: the test game)
 
 
 @pytest.fixture

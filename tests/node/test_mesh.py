@@ -8,6 +8,7 @@ from node.link import Link, hello
 from protocol.session.verify import verify
 from protocol.transcript_file import load
 from tests.node.tables import KEYS, live_table, reload, signed_genesis
+from tests.node.counting import counting_registered  # noqa: F401 (autouse: the test game)
 
 
 async def linked(left_table, right_table, heartbeat: float = 0.5) -> None:
