@@ -7,7 +7,7 @@ import inspect
 from types import ModuleType
 from typing import Any
 
-from games.contract import Game
+from games.contract import CommitHidden, Game
 from games.referee import Bot, Rng
 
 
@@ -42,3 +42,12 @@ def heuristic(game: Game, rng: Rng) -> Bot:
     if greedy is None:
         return RandomBot(rng)
     return greedy(rng) if "rng" in inspect.signature(greedy).parameters else greedy()
+
+
+def decision(bot: Bot, game: Game, state: Any, seat: int) -> Any:
+    """The bot's answer to whatever ``seat`` must decide: its hidden data for a
+    :class:`~games.contract.CommitHidden`, otherwise a move or a simultaneous choice."""
+    request = game.pending(state)
+    if isinstance(request, CommitHidden):
+        return bot.commit(game, state, seat, request)
+    return bot.choose(game, state, seat)

@@ -141,6 +141,22 @@ class TableFiles:
             raise JournalError(f"{path}: a table secret is {SECRET_SIZE} bytes, found {len(value)}")
         return value
 
+    # ------------------------------------------------------------ private choices
+
+    def write_private(self, value: list) -> None:
+        """This seat's committed free choices (hidden data, simultaneous choices), 0600 and
+        fsynced before the commitment is sent: they must survive a crash to be opened later."""
+        _write_atomically(self.dir / "private", codec.encode(value), mode=0o600)
+
+    def read_private(self) -> list:
+        path = self.dir / "private"
+        if not path.exists():
+            return []
+        try:
+            return list(codec.decode(path.read_bytes()))
+        except (OSError, ProtocolError, TypeError) as exc:
+            raise JournalError(f"{path}: unreadable private choices: {exc}") from None
+
     # ------------------------------------------------------------ peers
 
     def write_peers(self, lobby: str, addresses: tuple[str, ...]) -> None:

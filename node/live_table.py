@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import enum
 import logging
+import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import trio
 
-from games.contract import Decide
+from games import bots
+from games.contract import CommitHidden, Decide
 from games.referee import Bot
 from node.journal import Journal, TableFiles
 from node.service import TableUpdate
@@ -28,7 +30,7 @@ from protocol.envelope import Envelope
 from protocol.genesis import SignedGenesis
 from protocol.identity import SecretKey
 from protocol.session.errors import Rejected, Violation
-from protocol.session.slots import ABSENT
+from protocol.session.slots import ABSENT, CHOICE, HIDDEN, MOVE
 from protocol.session.table import TableSession
 from protocol.transcript import EquivocationProof
 
@@ -58,6 +60,10 @@ class Timing:
 
     grace: float = 30.0
     bot_delay: float = 0.0
+
+
+RANDOM_PLACEMENT = {"random": True}
+"""What a client sends instead of hidden data to have its node draw a random legal one."""
 
 
 class LiveTable:
@@ -93,7 +99,7 @@ class LiveTable:
 
     def _replay(self, genesis: SignedGenesis, envelopes: tuple[Envelope, ...]) -> TableSession:
         """A fresh session fed the journal again, so a restarted node re-checks every envelope."""
-        session = TableSession(genesis, seat=self.seat, secret=self._secret)
+        session = TableSession(genesis, seat=self.seat, secret=self._secret, private=self.files.read_private())
         for envelope in envelopes:
             try:
                 session.receive(envelope)
@@ -153,6 +159,7 @@ class LiveTable:
             seat=self.seat, seats=tuple(seat.name for seat in genesis.seats),
             phase="finished" if self.finished else "playing", view=session.view(),
             legal_moves=session.legal_moves(), your_turn=session.awaiting_decision(), deadline=self.deadline(),
+            decision=session.decision_kind,
             result=None if session.result is None else session.result.to_value(),
             violations=tuple(violation.to_value() for violation in self.violations()),
         )
@@ -230,7 +237,7 @@ class LiveTable:
             return False
         if held.seat != self.seat and any(envelope.seat == self.seat for envelope in self.envelopes[seq:]):
             return False
-        fresh = TableSession(self.session.genesis, seat=self.seat, secret=self._secret)
+        fresh = TableSession(self.session.genesis, seat=self.seat, secret=self._secret, private=self.session.private_value())
         for envelope in self.envelopes[:seq]:
             fresh.accept_linked(envelope)
         try:
@@ -249,9 +256,19 @@ class LiveTable:
 
     # ------------------------------------------------------------ our own envelopes
 
-    def play(self, move: Any) -> None:
-        """Play ``move`` for this seat; raises ``NotYourTurn`` or ``Rejected`` and sends nothing if illegal."""
-        self._emit(*self.session.move_body(move))
+    def play(self, decision: Any) -> None:
+        """Send this seat's decision: a move, its hidden data (or ``{"random": true}`` for a
+        random legal placement) or a simultaneous choice. Raises ``NotYourTurn`` or ``Rejected``
+        and sends nothing if it is not allowed."""
+        session = self.session
+        kind = session.decision_kind
+        if kind == HIDDEN and decision == RANDOM_PLACEMENT:
+            placer = bots.random_bot(session.game, random.SystemRandom())
+            decision = placer.commit(session.game, session.state, self.seat, session.pending)
+        message = session.decide(decision)
+        if kind in (HIDDEN, CHOICE):
+            self.files.write_private(session.private_value())
+        self._emit(*message)
         self._advance()
         self._notify()
 
@@ -310,7 +327,7 @@ class LiveTable:
         if slot is None or not slot.decision:
             return 0
         request = session.game.pending(session.state)
-        if not isinstance(request, Decide) or not request.timed:
+        if not (isinstance(request, Decide) and request.timed or isinstance(request, CommitHidden)):
             return 0
         return int(session.game.options_of(session.state).get("turn_seconds", 0) or 0)
 
@@ -331,6 +348,8 @@ class LiveTable:
         if slot.seat == self.seat:
             if slot.decision and self.bot is not None:
                 return self.timing.bot_delay, self._bot_move
+            if self.session.decision_kind == MOVE and len(self.session.legal_moves()) == 1:
+                return 0.0, self._forced_move
             if slot.decision and turn:
                 return turn, self._default_move
             return None
@@ -356,12 +375,20 @@ class LiveTable:
 
     def _bot_move(self) -> None:
         session = self.session
-        self.play(self.bot.choose(session.game, session.state, self.seat))
+        self.play(bots.decision(self.bot, session.game, session.state, self.seat))
+
+    def _forced_move(self) -> None:
+        """A decision with one legal move (e.g. telling whether a hit sank a ship) is no choice: play it."""
+        (move,) = self.session.legal_moves()
+        self.play(move)
 
     def _default_move(self) -> None:
         session = self.session
         log.info("table %s: the turn timer ran out; playing the default move", self.name)
-        self.play(session.game.default_move(session.state, self.seat))
+        if session.decision_kind == HIDDEN:
+            self.play(RANDOM_PLACEMENT)  # hidden data not chosen in time: a random legal one
+        else:
+            self.play(session.game.default_move(session.state, self.seat))
 
     def _claim_absence(self) -> None:
         due = self.session.slot.seat

@@ -18,7 +18,6 @@ from protocol.envelope import Envelope
 from protocol.genesis import Genesis, Seat, SignedGenesis
 from protocol.hashing import digest
 from protocol.identity import SecretKey
-from protocol.session.slots import CHOICE, HIDDEN
 from protocol.session.table import TableSession
 from protocol.transcript_file import TranscriptFile
 
@@ -61,7 +60,7 @@ class SelfPlay:
         slot = self.sessions[0].slot
         assert slot is not None, "the table is finished"
         session = self.sessions[slot.seat]
-        outgoing = session.outgoing() or decide(session, self.bots[slot.seat])
+        outgoing = session.outgoing() or session.decide(game_bots.decision(self.bots[slot.seat], session.game, session.state, slot.seat))
         return slot.seat, *outgoing
 
     def seal(self, seat: int, kind: str, body: Any) -> Envelope:
@@ -90,15 +89,6 @@ class SelfPlay:
 
     def transcript_file(self) -> TranscriptFile:
         return TranscriptFile(self.sessions[0].transcript())
-
-
-def decide(session: TableSession, bot: Bot) -> tuple[str, Any]:
-    """The bot's answer to the seat's pending decision: a move, hidden data or a simultaneous choice."""
-    kind = session.slot.kind
-    if kind == HIDDEN:
-        return session.hidden_body(bot.commit(session.game, session.state, session.seat, session.pending))
-    choice = bot.choose(session.game, session.state, session.seat)
-    return session.choice_body(choice) if kind == CHOICE else session.move_body(choice)
 
 
 def make_bot(game, kind: str, rng: random.Random) -> Bot:

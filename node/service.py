@@ -35,8 +35,12 @@ class TableUpdate:
     """Everything a client shows for one table this node sits at, sent whenever it changes.
 
     ``table`` is the hex table id once the genesis is signed (before that, ``lobby_id``
-    names it). ``view`` is the seat's view (``Game.view``), ``legal_moves`` is non-empty
-    only when it is this seat's decision, ``deadline`` is seconds left on the turn timer
+    names it). ``phase`` is ``lobby``, ``playing``, ``finished`` or ``closed``. ``view`` is
+    the seat's view (``Game.view``). ``decision`` says what this seat must decide now:
+    ``move`` (one of ``legal_moves``), ``hidden`` (its hidden data, e.g. a fleet: send
+    ``{layer: [values]}``, or ``{"random": true}`` for a random legal one) or ``choice``
+    (a simultaneous choice among ``legal_moves``); None when nothing is due from this seat.
+    ``deadline`` is seconds left on the turn timer
     (None when untimed), ``result`` the ``Result.to_value()`` once known, ``violations``
     the ``Violation.to_value()`` list of what this node detected.
     """
@@ -51,6 +55,7 @@ class TableUpdate:
     view: Any = None
     legal_moves: tuple[Any, ...] = ()
     your_turn: bool = False
+    decision: str | None = None
     deadline: float | None = None
     result: Any = None
     violations: tuple[Any, ...] = field(default=())

@@ -24,7 +24,7 @@ from node.apiclient import ApiClient, ApiError, helper_tasks
 LineReader = Callable[[], Awaitable[str | None]]
 """The next line the user typed, or None at the end of input."""
 POLL_SECONDS = 0.5
-MOVE_PROMPT = "Your move (number, r to resign, q to quit): "
+MOVE_PROMPT = "Your move (number or name, r to resign, q to quit): "
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,31 @@ def render_view(game_id: str, view: Any) -> str:
     return "\n".join(_generic_lines(view, ""))
 
 
+RANDOM_PLACEMENT = {"random": True}
+LEGAL_MOVES = "Your legal moves (the number, or a move's last word such as a cell):"
+COLUMNS_FROM = 24
+
+
+def pick(update: dict, moves: list, answer: str) -> Any:
+    """The move the player typed: its number, or the last word of its description when that
+    names exactly one move (``b7`` for ``shoot B7``); None if neither."""
+    if answer.isdecimal():
+        return moves[int(answer) - 1] if 1 <= int(answer) <= len(moves) else None
+    named = [move for move in moves if describe_move(update["game"], update["view"], move).lower().split()[-1:] == [answer]]
+    return named[0] if len(named) == 1 else None
+
+
+def offered(update: dict) -> list:
+    """The moves to number for the player: the legal moves, or for hidden data (a fleet) a
+    random legal placement, which the node draws."""
+    if update.get("decision") == "hidden":
+        return [RANDOM_PLACEMENT]
+    return list(update["legal_moves"])
+
+
 def describe_move(game_id: str, view: Any, move: Any) -> str:
+    if move == RANDOM_PLACEMENT:
+        return "place at random (your node draws a legal placement and commits to it)"
     module = _render_module(game_id)
     if module is not None and hasattr(module, "move_line"):
         return module.move_line(view, move)
@@ -276,16 +300,16 @@ class Terminal:
             if kind == "update":
                 if item["lobby_id"] != lobby_id:
                     continue
-                seen = (item["phase"], item["view"], item["legal_moves"], item["result"], item["violations"])
+                seen = (item["phase"], item["view"], item.get("decision"), item["legal_moves"], item["result"], item["violations"])
                 if seen == shown:  # e.g. only the timer moved on
                     continue
-                shown, update, moves = seen, item, item["legal_moves"]
+                shown, update, moves = seen, item, offered(item)
                 self._show(update)
                 if update["result"] is not None:
                     self.say(outcome(update["result"], update["seat"]))
                     return 0
                 if moves:
-                    self._ask_move(update)
+                    self._ask_move(update, moves)
                 continue
             if item is None:
                 self.say("\nEnd of input: leaving; the node keeps your seat.")
@@ -298,8 +322,8 @@ class Terminal:
                 self.say("It is not your turn any more.")
             elif answer == "r":
                 moves = await self._send("resign", update, table=update["table"])
-            elif answer.isdecimal() and 1 <= int(answer) <= len(moves):
-                moves = await self._send("move", update, table=update["table"], move=moves[int(answer) - 1])
+            elif (chosen := pick(update, moves, answer)) is not None:
+                moves = await self._send("move", update, table=update["table"], move=chosen)
             else:
                 self.say(f"Please enter a move number from 1 to {len(moves)}, r to resign or q to quit.")
                 self.prompt(MOVE_PROMPT)
@@ -311,7 +335,7 @@ class Terminal:
         except ApiError as refused:
             self.say(f"Refused: {refused}")
             self.prompt(MOVE_PROMPT)
-            return update["legal_moves"]
+            return offered(update)
         return []
 
     def _show(self, update: dict) -> None:
@@ -326,10 +350,13 @@ class Terminal:
             who = f"seat {violation['seat']}" if violation["seat"] is not None else f"one of seats {violation['suspects']}"
             self.say(f"VIOLATION at message {violation['index']}: {who} broke {violation['rule']}: {violation['detail']}")
 
-    def _ask_move(self, update: dict) -> None:
-        self.say("Your legal moves:")
-        for number, move in enumerate(update["legal_moves"], 1):
-            self.say(f"  {number:>2}) {describe_move(update['game'], update['view'], move)}")
+    def _ask_move(self, update: dict, moves: list) -> None:
+        self.say(LEGAL_MOVES)
+        entries = [f"  {number:>2}) {describe_move(update['game'], update['view'], move)}" for number, move in enumerate(moves, 1)]
+        columns = 1 if len(entries) <= COLUMNS_FROM else 4
+        width = max(map(len, entries))
+        for row in range(0, len(entries), columns):
+            self.say("  ".join(entry.ljust(width) for entry in entries[row:row + columns]).rstrip())
         if update["deadline"] is not None:
             self.say(f"{update['deadline']:.0f} s left; then the rules play for you.")
         self.prompt(MOVE_PROMPT)

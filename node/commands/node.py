@@ -1,7 +1,7 @@
 """``fairtable node --data DIR --port P``: run a node; optional flags host, join and play a table.
 
-The local client API plugs in as a service of the node: ``Node.run(services=[serve_api])``
-starts it once the node listens (the place for an ``--api-port`` flag).
+With ``--api-port`` the node also serves the local client API (``node.api``), through
+which ``fairtable play``, bots and other clients drive its seats.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import trio
 from games import registry
 from games.contract import GameError
 from node import control
+from node.api import DEFAULT_PORT, serve_api
+from node.apitoken import TOKEN_FILE, TokenFileError, load_or_create_token
 from node.keystore import KeyFileError
 from node.live_table import Timing
 from node.node import Node, NodeConfig
@@ -33,6 +35,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--advertise", help="host:port peers should dial, if not --host:--port")
     parser.add_argument("--name", help="player name shown at tables")
+    parser.add_argument("--api-port", type=int, help="serve the local client API on 127.0.0.1:PORT "
+                        f"(0: any free port; off unless given; the usual port is {DEFAULT_PORT})")
+    parser.add_argument("--no-token", action="store_true",
+                        help="serve the client API without its token (only for a machine with no other users)")
     parser.add_argument("--bot", choices=("random", "greedy"), help="let a bot make this node's decisions")
     parser.add_argument("--bot-delay", type=float, default=0.0, help="seconds the bot waits before each move")
     parser.add_argument("--grace", type=float, default=Timing.grace,
@@ -60,10 +66,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         hosting = _hosting(args) if args.host_table else None
         node = Node(config)
-    except (KeyFileError, GameError, ValueError) as exc:
+        token = None if args.api_port is None or args.no_token else load_or_create_token(args.data / TOKEN_FILE)
+    except (KeyFileError, TokenFileError, GameError, ValueError) as exc:
         raise SystemExit(f"fairtable node: {exc}") from None
     try:
-        trio.run(_main, node, args, hosting)
+        trio.run(_main, node, args, hosting, token)
     except KeyboardInterrupt:
         return 130
     return 0
@@ -77,10 +84,14 @@ def _hosting(args: argparse.Namespace) -> tuple:
     return game.id, args.variant or game.variants[0], options, args.seats or game.min_seats
 
 
-async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None) -> None:
+async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, token: str | None) -> None:
     async with trio.open_nursery() as nursery:
         await nursery.start(node.run)
         print(f"fairtable node {node.name} ({node.key.public.fingerprint}) listening on {node.address}", flush=True)
+        if args.api_port is not None:
+            port = await nursery.start(serve_api, node, args.api_port, token)
+            where = "no token" if token is None else f"token in {args.data / TOKEN_FILE}"
+            print(f"client API on ws://127.0.0.1:{port}/ ({where})", flush=True)
         if hosting is not None:
             nursery.start_soon(control.host_and_start, node, *hosting)
         if args.join:

@@ -181,6 +181,8 @@ class TableSession:
         """Commit this seat's hidden data, after the game's own check of it."""
         self._expect_decision(HIDDEN)
         request = self.pending
+        if not isinstance(data, Mapping) or any(not isinstance(values, (list, tuple)) for values in data.values()):
+            raise Rejected(Violation(len(self.envelopes), self.seat, "session.malformed", "hidden data is {layer: [one integer per cell]}"))
         data = {layer: tuple(values) for layer, values in data.items()}
         self.game.check_hidden(self.state, self.seat, data)
         return HIDDEN, self.run.hidden_body(self.seat, request, data)
@@ -190,6 +192,20 @@ class TableSession:
         self._expect_decision(CHOICE)
         round_id = f"choice-{self.run.choice_rounds - 1}"
         return CHOICE, self.run.choice_body(self.seat, round_id, codec.decode(codec.encode(choice)))
+
+    @property
+    def decision_kind(self) -> str | None:
+        """What this seat must decide now: ``move``, ``hidden`` (its hidden data) or ``choice``; else None."""
+        return self.slot.kind if self.awaiting_decision() else None
+
+    def decide(self, decision: Any) -> tuple[str, Any]:
+        """The ``(kind, body)`` for whatever decision is due: a move, hidden data or a choice."""
+        kind = self.decision_kind
+        if kind == HIDDEN:
+            return self.hidden_body(decision)
+        if kind == CHOICE:
+            return self.choice_body(decision)
+        return self.move_body(decision)
 
     def _expect_decision(self, kind: str) -> None:
         if not self.awaiting_decision() or self.slot.kind != kind:

@@ -8,7 +8,7 @@ from typing import Sequence
 
 import trio
 
-from games import bots as game_bots
+from games import bots as game_bots, registry
 from node.journal import TableFiles
 from node.live_table import LiveTable, Timing
 from protocol.genesis import Genesis, Seat, SignedGenesis
@@ -27,7 +27,7 @@ def live_table(root: Path, genesis: SignedGenesis, seat: int, *, bot: bool = Tru
     files.secret()
     journal = files.start_journal(genesis)
     rng = random.Random(seat)
-    player = game_bots.RandomBot(rng) if bot else None
+    player = game_bots.random_bot(registry.get(genesis.genesis.game), rng) if bot else None
     addresses = tuple(f"127.0.0.1:{9000 + s}" for s in range(len(genesis.genesis.seats)))
     return LiveTable(files, journal, genesis, seat, KEYS[seat], lobby="lobby", addresses=addresses, bot=player, timing=timing)
 

@@ -164,3 +164,29 @@ async def test_a_reloaded_journal_continues_the_same_chain_and_cuts_a_torn_tail(
     await wire(restarted)
     assert restarted[0].envelopes == restarted[1].envelopes and restarted[0].finished
     assert verify(load((restarted[0].files.dir / "transcript.ftt").read_bytes())).valid
+
+
+async def test_a_seat_without_a_player_places_at_random_and_forced_answers_play_themselves(tmp_path, autojump_clock):
+    genesis = signed_genesis("zeeslag", 2, {"turn_seconds": 5, "max_timeouts": 100}, variant="duel")
+    tables = [live_table(tmp_path, genesis, 0), live_table(tmp_path, genesis, 1, bot=False)]
+    await wire(tables)
+    session = tables[0].session
+    assert session.finished and verify(load(tables[1].transcript_bytes())).valid
+    answers = [e.body["move"] for e in tables[0].envelopes if e.seat == 1 and e.kind == "move" and "sunk" in e.body["move"]]
+    shots = [e.body["move"] for e in tables[0].envelopes if e.seat == 1 and e.kind == "move" and "shoot" in e.body["move"]]
+    assert answers and all("timeout" not in answer for answer in answers)  # forced: answered at once, no timer
+    assert shots and all(shot.get("timeout") is True for shot in shots)  # chosen moves waited for the timer
+    assert any(e.seat == 1 and e.kind == "hidden" for e in tables[0].envelopes)
+
+
+async def test_a_restarted_seat_still_opens_the_fleet_it_committed(tmp_path, autojump_clock):
+    genesis = signed_genesis("zeeslag", 2, {"turn_seconds": 5, "max_timeouts": 100}, variant="duel")
+    tables = [live_table(tmp_path, genesis, 0), live_table(tmp_path, genesis, 1, bot=False)]
+    with trio.move_on_after(40):
+        await wire(tables)
+    assert any(e.kind == "open" and e.seat == 1 for e in tables[1].envelopes) and not tables[1].finished
+    restarted = reload(tables[1])
+    assert restarted.session.run.own_hidden(1) == tables[1].session.run.own_hidden(1) is not None
+    await wire([tables[0], restarted])
+    assert restarted.finished and restarted.envelopes == tables[0].envelopes
+    assert verify(load(restarted.transcript_bytes())).valid

@@ -11,7 +11,7 @@ import trio
 from node.api import serve_api
 from node.apiclient import connect
 from node.cli import main
-from node.terminal import HostSettings, Terminal, describe_move, outcome, render_view
+from node.terminal import LEGAL_MOVES, HostSettings, Terminal, describe_move, outcome, pick, render_view
 from tests.node.fake_node import PEER, FakeNode
 
 
@@ -45,10 +45,10 @@ async def test_renders_rejects_bad_input_and_sends_the_chosen_legal_move(nursery
     assert status == 0 and unread == []
     assert "Hosting towers (normal, 2 seats) as lobby lobby1." in out
     assert "Arhimāga citadele (Archmage's Citadel)" in out and "Your hand:" in out
-    assert "Your legal moves:\n   1) play [" in out or "Your legal moves:\n   1) discard [" in out
+    assert LEGAL_MOVES + "\n   1) play [" in out or LEGAL_MOVES + "\n   1) discard [" in out
     assert out.count("Please enter a move number from 1 to ") == 4
     assert "59 s left; then the rules play for you." in out or "60 s left" in out
-    first_offer = out.split("Your legal moves:\n")[1]
+    first_offer = out.split(LEGAL_MOVES + "\n")[1]
     chosen = first_offer.splitlines()[1].split(") ", 1)[1]
     assert moves_sent(fake) == [fake_move_from(chosen)]
     assert "enemy played" in out or "enemy discarded" in out
@@ -157,8 +157,27 @@ async def test_the_command_with_piped_stdin_and_a_token(nursery, tmp_path):
         )
     out = done.stdout.decode()
     assert done.returncode == 0, done.stderr.decode()
-    assert "Your legal moves:" in out and "Please enter a move number" in out and len(moves_sent(fake)) == 1
+    assert LEGAL_MOVES in out and "Please enter a move number" in out and len(moves_sent(fake)) == 1
     assert "Leaving; the node keeps your seat" in out
     done = await trio.run_process([sys.executable, "-m", "node.cli", "play", "--api", url, "--host", "towers"],
                                   stdin=b"", capture_stdout=True, capture_stderr=True, check=False)
     assert done.returncode == 1 and "requires its API token" in done.stderr.decode()
+
+
+def test_a_move_can_be_typed_by_its_last_word():
+    update = {"game": "zeeslag", "view": {}}
+    moves = [{"shoot": 0}, {"shoot": 14}, {"shoot": 99}]
+    assert pick(update, moves, "b5") == {"shoot": 14}
+    assert pick(update, moves, "2") == {"shoot": 14}
+    assert pick(update, moves, "j10") == {"shoot": 99}
+    assert pick(update, moves, "k1") is None and pick(update, moves, "4") is None and pick(update, moves, "0") is None
+    ambiguous = [{"sunk": True}, {"sunk": True}]
+    assert pick(update, ambiguous, "yes") is None
+
+
+def test_hidden_data_is_offered_as_a_random_placement():
+    from node.terminal import RANDOM_PLACEMENT, offered
+
+    assert offered({"decision": "hidden", "legal_moves": []}) == [RANDOM_PLACEMENT]
+    assert offered({"decision": "move", "legal_moves": [{"shoot": 3}]}) == [{"shoot": 3}]
+    assert "random" in describe_move("zeeslag", {}, RANDOM_PLACEMENT)
