@@ -126,3 +126,42 @@ async def test_a_dropped_connection_is_redialled_and_the_game_completes(tmp_path
         nursery.cancel_scope.cancel()
     assert len(connections) >= 2
     assert_same_valid_transcripts(tmp_path / "host", tmp_path / "guest")
+
+
+def test_the_demo_plays_zeeslag_with_committed_fleets(tmp_path):
+    completed = subprocess.run([sys.executable, "-m", "node.cli", "demo", "--game", "zeeslag", "--out", str(tmp_path)],
+                               capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "zeeslag (duel)" in completed.stdout and "VALID / VALID" in completed.stdout
+    data = (tmp_path / "host.ftt").read_bytes()
+    assert data == (tmp_path / "guest.ftt").read_bytes()
+    report = verify_chunks([data])
+    assert report.valid and report.result.winners
+    reader = TranscriptReader()
+    reader.feed(data)
+    kinds = [envelope.kind for envelope in reader.transcript.envelopes]
+    assert kinds.count("hidden") == 2 and "open" in kinds  # fleets committed, shots answered by openings
+
+
+def test_the_example_bot_plays_through_the_client_api_of_a_real_node(tmp_path):
+    host = node_process(tmp_path / "host", "host", "--bot", "greedy", "--host-table", "towers", *PLAY)
+    address = listening_address(host)
+    api_port = free_port()
+    player = node_process(tmp_path / "player", "player", "--api-port", str(api_port), "--until-done")
+    try:
+        assert " listening on " in player.stdout.readline()
+        assert f"ws://127.0.0.1:{api_port}/" in player.stdout.readline()
+        table_line = next(line for line in iter(host.stdout.readline, "") if line.startswith("hosting table "))
+        lobby = table_line.split()[2].rstrip(":")
+        bot = subprocess.run(
+            [sys.executable, str(Path(__file__).parents[2] / "examples" / "bot_client.py"),
+             "--api", f"ws://127.0.0.1:{api_port}/", "--token-file", str(tmp_path / "player" / "api-token"),
+             "--join", address, lobby, "--seed", "7"],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert bot.returncode == 0, bot.stdout + bot.stderr
+        assert "game over" in bot.stdout.lower()
+        finish(host, player)
+    finally:
+        host.kill(), player.kill()
+    assert_same_valid_transcripts(tmp_path / "host", tmp_path / "player")
