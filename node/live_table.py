@@ -30,7 +30,7 @@ from protocol.envelope import Envelope
 from protocol.genesis import SignedGenesis
 from protocol.identity import SecretKey
 from protocol.session.errors import Rejected, Violation
-from protocol.session.slots import ABSENT, CHOICE, HIDDEN, MOVE
+from protocol.session.slots import ABSENT, CHOICE, DISPUTE, HIDDEN, MOVE, SEED
 from protocol.session.table import TableSession
 from protocol.transcript import EquivocationProof
 
@@ -92,6 +92,7 @@ class LiveTable:
         self.slot_since = trio.current_time()
         self._changed = trio.Event()
         self._resigning = False
+        self._seen_violations = 0
         self._saved_head: bytes | None = None
         self._advance()
         self.journal.sync()
@@ -226,16 +227,18 @@ class LiveTable:
         return Offered(Outcome.CONFLICT, f"slot {held.seq} holds seat {held.seat}'s envelope here, not seat {theirs.seat}'s")
 
     def _adopt_claim(self, held: Envelope, claim: Envelope) -> bool:
-        """Give up our chain from ``held`` on for a peer's absence claim against ``held``'s seat.
+        """Give up our chain from ``held`` on for a peer's out-of-turn claim at that slot.
 
-        The late seat was declared absent while its envelope was on its way: the claimant's
-        chain wins. We switch only if that signs nothing twice: we are the absent seat (which
-        signs nothing after a claim against it), or we signed nothing from that slot on.
+        An absence claim against ``held``'s seat (the late seat was declared absent while its
+        envelope was on its way), or a dispute (someone proved cheating): the claimant's chain
+        wins. We switch only if that signs nothing twice: we are the absent seat (which signs
+        nothing after a claim against it), or we signed nothing from that slot on.
         """
         seq = held.seq
-        if claim.kind != ABSENT or claim.body != {"seat": held.seat}:
+        absence = claim.kind == ABSENT and claim.body == {"seat": held.seat}
+        if not (absence or claim.kind == DISPUTE):
             return False
-        if held.seat != self.seat and any(envelope.seat == self.seat for envelope in self.envelopes[seq:]):
+        if not (absence and held.seat == self.seat) and any(envelope.seat == self.seat for envelope in self.envelopes[seq:]):
             return False
         fresh = TableSession(self.session.genesis, seat=self.seat, secret=self._secret, private=self.session.private_value())
         for envelope in self.envelopes[:seq]:
@@ -244,9 +247,10 @@ class LiveTable:
             fresh.receive(claim)
         except Rejected:
             return False
-        log.warning("table %s: seat %d declared seat %d absent at slot %d; adopting that chain over ours (%d envelopes dropped)",
-                     self.name, claim.seat, held.seat, seq, len(self.envelopes) - seq)
+        log.warning("table %s: seat %d sent %r at slot %d; adopting that chain over ours (%d envelopes dropped)",
+                     self.name, claim.seat, claim.kind, seq, len(self.envelopes) - seq)
         self.session = fresh
+        self._seen_violations = len(fresh.violations)
         self.pending.clear()
         self.journal.rewrite(fresh.genesis, list(fresh.envelopes))
         self.forks.append(seq)
@@ -286,7 +290,7 @@ class LiveTable:
 
     def _advance(self) -> bool:
         """Seal every automatic message this seat owes now; True if any."""
-        sent = False
+        sent = self._dispute()
         while not self.session.finished:
             slot = self.session.slot
             if self._resigning and slot.seat == self.seat and slot.resignable:
@@ -299,6 +303,21 @@ class LiveTable:
                 self._emit(*outgoing)
             sent = True
         return sent
+
+    def _dispute(self) -> bool:
+        """Stop the table over a violation this seat found but cannot pin on one seat (a card that
+        opens to no card) or cannot play past (a stage entry outside the group): every seed is
+        then revealed, and the verifier names the culprit."""
+        session = self.session
+        fresh = session.violations[self._seen_violations:]
+        self._seen_violations = len(session.violations)
+        blocking = [v for v in fresh if v.rule != "session.absent"]
+        if not blocking or session.finished or session.slot.kind == SEED or session.disputes:
+            return False
+        log.warning("table %s: %s at envelope %d (suspects %s); disputing the game",
+                    self.name, blocking[0].rule, blocking[0].index, list(blocking[0].suspects) or [blocking[0].seat])
+        self._emit(*session.dispute_body(blocking[0]))
+        return True
 
     def _notify(self) -> None:
         """Sync the journal, then let the node act: links send, timers restart, clients hear."""
@@ -371,7 +390,11 @@ class LiveTable:
             with trio.move_on_at(self.slot_since + delay):
                 await self.wait_change(version)
             if self.version == version:
-                action()
+                try:
+                    action()
+                except Exception:  # a bot or rule bug must not take the node down; wait for news instead
+                    log.exception("table %s: %s failed", self.name, getattr(action, "__name__", "an action"))
+                    await self.wait_change(version)
 
     def _bot_move(self) -> None:
         session = self.session

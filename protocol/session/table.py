@@ -62,7 +62,7 @@ from protocol.genesis import SignedGenesis
 from protocol.hashing import digest
 from protocol.session.errors import NotYourTurn, Rejected, Violation
 from protocol.session.run import GameRun
-from protocol.session.slots import ABSENT, CHOICE, COMMIT, DECK, HIDDEN, KEYS, MOVE, OPEN, RANDOM, RESIGN, REVEAL, SEED, Slot
+from protocol.session.slots import ABSENT, CHOICE, COMMIT, DECK, DISPUTE, HIDDEN, KEYS, MOVE, OPEN, RANDOM, RESIGN, REVEAL, SEED, Slot
 from protocol.transcript import Transcript, TranscriptError, check_link
 
 Flow = Generator[Slot, Any, None]
@@ -76,6 +76,10 @@ class _Resigned(Exception):
 class _Absent(Exception):
     def __init__(self, seat: int) -> None:
         self.seat = seat
+
+
+class _Disputed(Exception):
+    pass
 
 
 def game_seed(secret: bytes, game: int) -> bytes:
@@ -121,6 +125,7 @@ class TableSession:
         self.result: Result | None = None
         self.violations: list[Violation] = []
         self.absent: set[int] = set()
+        self.disputes: list[tuple[int, int, str, int]] = []
         self.ops = Ops()
         self.private: dict[int, dict[str, Any]] = {game: dict(data) for game, data in (private or ())}
         self.run: GameRun | None = None
@@ -249,6 +254,8 @@ class TableSession:
             raise Rejected(Violation(index, envelope.seat, "session.over", "the table is finished; nothing more may be sent", envelope))
         if envelope.kind == ABSENT and envelope.seat != slot.seat:
             return self._absence_claim(index, envelope)
+        if envelope.kind == DISPUTE and slot.kind != SEED:
+            return self._dispute(index, envelope)
         if envelope.seat != slot.seat:
             raise Rejected(Violation(index, envelope.seat, "session.out-of-turn", f"seat {slot.seat} is to send {slot.kind!r}", envelope))
         resigning = envelope.kind == RESIGN and slot.resignable
@@ -292,6 +299,27 @@ class TableSession:
         self.violations.append(Violation(index, due, "session.absent", f"declared absent by seat {envelope.seat} while due to send {self.slot.kind!r}", envelope))
         self._advance(lambda: self._flow_gen.throw(_Absent(due)))
         return tuple(self._events)
+
+    def _dispute(self, index: int, envelope: Envelope) -> tuple[Event, ...]:
+        """A seat proved that someone cheated without knowing who: the game stops, undecided,
+        and every seed is revealed so the verifier names the culprit (or the false accuser)."""
+        body = envelope.body
+        if not (isinstance(body, dict) and set(body) == {"index", "rule"} and isinstance(body["rule"], str)
+                and type(body["index"]) is int and 0 <= body["index"] < index):
+            raise Rejected(Violation(index, envelope.seat, "session.malformed", "a dispute is {index, rule} naming an earlier envelope", envelope))
+        self._events = []
+        self._append(envelope)
+        self.disputes.append((index, envelope.seat, body["rule"], body["index"]))
+        self._advance(lambda: self._flow_gen.throw(_Disputed()))
+        return tuple(self._events)
+
+    def dispute_body(self, violation: Violation) -> tuple[str, Any]:
+        """The ``(kind, body)`` stopping the table over ``violation`` (one this session found
+        but could not pin on a seat, or could not continue past). Any seat may send it at any
+        slot before the seed round."""
+        if self.slot is None or self.slot.kind == SEED or self.seat is None:
+            raise NotYourTurn("a dispute stops a game still in play")
+        return DISPUTE, {"index": violation.index, "rule": violation.rule}
 
     def absence_claim_body(self) -> tuple[str, Any]:
         """The ``(kind, body)`` declaring the due seat absent (the node decides when: after its grace period)."""
@@ -341,6 +369,8 @@ class TableSession:
                 request = yield from self._play(self.run)
             except _Absent as absent:
                 request = self._forfeit_absent(absent.seat)
+            except _Disputed:
+                request = Finished(Result((), "disputed"))
             if isinstance(request, Finished):
                 self.result = request.result
             yield from self._seed_round(self.run)

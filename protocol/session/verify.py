@@ -85,6 +85,7 @@ def verify(file: TranscriptFile, broken: TranscriptError | None = None) -> Repor
         else:
             violations.extend(_unfinished(session, len(transcript)))
     violations[:0] = session.violations
+    violations.extend(_false_disputes(session, violations))
     violations.sort(key=lambda violation: violation.index)
     return Report(
         genesis.game, genesis.variant, tuple(seat.key.fingerprint for seat in genesis.seats),
@@ -124,6 +125,15 @@ def find_equivocations(files: Iterable[TranscriptFile]) -> list[Violation]:
             seat = EquivocationProof(genesis, other, envelope).check()
             found.append(Violation(envelope.seq, seat, "chain.equivocation", "two different envelopes signed for one slot", envelope))
     return found
+
+
+def _false_disputes(session: TableSession, found: list[Violation]) -> list[Violation]:
+    """A dispute stopped the game; with every seed known, the replay must name a culprit,
+    or the seat that disputed did so falsely."""
+    if not session.disputes or any(v.seat is not None for v in found):
+        return []
+    return [Violation(index, seat, "session.false-dispute", f"disputed envelope {about} ({rule}), but the replay with every seed finds no violation")
+            for index, seat, rule, about in session.disputes]
 
 
 def _unfinished(session: TableSession, count: int) -> list[Violation]:

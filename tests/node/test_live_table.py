@@ -190,3 +190,26 @@ async def test_a_restarted_seat_still_opens_the_fleet_it_committed(tmp_path, aut
     await wire([tables[0], restarted])
     assert restarted.finished and restarted.envelopes == tables[0].envelopes
     assert verify(load(restarted.transcript_bytes())).valid
+
+
+async def test_a_node_disputes_a_deal_that_opens_to_no_card_and_the_verifier_names_the_cheater(tmp_path, autojump_clock):
+    genesis = signed_genesis("towers", 2)
+    tables = [live_table(tmp_path, genesis, 0), live_table(tmp_path, genesis, 1)]
+    cheater = tables[1].session.run
+    honest_keys_body = type(cheater).keys_body
+
+    def wrong_keys(run, seat, handles):
+        body = honest_keys_body(run, seat, handles)
+        record, position = run.handles[handles[0]]
+        body["keys"][0][1] = record.keys_of(seat).position_keys[(position + 1) % record.deck.size]
+        return body
+
+    tables[1].session.run.keys_body = wrong_keys.__get__(cheater)
+    await wire(tables)
+    session = tables[0].session
+    assert session.result.reason == "disputed"
+    assert [envelope.kind for envelope in tables[0].envelopes].count("dispute") == 1
+    dispute = next(envelope for envelope in tables[0].envelopes if envelope.kind == "dispute")
+    assert dispute.seat == 0
+    report = verify(load(tables[0].transcript_bytes()))
+    assert [(v.seat, v.rule) for v in report.violations] == [(1, "deck.key-mismatch")]

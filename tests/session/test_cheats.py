@@ -9,8 +9,8 @@ from protocol import codec
 from protocol import transcript_file as tf
 from protocol.envelope import Envelope
 from protocol.fair.group import hash_to_point
-from protocol.session.errors import Rejected
-from protocol.session.verify import find_equivocations
+from protocol.session.errors import Rejected, Violation
+from protocol.session.verify import find_equivocations, verify
 from tests.session.tables import all_seeds, file_bytes, play_until, slot_is, towers, verify_bytes, with_body
 
 
@@ -229,3 +229,50 @@ def test_equivocation_across_two_transcripts():
     files = [tf.load(file_bytes(table, [one])), tf.load(file_bytes(table, [two]))]
     found = find_equivocations(files)
     assert [(v.index, v.seat, v.rule) for v in found] == [(one.seq, seat, "chain.equivocation")]
+
+
+# ---------------------------------------------------------------- disputes
+
+def test_a_dispute_stops_the_game_and_the_seeds_name_the_cheater():
+    table = towers()
+    play_until(table, slot_is("keys"))
+    cheater = table.sessions[0].slot.seat
+    victim = table.sessions[1 - cheater]
+
+    def wrong_key(body):
+        keys = [list(pair) for pair in body["keys"]]
+        keys[0][1] = next(k for k in table.sessions[cheater].run.decks[0].keys_of(cheater).position_keys if k != keys[0][1])
+        return {"keys": keys}
+
+    bad = with_body(table, wrong_key)
+    table.deliver(bad)
+    play_until(table, lambda t: bool(t.sessions[1 - cheater].violations))
+    found = victim.violations[0]
+    assert found.seat is None and cheater in found.suspects
+    dispute = table.seal(1 - cheater, *victim.dispute_body(found))
+    table.deliver(dispute)
+    file = table.play()
+    assert table.sessions[0].result.reason == "disputed" and table.sessions[0].result.winners == ()
+    kinds = [envelope.kind for envelope in file.transcript.envelopes]
+    assert kinds[-2:] == ["seed", "seed"]
+    report = verify(file)
+    assert [(v.index, v.seat, v.rule) for v in report.violations] == [(bad.seq, cheater, "deck.key-mismatch")]
+
+
+def test_a_false_dispute_names_the_accuser():
+    table = towers()
+    play_until(table, slot_is("move"))
+    accuser = 1 - table.sessions[0].slot.seat
+    made_up = Violation(3, None, "deck.no-card", "made up", None, (0, 1))
+    table.deliver(table.seal(accuser, *table.sessions[accuser].dispute_body(made_up)))
+    report = verify(table.play())
+    assert [(v.seat, v.rule) for v in report.violations] == [(accuser, "session.false-dispute")]
+
+
+def test_a_dispute_must_name_an_earlier_envelope():
+    table = towers()
+    play_until(table, slot_is("move"))
+    seat = table.sessions[0].slot.seat
+    envelope = table.seal(1 - seat, "dispute", {"index": 10**6, "rule": "x"})
+    with pytest.raises(Rejected, match="dispute"):
+        table.sessions[seat].receive(envelope)
