@@ -23,6 +23,7 @@ from trio_websocket import ConnectionClosed, WebSocketConnection, WebSocketReque
 from games.contract import GameError
 from node.apijson import RequestError, bad_request, dumps, parse
 from node.apiops import OPS, Op, table_event
+from node.ratelimit import TokenBucket
 from node.service import NodeService, ServiceError
 
 API_VERSION = 1
@@ -117,25 +118,6 @@ def _foreign_origin(headers: list[tuple[bytes, bytes]]) -> bool:
     return False
 
 
-class _Bucket:
-    """A token bucket: ``burst`` requests at once, refilled at ``rate`` per second."""
-
-    def __init__(self, burst: int, rate: float) -> None:
-        self.burst = burst
-        self.rate = rate
-        self.tokens = float(burst)
-        self.stamp = trio.current_time()
-
-    def take(self) -> bool:
-        now = trio.current_time()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 class _Connection:
     def __init__(self, server: _Server, websocket: WebSocketConnection) -> None:
         self.service = server.service
@@ -145,7 +127,7 @@ class _Connection:
         self.authenticated = server.token is None
         self.subscribed = False
         self.in_flight = 0
-        self.bucket = _Bucket(server.limits.burst, server.limits.rate)
+        self.bucket = TokenBucket(server.limits.rate, server.limits.burst)
 
     async def run(self) -> None:
         await self.send({"api": API_VERSION, "auth": not self.authenticated, "event": "hello"})

@@ -22,6 +22,7 @@ import trio
 from node.errors import ChannelClosed, ChannelError
 from node.live_table import LiveTable, Outcome
 from node.messages import BadMessage, message, parse
+from node.ratelimit import TokenBucket
 from node.tasks import race
 from protocol.envelope import Envelope, EnvelopeError
 from protocol.genesis import PROTOCOL_VERSION
@@ -45,25 +46,6 @@ def hello(table: LiveTable) -> dict:
 
 class LinkError(Exception):
     """The peer broke the link protocol; the message says how."""
-
-
-class TokenBucket:
-    """``rate`` events per second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = trio.current_time()
-
-    def take(self) -> bool:
-        now = trio.current_time()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 class Link:

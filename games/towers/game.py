@@ -28,12 +28,13 @@ from games.contract import (
     Shuffle,
     Shuffled,
 )
+from games.options import TIMER, Choice, validate
 from games.towers.catalogue import BATTLEFIELDS, CARDS, DEFAULT_BATTLEFIELD, HAND_SIZE, Battlefield, Card
 from games.towers.effects import RESOURCES, Change, Side, resolve
 from games.towers.state import RECENT, Action, TowersState
 
 VARIANTS = ("normal", "infinite")
-INT_OPTIONS = {"turn_seconds": (0, 3600, 60), "max_timeouts": (1, 100, 3)}
+OPTIONS = {"battlefield": Choice(tuple(BATTLEFIELDS), DEFAULT_BATTLEFIELD), **TIMER}
 """name: (lowest, highest, default)."""
 
 
@@ -55,25 +56,6 @@ def parse_move(move: Any) -> tuple[str, Handle, bool]:
             if isinstance(handle, int) and not isinstance(handle, bool) and move.get("timeout", True) is True:
                 return kind, handle, "timeout" in keys
     raise RuleError("towers.move", f"a move is {{'play': h}}, {{'discard': h}} or {{'discard': h, 'timeout': true}}, got {move!r}")
-
-
-def _validated(options: Any) -> dict[str, Any]:
-    if not isinstance(options, Mapping):
-        raise OptionsError("options must be a map")
-    known = ("battlefield", *INT_OPTIONS)
-    for name in options:
-        if name not in known:
-            raise OptionsError(f"unknown option {name!r}; towers options are: {', '.join(known)}")
-    field = options.get("battlefield", DEFAULT_BATTLEFIELD)
-    if field not in BATTLEFIELDS:
-        raise OptionsError(f"option 'battlefield' must be one of {', '.join(BATTLEFIELDS)}, got {field!r}")
-    filled = {"battlefield": field}
-    for name, (lowest, highest, default) in INT_OPTIONS.items():
-        value = options.get(name, default)
-        if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
-            raise OptionsError(f"option {name!r} must be an integer in {lowest}..{highest}, got {value!r}")
-        filled[name] = value
-    return filled
 
 
 def _learn(state: TowersState, faces: Faces, allowed: set[Handle]) -> dict[Handle, int]:
@@ -132,7 +114,7 @@ class Towers(Game):
             raise OptionsError(f"unknown variant {variant!r}; towers variants are: {', '.join(VARIANTS)}")
         if seats != 2:
             raise OptionsError(f"towers is played by exactly 2 seats, got {seats}")
-        filled = _validated(options)
+        filled = validate(self.id, OPTIONS, options)
         start = BATTLEFIELDS[filled["battlefield"]].start
         return TowersState(
             variant=variant,

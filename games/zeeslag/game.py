@@ -26,40 +26,14 @@ from games.contract import (
     RuleError,
 )
 from games.zeeslag.duel import Duel
+from games.options import TIMER, Choice, Flag, validate
 from games.zeeslag.fleet import DEFAULT_FLEET, FLEETS, IDS, LAYERS, SHIPS, fleet_problem, shape_problem
 from games.zeeslag.sea import SEA
 from games.zeeslag.sinks import wrong_answer
 from games.zeeslag.state import Board, Shot, ZeeslagState, fleet_of, with_board
 
 VARIANTS = {"duel": Duel()}
-INT_OPTIONS = {"turn_seconds": (0, 3600, 60), "max_timeouts": (1, 100, 3)}
-"""name: (lowest, highest, default)."""
-BOOL_OPTIONS = {"water_ring": True}
-"""name: default."""
-
-
-def _validated(options: Any) -> dict[str, Any]:
-    if not isinstance(options, Mapping):
-        raise OptionsError("options must be a map")
-    known = ("fleet", *BOOL_OPTIONS, *INT_OPTIONS)
-    for name in options:
-        if name not in known:
-            raise OptionsError(f"unknown option {name!r}; zeeslag options are: {', '.join(known)}")
-    fleet = options.get("fleet", DEFAULT_FLEET)
-    if fleet not in FLEETS:
-        raise OptionsError(f"option 'fleet' must be one of {', '.join(FLEETS)}, got {fleet!r}")
-    filled: dict[str, Any] = {"fleet": fleet}
-    for name, default in BOOL_OPTIONS.items():
-        value = options.get(name, default)
-        if not isinstance(value, bool):
-            raise OptionsError(f"option {name!r} must be true or false, got {value!r}")
-        filled[name] = value
-    for name, (lowest, highest, default) in INT_OPTIONS.items():
-        value = options.get(name, default)
-        if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
-            raise OptionsError(f"option {name!r} must be an integer in {lowest}..{highest}, got {value!r}")
-        filled[name] = value
-    return filled
+OPTIONS = {"fleet": Choice(tuple(FLEETS), DEFAULT_FLEET), "water_ring": Flag(True), **TIMER}
 
 
 def opening_steps(seats: int) -> tuple[tuple[int, str], ...]:
@@ -85,7 +59,7 @@ class Zeeslag(Game):
             raise OptionsError(f"unknown variant {variant!r}; zeeslag variants are: {', '.join(VARIANTS)}")
         if seats != VARIANTS[variant].seats:
             raise OptionsError(f"zeeslag {variant} is played by exactly {VARIANTS[variant].seats} seats, got {seats}")
-        return ZeeslagState(variant, _validated(options), (Board(),) * seats, timeouts=(0,) * seats)
+        return ZeeslagState(variant, validate(self.id, OPTIONS, options), (Board(),) * seats, timeouts=(0,) * seats)
 
     # ------------------------------------------------------------------ what happens next
 

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from games.contract import GameError
+from node.apijson import jsonable
 from protocol.errors import ProtocolError
 from protocol.session.verify import Report, find_equivocations, load, verify
 
@@ -49,13 +50,13 @@ def run(args: argparse.Namespace) -> int:
         if not report.valid:
             status = max(status, VIOLATION)
         if args.json:
-            print(json.dumps({"file": str(path), "seconds": round(seconds, 4), **_jsonable(report.to_value())}, sort_keys=True))
+            print(json.dumps({"file": str(path), "seconds": round(seconds, 4), **jsonable(report.to_value())}, sort_keys=True))
         else:
             _print_report(path, report, seconds)
     for violation in find_equivocations(loaded):
         status = max(status, VIOLATION)
         if args.json:
-            print(json.dumps({"equivocation": _jsonable(violation.to_value())}, sort_keys=True))
+            print(json.dumps({"equivocation": jsonable(violation.to_value())}, sort_keys=True))
         else:
             print(f"EQUIVOCATION: seat {violation.seat} signed two different envelopes for slot {violation.index}")
     return status
@@ -83,13 +84,3 @@ def _print_report(path: Path, report: Report, seconds: float) -> None:
     for violation in report.violations:
         who = f"seat {violation.seat}" if violation.seat is not None else f"one of seats {list(violation.suspects)}"
         print(f"  VIOLATION at envelope {violation.index}: {who} broke {violation.rule}: {violation.detail}")
-
-
-def _jsonable(value):
-    if isinstance(value, bytes):
-        return value.hex()
-    if isinstance(value, dict):
-        return {key: _jsonable(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(item) for item in value]
-    return value

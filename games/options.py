@@ -1,0 +1,69 @@
+"""Table options as data: each game declares its options, and one validator checks them all.
+
+The host chooses options before the game; they are part of the signed genesis, so a bad one
+must be refused with a message naming the option before anyone signs. Unknown options are
+refused too: a typo must not silently fall back to a default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Union
+
+from games.contract import OptionsError
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of ``values`` (strings)."""
+
+    values: tuple[str, ...]
+    default: str
+
+    def check(self, name: str, value: Any) -> str:
+        if value not in self.values:
+            raise OptionsError(f"option {name!r} must be one of {', '.join(self.values)}, got {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class Integer:
+    """An integer in ``lowest .. highest``."""
+
+    lowest: int
+    highest: int
+    default: int
+
+    def check(self, name: str, value: Any) -> int:
+        if type(value) is not int or not self.lowest <= value <= self.highest:
+            raise OptionsError(f"option {name!r} must be an integer in {self.lowest}..{self.highest}, got {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class Flag:
+    """true or false."""
+
+    default: bool
+
+    def check(self, name: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise OptionsError(f"option {name!r} must be true or false, got {value!r}")
+        return value
+
+
+Option = Union[Choice, Integer, Flag]
+
+TIMER: dict[str, Option] = {"turn_seconds": Integer(0, 3600, 60), "max_timeouts": Integer(1, 100, 3)}
+"""The turn timer every timed game offers: seconds per decision (0: off), and how many
+consecutive timeouts lose the game."""
+
+
+def validate(game: str, declared: Mapping[str, Option], options: Any) -> dict[str, Any]:
+    """``options`` checked against ``declared``, every option filled in (defaults for the missing)."""
+    if not isinstance(options, Mapping):
+        raise OptionsError("options must be a map")
+    for name in options:
+        if name not in declared:
+            raise OptionsError(f"unknown option {name!r}; {game} options are: {', '.join(declared)}")
+    return {name: option.check(name, options.get(name, option.default)) for name, option in declared.items()}
