@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fair_support import make_game, make_seeds
+from tests.fair.fair_support import make_game, make_seeds
 from protocol import codec
 from protocol.fair.errors import Violation
 from protocol.fair.hidden_board import (

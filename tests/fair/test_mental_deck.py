@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nacl import bindings
 
-from fair_support import chi_square, chi_square_limit, make_game, make_seeds
+from tests.fair.fair_support import chi_square, chi_square_limit, make_game, make_seeds
 from protocol import codec
 from protocol.fair.errors import Violation
 from protocol.fair.group import ORDER, Ops, hash_to_point, invert, is_point, product

@@ -2,7 +2,7 @@ from collections import Counter
 
 import pytest
 
-from fair_support import chi_square, chi_square_limit, make_game, make_seeds
+from tests.fair.fair_support import chi_square, chi_square_limit, make_game, make_seeds
 from protocol.fair.errors import Violation
 from protocol.fair.private_stream import check_draw, draw
 from protocol.hashing import digest

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fair_support import chi_square, chi_square_limit, make_game, make_seeds
+from tests.fair.fair_support import chi_square, chi_square_limit, make_game, make_seeds
 from protocol.fair.errors import Violation
 from protocol import codec
 from protocol.fair.seeds import (

@@ -1,6 +1,6 @@
 import pytest
 
-from fair_support import make_game, make_seeds
+from tests.fair.fair_support import make_game, make_seeds
 from protocol import codec
 from protocol.fair.errors import Violation
 from protocol.fair.simultaneous import check_commit, check_reveals, check_salt, commit_body, reveal_body

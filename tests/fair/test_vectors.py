@@ -13,7 +13,7 @@ import json
 import pytest
 from nacl import bindings
 
-from fair_vectors import BUILDERS, DIRECTORY, render
+from tests.fair.fair_vectors import BUILDERS, DIRECTORY, render
 from protocol.codec import encode
 
 

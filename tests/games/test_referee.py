@@ -37,7 +37,7 @@ from games.contract import (
     Simultaneous,
 )
 from games.towers.bots import GreedyBot
-from towers_positions import GAME
+from tests.games.towers_positions import GAME
 
 # The toy game's script: one request of each kind, then the end.
 SCRIPT = (

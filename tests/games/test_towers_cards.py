@@ -15,7 +15,7 @@ from typing import NamedTuple
 import pytest
 
 from games.towers.catalogue import CARDS
-from towers_positions import ENEMY, FILLER, HAND, ME, play, position
+from tests.games.towers_positions import ENEMY, FILLER, HAND, ME, play, position
 
 INCOME = (("ore", "mines"), ("mana", "monasteries"), ("soldiers", "barracks"))
 

@@ -14,7 +14,7 @@ from games.bots import RandomBot
 from games.contract import Decide, Move, Shuffle
 from games.towers.catalogue import BATTLEFIELDS
 from protocol import codec
-from towers_positions import GAME
+from tests.games.towers_positions import GAME
 
 MAX_EVENTS = 20_000
 

@@ -7,7 +7,7 @@ import dataclasses
 from games.contract import Result
 from games.towers.render import move_line, render
 from games.towers.state import Action
-from towers_positions import GAME, HAND, play, position
+from tests.games.towers_positions import GAME, HAND, play, position
 
 
 def test_seat_view_shows_board_hand_recent_cards_and_turn():

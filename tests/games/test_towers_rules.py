@@ -26,7 +26,7 @@ from games.contract import (
 )
 from games.towers.catalogue import BATTLEFIELDS
 from games.towers.effects import Side
-from towers_positions import ENEMY_HAND, FILLER, GAME, HAND, discard, play, position
+from tests.games.towers_positions import ENEMY_HAND, FILLER, GAME, HAND, discard, play, position
 
 FAERIE, QUARTZ, PRISM, SCOUT, LUCKY, DISCORD, RAINBOW, WORK = 71, 36, 39, 74, 3, 48, 35, 7
 

@@ -8,7 +8,7 @@ import pytest
 from games.contract import Committed, Decide, Finished, Forfeit, Move, Opened, OpenHidden, Result, RuleError
 from games.zeeslag.duel import targets
 from games.zeeslag.sea import SEA
-from zeeslag_positions import CLASSIC_0, CLASSIC_1, GAME, Table, cell, cells, fleet, raw
+from tests.games.zeeslag_positions import CLASSIC_0, CLASSIC_1, GAME, Table, cell, cells, fleet, raw
 
 ALL = tuple(range(100))
 OBSERVERS = (0, None)

@@ -14,7 +14,7 @@ from games.zeeslag.bots import GreedyBot, RandomBot
 from games.zeeslag.fleet import FLEETS, IDS, fleet_problem
 from games.zeeslag.sea import SEA
 from protocol import codec
-from zeeslag_positions import GAME
+from tests.games.zeeslag_positions import GAME
 
 REASONS = ("sunk", "timeouts")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.contract import Forfeit, Move
 from games.zeeslag.render import render
-from zeeslag_positions import GAME, Table, cell
+from tests.games.zeeslag_positions import GAME, Table, cell
 
 
 def lines_of(text: str) -> list[str]:

@@ -21,7 +21,7 @@ from games.contract import (
     Result,
     RuleError,
 )
-from zeeslag_positions import CLASSIC_0, CLASSIC_1, GAME, TEN_0, TEN_1, Table, cell, cells
+from tests.games.zeeslag_positions import CLASSIC_0, CLASSIC_1, GAME, TEN_0, TEN_1, Table, cell, cells
 
 ALL = tuple(range(100))
 
