@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from protocol.errors import ProtocolError
-from protocol.session.verify import verify_chunks
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.session.verify import verify_chunks
 
 
 def main(paths: list[str]) -> int:

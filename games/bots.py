@@ -7,8 +7,8 @@ import inspect
 from types import ModuleType
 from typing import Any
 
-from games.contract import CommitHidden, Game
-from games.referee import Bot, Rng
+from fairtable.games.contract import CommitHidden, Game
+from fairtable.games.referee import Bot, Rng
 
 
 class RandomBot:
@@ -24,7 +24,7 @@ class RandomBot:
 
 def _own_bots(game: Game) -> ModuleType | None:
     try:
-        return importlib.import_module(f"games.{game.id}.bots")
+        return importlib.import_module(f"fairtable.games.{game.id}.bots")
     except ModuleNotFoundError:
         return None
 

@@ -19,10 +19,11 @@ with full knowledge. Rules are never written twice.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Union
+from typing import Any
 
-from games import values
+from fairtable.games import values
 
 Handle = int
 Face = int
@@ -156,7 +157,7 @@ class Finished:
     result: Result
 
 
-Request = Union[Decide, Shuffle, Deal, Reveal, PublicRandom, PrivateDraw, CommitHidden, OpenHidden, Simultaneous, NextDeal, Finished]
+Request = Decide | Shuffle | Deal | Reveal | PublicRandom | PrivateDraw | CommitHidden | OpenHidden | Simultaneous | NextDeal | Finished
 
 
 # ------------------------------------------------------------------ events: what happened
@@ -242,7 +243,7 @@ class DealStarted:
     """The session started the next game of a match (after :class:`NextDeal`)."""
 
 
-Event = Union[Move, Shuffled, Dealt, Revealed, RandomValue, PrivateDrawn, Committed, Opened, Chosen, Forfeit, DealStarted]
+Event = Move | Shuffled | Dealt | Revealed | RandomValue | PrivateDrawn | Committed | Opened | Chosen | Forfeit | DealStarted
 
 
 # ------------------------------------------------------------------ the game

@@ -7,10 +7,11 @@ refused too: a typo must not silently fall back to a default.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from typing import Any
 
-from games.contract import OptionsError
+from fairtable.games.contract import OptionsError
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class Flag:
         return value
 
 
-Option = Union[Choice, Integer, Flag]
+Option = Choice | Integer | Flag
 
 TIMER: dict[str, Option] = {"turn_seconds": Integer(0, 3600, 60), "max_timeouts": Integer(1, 100, 3)}
 """The turn timer every timed game offers: seconds per decision (0: off), and how many

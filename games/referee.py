@@ -14,10 +14,11 @@ full state on the public view and on their own seat's view; anything else raises
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
-from games.contract import (
+from fairtable.games.contract import (
     Chosen,
     CommitHidden,
     Committed,

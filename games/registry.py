@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.contract import Game, OptionsError
+from fairtable.games.contract import Game, OptionsError
 
 _GAMES: dict[str, Game] = {}
 
@@ -34,5 +34,5 @@ def ids() -> tuple[str, ...]:
 
 def _load_builtin() -> None:
     """Import the bundled games; each registers itself on import."""
-    import games.towers  # noqa: F401
-    import games.zeeslag  # noqa: F401
+    import fairtable.games.towers
+    import fairtable.games.zeeslag  # noqa: F401

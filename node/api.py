@@ -12,19 +12,20 @@ from __future__ import annotations
 
 import hmac
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, WebSocketRequest, serve_websocket
 
-from games.contract import GameError
-from node.apijson import RequestError, bad_request, dumps, parse
-from node.apiops import OPS, Op, table_event
-from node.ratelimit import TokenBucket
-from node.service import NodeService, ServiceError
+from fairtable.games.contract import GameError
+from fairtable.node.apijson import RequestError, bad_request, dumps, parse
+from fairtable.node.apiops import OPS, Op, table_event
+from fairtable.node.ratelimit import TokenBucket
+from fairtable.node.service import NodeService, ServiceError
 
 API_VERSION = 1
 HOST = "127.0.0.1"

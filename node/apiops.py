@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any
 
-from games import registry
-from node.apijson import bad_request
-from node.service import NodeService, TableUpdate
+from fairtable.games import registry
+from fairtable.node.apijson import bad_request
+from fairtable.node.service import NodeService, TableUpdate
 
 Check = tuple[str, Callable[[Any], bool]]
 STRING: Check = ("a string", lambda value: isinstance(value, str))

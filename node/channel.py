@@ -21,11 +21,11 @@ from typing import Any
 
 import trio
 
-from node.errors import ChannelClosed, ChannelError, ChannelTimeout, HandshakeError, MessageTooLarge, PayloadError
-from node.framing import MAX_FRAME, FrameReader, send_frame
-from node.handshake import MAX_PLAINTEXT, Handshake, Transport
-from protocol.codec import CodecError, Value, decode, encode
-from protocol.identity import PublicKey, SecretKey
+from fairtable.node.errors import ChannelClosed, ChannelError, ChannelTimeout, HandshakeError, MessageTooLarge, PayloadError
+from fairtable.node.framing import MAX_FRAME, FrameReader, send_frame
+from fairtable.node.handshake import MAX_PLAINTEXT, Handshake, Transport
+from fairtable.protocol.codec import CodecError, Value, decode, encode
+from fairtable.protocol.identity import PublicKey, SecretKey
 
 HANDSHAKE_TIMEOUT = 10.0
 # Handshake messages are at most 205 bytes; the lower cap bounds what an unauthenticated peer can make us buffer.

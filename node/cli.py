@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
-from node import bench
-from node.commands import demo, node, play, selfplay, verify
+from fairtable.node import bench
+from fairtable.node.commands import demo, node, play, selfplay, verify
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,8 +12,8 @@ import logging
 
 import trio
 
-from node.node import Node
-from node.service import NodeService, ServiceError
+from fairtable.node.node import Node
+from fairtable.node.service import NodeService, ServiceError
 
 log = logging.getLogger("fairtable.node")
 

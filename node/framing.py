@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import trio
 
-from node.errors import ChannelBroken, ChannelClosed, ChannelError, FrameError
+from fairtable.node.errors import ChannelBroken, ChannelClosed, ChannelError, FrameError
 
 MAX_FRAME = 65535
 LENGTH_SIZE = 2

@@ -19,9 +19,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from noise.connection import Keypair, NoiseConnection
 from noise.exceptions import NoiseInvalidMessage, NoiseValueError
 
-from node.errors import DecryptError, HandshakeError, IdentityMismatch
-from protocol.codec import CodecError, decode, encode
-from protocol.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, IdentityError, PublicKey, SecretKey
+from fairtable.node.errors import DecryptError, HandshakeError, IdentityMismatch
+from fairtable.protocol.codec import CodecError, decode, encode
+from fairtable.protocol.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, IdentityError, PublicKey, SecretKey
 
 PROTOCOL_NAME = b"Noise_XX_25519_ChaChaPoly_SHA256"
 PROLOGUE = b"fairtable/v1/channel"

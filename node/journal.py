@@ -14,15 +14,16 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
-from protocol import codec
-from protocol.envelope import Envelope
-from protocol.errors import ProtocolError
-from protocol.genesis import SignedGenesis
-from protocol.transcript import EquivocationProof
-from protocol.transcript_file import RECORD_LIMITS, TranscriptReader, header_bytes, record_bytes
+from fairtable.protocol import codec
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.genesis import SignedGenesis
+from fairtable.protocol.transcript import EquivocationProof
+from fairtable.protocol.transcript_file import RECORD_LIMITS, TranscriptReader, header_bytes, record_bytes
 
 SECRET_SIZE = 32
 
@@ -102,7 +103,7 @@ class TableFiles:
         self.dir = root / table_id.hex()
 
     @classmethod
-    def existing(cls, root: Path) -> Iterator["TableFiles"]:
+    def existing(cls, root: Path) -> Iterator[TableFiles]:
         """Every table directory under ``root`` that holds a journal (a started table)."""
         if not root.is_dir():
             return

@@ -11,7 +11,7 @@ import os
 import stat
 from pathlib import Path
 
-from protocol.identity import IdentityError, PublicKey, SecretKey
+from fairtable.protocol.identity import IdentityError, PublicKey, SecretKey
 
 
 class KeyFileError(Exception):

@@ -19,13 +19,13 @@ import logging
 
 import trio
 
-from node.errors import ChannelClosed, ChannelError
-from node.live_table import LiveTable, Outcome
-from node.messages import BadMessage, message, parse
-from node.ratelimit import TokenBucket
-from node.tasks import race
-from protocol.envelope import Envelope, EnvelopeError
-from protocol.genesis import PROTOCOL_VERSION
+from fairtable.node.errors import ChannelClosed, ChannelError
+from fairtable.node.live_table import LiveTable, Outcome
+from fairtable.node.messages import BadMessage, message, parse
+from fairtable.node.ratelimit import TokenBucket
+from fairtable.node.tasks import race
+from fairtable.protocol.envelope import Envelope, EnvelopeError
+from fairtable.protocol.genesis import PROTOCOL_VERSION
 
 log = logging.getLogger("fairtable.node")
 

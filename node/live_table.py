@@ -16,23 +16,24 @@ from __future__ import annotations
 import enum
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import trio
 
-from games import bots
-from games.contract import CommitHidden, Decide
-from games.referee import Bot
-from node.journal import Journal, TableFiles
-from node.service import TableUpdate
-from protocol.envelope import Envelope
-from protocol.genesis import SignedGenesis
-from protocol.identity import SecretKey
-from protocol.session.errors import Rejected, Violation
-from protocol.session.slots import ABSENT, CHOICE, DISPUTE, HIDDEN, MOVE, SEED
-from protocol.session.table import TableSession
-from protocol.transcript import EquivocationProof
+from fairtable.games import bots
+from fairtable.games.contract import CommitHidden, Decide
+from fairtable.games.referee import Bot
+from fairtable.node.journal import Journal, TableFiles
+from fairtable.node.service import TableUpdate
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.genesis import SignedGenesis
+from fairtable.protocol.identity import SecretKey
+from fairtable.protocol.session.errors import Rejected, Violation
+from fairtable.protocol.session.slots import ABSENT, CHOICE, DISPUTE, HIDDEN, MOVE, SEED
+from fairtable.protocol.session.table import TableSession
+from fairtable.protocol.transcript import EquivocationProof
 
 log = logging.getLogger("fairtable.node")
 
@@ -87,7 +88,7 @@ class LiveTable:
         self.pending: dict[int, Envelope] = {}
         self.equivocations: list[EquivocationProof] = []
         self.forks: list[int] = []
-        self.on_change: Callable[["LiveTable"], None] | None = None
+        self.on_change: Callable[[LiveTable], None] | None = None
         self.version = 0
         self.slot_since = trio.current_time()
         self._changed = trio.Event()
@@ -346,7 +347,7 @@ class LiveTable:
         if slot is None or not slot.decision:
             return 0
         request = session.game.pending(session.state)
-        if not (isinstance(request, Decide) and request.timed or isinstance(request, CommitHidden)):
+        if not ((isinstance(request, Decide) and request.timed) or isinstance(request, CommitHidden)):
             return 0
         return int(session.game.options_of(session.state).get("turn_seconds", 0) or 0)
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 
-from node.service import LobbyTable
-from protocol.genesis import Genesis, Seat
-from protocol.identity import PublicKey
+from fairtable.node.service import LobbyTable
+from fairtable.protocol.genesis import Genesis, Seat
+from fairtable.protocol.identity import PublicKey
 
 NONCE_SIZE = 16
 
@@ -54,10 +54,10 @@ class Lobby:
             return Refusal("full", f"table {self.lobby_id} is full ({self.seats} seats)")
         return None
 
-    def joined(self, entrant: Entrant) -> "Lobby":
+    def joined(self, entrant: Entrant) -> Lobby:
         return replace(self, entrants=self.entrants + (entrant,))
 
-    def left(self, key: PublicKey) -> "Lobby":
+    def left(self, key: PublicKey) -> Lobby:
         return replace(self, entrants=tuple(entrant for entrant in self.entrants if entrant.key != key))
 
     def listing(self) -> LobbyTable:

@@ -7,10 +7,11 @@ peer sends is a :class:`BadMessage`, and the connection that carried it is close
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from node.service import LobbyTable
-from protocol.genesis import PROTOCOL_VERSION
+from fairtable.node.service import LobbyTable
+from fairtable.protocol.genesis import PROTOCOL_VERSION
 
 HASH = 32
 MAX_TEXT = 256

@@ -12,34 +12,35 @@ that connection or refuses that envelope; nothing a peer does raises out of the 
 from __future__ import annotations
 
 import logging
-import random
 import os
+import random
 import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any
 
 import trio
 
-from games import registry
-from games.contract import GameError
-from node.channel import Channel, accept_channel, open_channel
-from node.errors import ChannelClosed, ChannelError
-from node.journal import JournalError, TableFiles
-from node.keystore import load_or_create_secret_key
-from node.link import SILENCE_FACTOR, Link, hello
-from node.live_table import LiveTable, Timing
-from node.lobby import Entrant, Lobby, Refusal, matches
-from node.messages import BadMessage, lobby_from_value, lobby_value, message, parse, version_refusal
-from node.selfplay import make_bot
-from node.tasks import race
-from node.service import LobbyTable, ServiceError, TableUpdate
-from node.updates import Updates
-from protocol.errors import ProtocolError
-from protocol.genesis import PROTOCOL_VERSION, Genesis, GenesisError, Seat, SignedGenesis
-from protocol.identity import PublicKey
-from protocol.session.errors import NotYourTurn, Rejected
+from fairtable.games import registry
+from fairtable.games.contract import GameError
+from fairtable.node.channel import Channel, accept_channel, open_channel
+from fairtable.node.errors import ChannelClosed, ChannelError
+from fairtable.node.journal import JournalError, TableFiles
+from fairtable.node.keystore import load_or_create_secret_key
+from fairtable.node.link import SILENCE_FACTOR, Link, hello
+from fairtable.node.live_table import LiveTable, Timing
+from fairtable.node.lobby import Entrant, Lobby, Refusal, matches
+from fairtable.node.messages import BadMessage, lobby_from_value, lobby_value, message, parse, version_refusal
+from fairtable.node.selfplay import make_bot
+from fairtable.node.service import LobbyTable, ServiceError, TableUpdate
+from fairtable.node.tasks import race
+from fairtable.node.updates import Updates
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.genesis import PROTOCOL_VERSION, Genesis, GenesisError, Seat, SignedGenesis
+from fairtable.protocol.identity import PublicKey
+from fairtable.protocol.session.errors import NotYourTurn, Rejected
 
 log = logging.getLogger("fairtable.node")
 
@@ -65,7 +66,7 @@ class NodeConfig:
     name: str | None = None
     advertise: str | None = None
     bot: str | None = None
-    timing: Timing = Timing()
+    timing: Timing = field(default_factory=Timing)
     heartbeat: float = 2.0
     handshake_timeout: float = 10.0
     max_connections: int = 64
@@ -110,7 +111,7 @@ class Node:
 
     # ------------------------------------------------------------ running
 
-    async def run(self, services: Sequence[Callable[["Node"], Awaitable[None]]] = (), *,
+    async def run(self, services: Sequence[Callable[[Node], Awaitable[None]]] = (), *,
                   task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Listen, reload every journal, reconnect, serve; ``services`` (e.g. the client API) start once listening."""
         async with trio.open_nursery() as nursery:

@@ -8,18 +8,20 @@ as nodes would over TCP, so a self-played transcript is a real one. A run seeded
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-from games import bots as game_bots, registry
-from games.referee import Bot
-from protocol import codec
-from protocol.envelope import Envelope
-from protocol.genesis import Genesis, Seat, SignedGenesis
-from protocol.hashing import digest
-from protocol.identity import SecretKey
-from protocol.session.table import TableSession
-from protocol.transcript_file import TranscriptFile
+from fairtable.games import bots as game_bots
+from fairtable.games import registry
+from fairtable.games.referee import Bot
+from fairtable.protocol import codec
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
+from fairtable.protocol.hashing import digest
+from fairtable.protocol.identity import SecretKey
+from fairtable.protocol.session.table import TableSession
+from fairtable.protocol.transcript_file import TranscriptFile
 
 Tamper = Callable[[int, str, Any], tuple[str, Any]]
 MAX_ENVELOPES = 100_000
@@ -40,7 +42,7 @@ class SelfPlay:
 
     @classmethod
     def create(cls, game_id: str, variant: str, options: Mapping[str, Any], seat_count: int,
-               seed: bytes, bot_kinds: Sequence[str] | None = None) -> "SelfPlay":
+               seed: bytes, bot_kinds: Sequence[str] | None = None) -> SelfPlay:
         game = registry.get(game_id)
         keys = tuple(SecretKey.from_seed(derive(seed, "key", seat)) for seat in range(seat_count))
         seats = tuple(Seat(key.public, f"bot-{seat}") for seat, key in enumerate(keys))

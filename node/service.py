@@ -8,8 +8,9 @@ view and legal moves, and send moves.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Protocol
+from typing import Any, Protocol
 
 
 class ServiceError(Exception):

@@ -12,14 +12,15 @@ from __future__ import annotations
 import importlib
 import json
 import math
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Awaitable, Callable, TextIO
+from typing import Any, TextIO
 
 import trio
 
-from games import registry
-from node.apiclient import ApiClient, ApiError, helper_tasks
+from fairtable.games import registry
+from fairtable.node.apiclient import ApiClient, ApiError, helper_tasks
 
 LineReader = Callable[[], Awaitable[str | None]]
 """The next line the user typed, or None at the end of input."""
@@ -44,7 +45,7 @@ def _render_module(game_id: str) -> ModuleType | None:
     if game_id not in registry.ids():
         return None
     try:
-        return importlib.import_module(f"games.{game_id}.render")
+        return importlib.import_module(f"fairtable.games.{game_id}.render")
     except ModuleNotFoundError:
         return None
 

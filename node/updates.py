@@ -6,12 +6,12 @@ builds none, and a slow client is sent the newest state of each table, not a bac
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import AsyncIterator, Callable
 
 import trio
 
-from node.service import TableUpdate
+from fairtable.node.service import TableUpdate
 
 
 @dataclass

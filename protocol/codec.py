@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import msgpack
 
-from protocol.errors import ProtocolError
+from fairtable.protocol.errors import ProtocolError
 
-Value = Union[None, bool, int, str, bytes, tuple, list, dict]
+Value = None | bool | int | str | bytes | tuple | list | dict
 
 INT_MIN = -(1 << 63)
 INT_MAX = (1 << 64) - 1
@@ -135,7 +135,7 @@ _FORBIDDEN = {
 
 
 class _Parser:
-    __slots__ = ("data", "pos", "end", "size_bounded", "limits")
+    __slots__ = ("data", "end", "limits", "pos", "size_bounded")
 
     def __init__(self, data: bytes, offset: int, limits: Limits) -> None:
         self.data = data

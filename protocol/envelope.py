@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol import codec
-from protocol.errors import ProtocolError
-from protocol.hashing import digest
-from protocol.identity import PublicKey, SecretKey, SIGNATURE_SIZE
+from fairtable.protocol import codec
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.hashing import digest
+from fairtable.protocol.identity import SIGNATURE_SIZE, PublicKey, SecretKey
 
 SIGN_PURPOSE = "envelope"
 HASH_SIZE = 32
@@ -44,7 +44,7 @@ class Envelope:
         object.__setattr__(self, "hash", digest("envelope", self.content))
 
     @classmethod
-    def seal(cls, secret: SecretKey, table: bytes, seq: int, prev: bytes, seat: int, kind: str, body: Any) -> "Envelope":
+    def seal(cls, secret: SecretKey, table: bytes, seq: int, prev: bytes, seat: int, kind: str, body: Any) -> Envelope:
         """Encode and sign a new envelope; refuses fields that no peer would accept."""
         value = {"body": body, "kind": kind, "prev": prev, "seat": seat, "seq": seq, "table": table}
         _check_fields(value)
@@ -52,7 +52,7 @@ class Envelope:
         return cls(table, seq, prev, seat, kind, codec.decode(content)["body"], secret.sign(SIGN_PURPOSE, content), content)
 
     @classmethod
-    def from_wire(cls, data: bytes) -> "Envelope":
+    def from_wire(cls, data: bytes) -> Envelope:
         """Parse (not verify) an envelope; :meth:`verify` checks the signature against a seat key."""
         try:
             return cls.from_value(codec.decode(data))
@@ -60,7 +60,7 @@ class Envelope:
             raise EnvelopeError(f"envelope bytes: {exc}") from None
 
     @classmethod
-    def from_value(cls, value: Any) -> "Envelope":
+    def from_value(cls, value: Any) -> Envelope:
         if not isinstance(value, tuple) or len(value) != 2:
             raise EnvelopeError("an envelope is the array [content, signature]")
         content, signature = value

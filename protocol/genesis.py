@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol import codec
-from protocol.errors import ProtocolError
-from protocol.hashing import digest
-from protocol.identity import PublicKey, SecretKey, SIGNATURE_SIZE
+from fairtable.protocol import codec
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.hashing import digest
+from fairtable.protocol.identity import SIGNATURE_SIZE, PublicKey, SecretKey
 
 PROTOCOL_VERSION = 1
 MAX_SEATS = 16
@@ -89,7 +89,7 @@ class Genesis:
         }
 
     @classmethod
-    def from_value(cls, value: Any) -> "Genesis":
+    def from_value(cls, value: Any) -> Genesis:
         fields = {"game", "nonce", "options", "seats", "variant", "version"}
         if not isinstance(value, dict) or set(value) != fields:
             raise GenesisError(f"genesis must be a map with exactly the keys {sorted(fields)}")
@@ -107,7 +107,7 @@ class Genesis:
         return cls(value["game"], value["variant"], value["options"], tuple(parsed), value["nonce"], value["version"])
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "Genesis":
+    def from_bytes(cls, data: bytes) -> Genesis:
         try:
             return cls.from_value(codec.decode(data))
         except codec.CodecError as exc:
@@ -148,7 +148,7 @@ class SignedGenesis:
         return {"genesis": self.genesis.encoded, "sigs": list(self.signatures)}
 
     @classmethod
-    def from_value(cls, value: Any) -> "SignedGenesis":
+    def from_value(cls, value: Any) -> SignedGenesis:
         if not isinstance(value, dict) or set(value) != {"genesis", "sigs"}:
             raise GenesisError("signed genesis must be a map with keys 'genesis' and 'sigs'")
         if not isinstance(value["genesis"], bytes) or not isinstance(value["sigs"], tuple):

@@ -23,8 +23,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from protocol.errors import ProtocolError
-from protocol.hashing import digest, label_prefix
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.hashing import digest, label_prefix
 
 PUBLIC_KEY_SIZE = 32
 SIGNATURE_SIZE = 64
@@ -74,7 +74,7 @@ class PublicKey:
         return self._key.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
     @classmethod
-    def from_pem(cls, data: bytes) -> "PublicKey":
+    def from_pem(cls, data: bytes) -> PublicKey:
         try:
             key = serialization.load_pem_public_key(data)
         except (ValueError, TypeError) as exc:
@@ -94,11 +94,11 @@ class SecretKey:
         self.public = PublicKey(key.public_key().public_bytes_raw())
 
     @classmethod
-    def generate(cls) -> "SecretKey":
+    def generate(cls) -> SecretKey:
         return cls(Ed25519PrivateKey.generate())
 
     @classmethod
-    def from_seed(cls, seed: bytes) -> "SecretKey":
+    def from_seed(cls, seed: bytes) -> SecretKey:
         """The key whose RFC 8032 seed is ``seed``: how test vectors fix their keys."""
         if len(seed) != 32:
             raise IdentityError("an Ed25519 seed is 32 bytes")
@@ -113,7 +113,7 @@ class SecretKey:
         )
 
     @classmethod
-    def from_pem(cls, data: bytes) -> "SecretKey":
+    def from_pem(cls, data: bytes) -> SecretKey:
         try:
             key = serialization.load_pem_private_key(data, password=None)
         except (ValueError, TypeError) as exc:

@@ -11,12 +11,12 @@ Two validly signed envelopes from one seat for the same table and sequence numbe
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-from protocol.envelope import Envelope
-from protocol.errors import ProtocolError
-from protocol.genesis import SignedGenesis
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.genesis import SignedGenesis
 
 
 class TranscriptError(ProtocolError):
@@ -47,7 +47,7 @@ def check_link(genesis: SignedGenesis, index: int, head: bytes, envelope: Envelo
 class Transcript:
     """An append-only chain. Appending checks the link; the chain never holds a bad envelope."""
 
-    __slots__ = ("genesis", "_envelopes", "_head")
+    __slots__ = ("_envelopes", "_head", "genesis")
 
     def __init__(self, genesis: SignedGenesis, envelopes: Iterable[Envelope] = ()) -> None:
         self.genesis = genesis
@@ -112,7 +112,7 @@ class EquivocationProof:
         return {"first": self.first.to_value(), "genesis": self.genesis.to_value(), "second": self.second.to_value()}
 
     @classmethod
-    def from_value(cls, value: object) -> "EquivocationProof":
+    def from_value(cls, value: object) -> EquivocationProof:
         if not isinstance(value, dict) or set(value) != {"first", "genesis", "second"}:
             raise EquivocationError("an equivocation proof is a map with keys 'first', 'genesis', 'second'")
         return cls(SignedGenesis.from_value(value["genesis"]), Envelope.from_value(value["first"]), Envelope.from_value(value["second"]))

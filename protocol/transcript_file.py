@@ -13,14 +13,15 @@ cut at a record boundary detectable. A node's journal is the same stream without
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Iterable
+from typing import Any, BinaryIO
 
-from protocol import codec
-from protocol.envelope import Envelope, EnvelopeError
-from protocol.errors import ProtocolError
-from protocol.genesis import GenesisError, SignedGenesis
-from protocol.transcript import Transcript, TranscriptError
+from fairtable.protocol import codec
+from fairtable.protocol.envelope import Envelope, EnvelopeError
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.genesis import GenesisError, SignedGenesis
+from fairtable.protocol.transcript import Transcript, TranscriptError
 
 FORMAT = "fairtable-transcript"
 VERSION = 1

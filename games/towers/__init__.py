@@ -29,7 +29,7 @@ Rulings this engine relies on (the text wins where it speaks; ``spec/games.md`` 
   ``max_timeouts`` consecutive timeouts lose, checked before victory.
 """
 
-from games.registry import register
-from games.towers.game import Towers
+from fairtable.games.registry import register
+from fairtable.games.towers.game import Towers
 
 GAME = register(Towers())

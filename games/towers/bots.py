@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import Move
-from games.towers.catalogue import CARDS
-from games.towers.effects import RESOURCES, Side, resolve
-from games.towers.game import Towers
-from games.towers.state import TowersState
+from fairtable.games.contract import Move
+from fairtable.games.towers.catalogue import CARDS
+from fairtable.games.towers.effects import RESOURCES, Side, resolve
+from fairtable.games.towers.game import Towers
+from fairtable.games.towers.state import TowersState
 
 WIN = 10**9
 AGAIN = 30

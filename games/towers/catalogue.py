@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from games.towers.effects import Side, Step, parse
+from fairtable.games.towers.effects import Side, Step, parse
 
 COLOURS = {"red": "ore", "blue": "mana", "green": "soldiers"}
 HAND_SIZE = 6
@@ -47,7 +47,7 @@ class Battlefield:
 
 
 def _load(name: str) -> Any:
-    return json.loads(resources.files("games.towers").joinpath(name).read_text(encoding="utf-8"))
+    return json.loads(resources.files("fairtable.games.towers").joinpath(name).read_text(encoding="utf-8"))
 
 
 def _card(index: int, entry: dict) -> Card:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 RESOURCES = ("ore", "mana", "soldiers")
 PRODUCERS = ("mines", "monasteries", "barracks")
@@ -47,7 +47,7 @@ class Side:
     monasteries: int
     barracks: int
 
-    def produced(self) -> "Side":
+    def produced(self) -> Side:
         """The side after the start-of-turn income: each resource grows by its producers."""
         return dataclasses.replace(
             self, ore=self.ore + self.mines, mana=self.mana + self.monasteries, soldiers=self.soldiers + self.barracks
@@ -73,8 +73,8 @@ class If:
     left: Any
     op: str
     right: Any
-    then: tuple["Step", ...]
-    otherwise: tuple["Step", ...]
+    then: tuple[Step, ...]
+    otherwise: tuple[Step, ...]
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class Steal:
     amount: int
 
 
-Step = Union[Change, Damage, If, Equalize, Swap, Steal]
+Step = Change | Damage | If | Equalize | Swap | Steal
 Sides = tuple[Side, ...]
 
 

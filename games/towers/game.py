@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from games.contract import (
+from fairtable.games.contract import (
     Deal,
     Dealt,
     Decide,
@@ -28,10 +29,10 @@ from games.contract import (
     Shuffle,
     Shuffled,
 )
-from games.options import TIMER, Choice, validate
-from games.towers.catalogue import BATTLEFIELDS, CARDS, DEFAULT_BATTLEFIELD, HAND_SIZE, Battlefield, Card
-from games.towers.effects import RESOURCES, Change, Side, resolve
-from games.towers.state import RECENT, Action, TowersState
+from fairtable.games.options import TIMER, Choice, validate
+from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS, DEFAULT_BATTLEFIELD, HAND_SIZE, Battlefield, Card
+from fairtable.games.towers.effects import RESOURCES, Change, Side, resolve
+from fairtable.games.towers.state import RECENT, Action, TowersState
 
 VARIANTS = ("normal", "infinite")
 OPTIONS = {"battlefield": Choice(tuple(BATTLEFIELDS), DEFAULT_BATTLEFIELD), **TIMER}

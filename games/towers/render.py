@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.towers.catalogue import BATTLEFIELDS, CARDS
-from games.towers.effects import PRODUCERS, RESOURCES
+from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS
+from fairtable.games.towers.effects import PRODUCERS, RESOURCES
 
 ROWS = (("tower", "Tower"), ("wall", "Wall")) + tuple(
     (resource, f"{resource.capitalize()} (+{producer})") for resource, producer in zip(RESOURCES, PRODUCERS)

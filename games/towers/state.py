@@ -7,11 +7,12 @@ then lives on in ``discard``), so a state never grows with the game's length.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
-from games.contract import Face, Handle, Result
-from games.towers.effects import Side
+from fairtable.games.contract import Face, Handle, Result
+from fairtable.games.towers.effects import Side
 
 RECENT = 6
 

@@ -46,7 +46,7 @@ Rulings this engine relies on (the text wins where it speaks; ``spec/games.md`` 
   answered. Sink answers are untimed: a node gives them without its player.
 """
 
-from games.registry import register
-from games.zeeslag.game import Zeeslag
+from fairtable.games.registry import register
+from fairtable.games.zeeslag.game import Zeeslag
 
 GAME = register(Zeeslag())

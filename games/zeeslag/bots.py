@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import bots
-from games.contract import CommitHidden
-from games.referee import Rng
-from games.zeeslag.duel import targets
-from games.zeeslag.fleet import Fleet, layers, random_placements
-from games.zeeslag.game import Zeeslag
-from games.zeeslag.sea import SEA
-from games.zeeslag.state import Board, ZeeslagState, fleet_of
+from fairtable.games import bots
+from fairtable.games.contract import CommitHidden
+from fairtable.games.referee import Rng
+from fairtable.games.zeeslag.duel import targets
+from fairtable.games.zeeslag.fleet import Fleet, layers, random_placements
+from fairtable.games.zeeslag.game import Zeeslag
+from fairtable.games.zeeslag.sea import SEA
+from fairtable.games.zeeslag.state import Board, ZeeslagState, fleet_of
 
 
 def random_fleet(state: ZeeslagState, rng: Rng) -> dict[str, tuple[int, ...]]:

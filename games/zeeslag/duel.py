@@ -15,13 +15,14 @@ A turn walks through stages, each one request (shooter ``s``, target ``t = 1 - s
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from games.contract import Decide, GameError, Move, Opened, OpenHidden, Request, Result, RuleError
-from games.zeeslag.fleet import IDS, SHIPS
-from games.zeeslag.sea import SEA
-from games.zeeslag.sinks import complete, false_sink, ring_cells, ship_cells
-from games.zeeslag.state import RECENT, Board, Shot, Sunk, ZeeslagState, fleet_of, with_board
+from fairtable.games.contract import Decide, GameError, Move, Opened, OpenHidden, Request, Result, RuleError
+from fairtable.games.zeeslag.fleet import IDS, SHIPS
+from fairtable.games.zeeslag.sea import SEA
+from fairtable.games.zeeslag.sinks import complete, false_sink, ring_cells, ship_cells
+from fairtable.games.zeeslag.state import RECENT, Board, Shot, Sunk, ZeeslagState, fleet_of, with_board
 
 
 def targets(board: Board) -> tuple[int, ...]:

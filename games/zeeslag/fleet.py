@@ -10,11 +10,12 @@ own node asks it before committing and every node asks it again at the full open
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Mapping, Protocol, Sequence
+from typing import Protocol
 
-from games.zeeslag.sea import Grid
+from fairtable.games.zeeslag.sea import Grid
 
 SHIPS, IDS = "ships", "ids"
 LAYERS = (SHIPS, IDS)
@@ -60,7 +61,7 @@ class Placement:
 
 
 def _load() -> dict[str, Fleet]:
-    entries = json.loads(resources.files("games.zeeslag").joinpath("fleets.json").read_text(encoding="utf-8"))
+    entries = json.loads(resources.files("fairtable.games.zeeslag").joinpath("fleets.json").read_text(encoding="utf-8"))
     fleets = {}
     for entry in entries:
         ships = tuple(Ship(index, ship["name"], ship["name_en"], ship["length"]) for index, ship in enumerate(entry["ships"]))

@@ -6,9 +6,10 @@ opening and the views, shared by all variants; a variant's turns live in its own
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from games.contract import (
+from fairtable.games.contract import (
     CommitHidden,
     Committed,
     Decide,
@@ -25,12 +26,12 @@ from games.contract import (
     Request,
     RuleError,
 )
-from games.zeeslag.duel import Duel
-from games.options import TIMER, Choice, Flag, validate
-from games.zeeslag.fleet import DEFAULT_FLEET, FLEETS, IDS, LAYERS, SHIPS, fleet_problem, shape_problem
-from games.zeeslag.sea import SEA
-from games.zeeslag.sinks import wrong_answer
-from games.zeeslag.state import Board, Shot, ZeeslagState, fleet_of, with_board
+from fairtable.games.options import TIMER, Choice, Flag, validate
+from fairtable.games.zeeslag.duel import Duel
+from fairtable.games.zeeslag.fleet import DEFAULT_FLEET, FLEETS, IDS, LAYERS, SHIPS, fleet_problem, shape_problem
+from fairtable.games.zeeslag.sea import SEA
+from fairtable.games.zeeslag.sinks import wrong_answer
+from fairtable.games.zeeslag.state import Board, Shot, ZeeslagState, fleet_of, with_board
 
 VARIANTS = {"duel": Duel()}
 OPTIONS = {"fleet": Choice(tuple(FLEETS), DEFAULT_FLEET), "water_ring": Flag(True), **TIMER}
@@ -137,8 +138,9 @@ class Zeeslag(Game):
         for cell, value in event.cells.items():
             if type(value) is not int or not 0 <= value <= top:
                 raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {SEA.name(cell)} is {value!r}, not in 0..{top}")
-            if board.known(request.layer, cell) not in (None, value):
-                raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {SEA.name(cell)} opened as {value}, known as {board.known(request.layer, cell)}")
+            known = board.known(request.layer, cell)
+            if known not in (None, value):
+                raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {SEA.name(cell)} opened as {value}, known as {known}")
         # A board keeps each layer's openings in the field named after the layer.
         return dataclasses.replace(board, **{request.layer: {**getattr(board, request.layer), **event.cells}})
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.zeeslag.fleet import FLEETS, Fleet
-from games.zeeslag.sea import ROW_LETTERS, SEA
+from fairtable.games.zeeslag.fleet import FLEETS, Fleet
+from fairtable.games.zeeslag.sea import ROW_LETTERS, SEA
 
 LEGEND = "S ship, X hit, # sunk, o miss, ~ water (ring), . unknown"
 GAP = "    "

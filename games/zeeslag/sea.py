@@ -8,8 +8,8 @@ or turns, so the shared sea and the 20×10 star field reuse it with other dimens
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 ROW_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

@@ -10,11 +10,11 @@ and the verifier at once, everyone else at the full opening.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from games.zeeslag.fleet import Fleet
-from games.zeeslag.sea import Grid
-from games.zeeslag.state import Board
+from fairtable.games.zeeslag.fleet import Fleet
+from fairtable.games.zeeslag.sea import Grid
+from fairtable.games.zeeslag.state import Board
 
 
 def ship_cells(grid: Grid, board: Board, cell: int) -> tuple[int, ...]:

@@ -8,11 +8,12 @@ else is public and identical in every state: what was shot, and what was opened.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from games.contract import Result
-from games.zeeslag.fleet import FLEETS, SHIPS, Fleet
+from fairtable.games.contract import Result
+from fairtable.games.zeeslag.fleet import FLEETS, SHIPS, Fleet
 
 RECENT = 6
 

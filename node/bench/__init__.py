@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import Callable
+from collections.abc import Callable
 
-from node.bench import deck, net, rules, verify, wire
+from fairtable.node.bench import deck, net, rules, verify, wire
 
 BENCHMARKS = (wire, deck, rules, verify, net)
 

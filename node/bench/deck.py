@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from nacl.bindings import crypto_scalarmult_ed25519_noclamp
 
-from protocol import codec
-from protocol.fair.group import Ops
-from protocol.fair.mental_deck import (
+from fairtable.protocol import codec
+from fairtable.protocol.fair.group import Ops
+from fairtable.protocol.fair.mental_deck import (
     Deck,
     DeckKeys,
     check_keys,
@@ -33,8 +33,8 @@ from protocol.fair.mental_deck import (
     stage_body,
     verify_deck,
 )
-from protocol.fair.seeds import Game, Seed
-from protocol.hashing import digest
+from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.hashing import digest
 
 NAME = "deck"
 HELP = "mental deck shuffle, deal and verification against raw scalar multiplication"

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import trio
 
-from node.live_table import LiveTable
-from node.node import Node, NodeConfig
-from node.selfplay import SelfPlay
-from protocol.session.table import TableSession
+from fairtable.node.live_table import LiveTable
+from fairtable.node.node import Node, NodeConfig
+from fairtable.node.selfplay import SelfPlay
+from fairtable.protocol.session.table import TableSession
 
 NAME = "net"
 HELP = "move round trip and game time between two nodes over TCP, against the same games in-process"

@@ -12,8 +12,8 @@ import argparse
 import random
 import time
 
-from games import referee, registry
-from games.bots import RandomBot, heuristic, random_bot
+from fairtable.games import referee, registry
+from fairtable.games.bots import RandomBot, heuristic, random_bot
 
 NAME = "rules"
 HELP = "random-vs-random games and moves per second for one game's rules (full knowledge)"

@@ -15,13 +15,13 @@ import time
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from nacl.bindings import crypto_scalarmult_ed25519_noclamp
 
-from games import registry
-from node.selfplay import SelfPlay
-from protocol import codec
-from protocol.fair.group import hash_to_point
-from protocol.session.table import TableSession
-from protocol.session.verify import revealed_seeds, verify
-from protocol.transcript_file import dump, load
+from fairtable.games import registry
+from fairtable.node.selfplay import SelfPlay
+from fairtable.protocol import codec
+from fairtable.protocol.fair.group import hash_to_point
+from fairtable.protocol.session.table import TableSession
+from fairtable.protocol.session.verify import revealed_seeds, verify
+from fairtable.protocol.transcript_file import dump, load
 
 NAME = "verify"
 HELP = "transcript verification against raw signature checks and scalar multiplications"

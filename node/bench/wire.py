@@ -10,9 +10,9 @@ import argparse
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from protocol.envelope import Envelope
-from protocol.hashing import digest, label_prefix
-from protocol.identity import SecretKey
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.hashing import digest, label_prefix
+from fairtable.protocol.identity import SecretKey
 
 NAME = "wire"
 HELP = "envelope sign+encode and decode+verify rates against raw Ed25519"
@@ -31,7 +31,7 @@ def typical_envelope(secret: SecretKey) -> Envelope:
 
 
 def run(args: argparse.Namespace) -> dict:
-    from node.bench import time_per_call
+    from fairtable.node.bench import time_per_call
 
     secret = SecretKey.from_seed(bytes(32))
     envelope = typical_envelope(secret)

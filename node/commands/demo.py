@@ -14,10 +14,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from games import registry
-from games.contract import GameError
-from protocol.errors import ProtocolError
-from protocol.session.verify import verify_chunks
+from fairtable.games import registry
+from fairtable.games.contract import GameError
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.session.verify import verify_chunks
 
 TIMEOUT = 60.0
 
@@ -35,7 +35,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def node_command(data: Path, name: str, bot: str, *flags: str) -> list[str]:
-    return [sys.executable, "-m", "node.cli", "node", "--data", str(data), "--name", name, "--bot", bot, *flags]
+    return [sys.executable, "-m", "fairtable.node.cli", "node", "--data", str(data), "--name", name, "--bot", bot, *flags]
 
 
 def start_node(command: list[str], log: Path) -> tuple[subprocess.Popen, str]:

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import trio
 
-from games import registry
-from games.contract import GameError
-from node import control
-from node.api import DEFAULT_PORT, serve_api
-from node.apitoken import TOKEN_FILE, TokenFileError, load_or_create_token
-from node.keystore import KeyFileError
-from node.live_table import Timing
-from node.node import Node, NodeConfig
+from fairtable.games import registry
+from fairtable.games.contract import GameError
+from fairtable.node import control
+from fairtable.node.api import DEFAULT_PORT, serve_api
+from fairtable.node.apitoken import TOKEN_FILE, TokenFileError, load_or_create_token
+from fairtable.node.keystore import KeyFileError
+from fairtable.node.live_table import Timing
+from fairtable.node.node import Node, NodeConfig
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:

@@ -10,10 +10,10 @@ from pathlib import Path
 import trio
 from trio_websocket import ConnectionClosed, HandshakeError
 
-from node.api import DEFAULT_PORT
-from node.apiclient import ApiError, connect
-from node.apitoken import TOKEN_FILE, TokenFileError, read_token
-from node.terminal import HostSettings, Terminal
+from fairtable.node.api import DEFAULT_PORT
+from fairtable.node.apiclient import ApiError, connect
+from fairtable.node.apitoken import TOKEN_FILE, TokenFileError, read_token
+from fairtable.node.terminal import HostSettings, Terminal
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:

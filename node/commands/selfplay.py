@@ -7,11 +7,11 @@ import json
 import secrets
 from pathlib import Path
 
-from games import registry
-from games.contract import GameError
-from node.selfplay import SelfPlay
-from protocol import codec
-from protocol.transcript_file import dump
+from fairtable.games import registry
+from fairtable.games.contract import GameError
+from fairtable.node.selfplay import SelfPlay
+from fairtable.protocol import codec
+from fairtable.protocol.transcript_file import dump
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:

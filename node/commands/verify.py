@@ -8,10 +8,10 @@ import sys
 import time
 from pathlib import Path
 
-from games.contract import GameError
-from node.apijson import jsonable
-from protocol.errors import ProtocolError
-from protocol.session.verify import Report, find_equivocations, load, verify
+from fairtable.games.contract import GameError
+from fairtable.node.apijson import jsonable
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.session.verify import Report, find_equivocations, load, verify
 
 VALID, VIOLATION, UNREADABLE = 0, 1, 2
 CHUNK = 1 << 16

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from protocol.errors import ProtocolError
+from fairtable.protocol.errors import ProtocolError
 
 
 class Violation(ProtocolError):

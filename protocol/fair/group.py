@@ -9,15 +9,15 @@ check that it is a group element: :class:`InvalidPoint` says which one failed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from nacl import bindings
 from nacl.exceptions import CryptoError
 
-from protocol.errors import ProtocolError
-from protocol.fair.seeds import Stream
-from protocol.hashing import digest
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.fair.seeds import Stream
+from fairtable.protocol.hashing import digest
 
 POINT_SIZE = 32
 SCALAR_SIZE = 32

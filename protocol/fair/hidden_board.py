@@ -11,14 +11,15 @@ leaf from posing as a node and the root from fitting a board of other dimensions
 from __future__ import annotations
 
 import hmac
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterable, Sequence
+from typing import Any
 
-from protocol.codec import Value, encode
-from protocol.fair.errors import Violation
-from protocol.fair.seeds import Game, Seed
-from protocol.hashing import digest
+from fairtable.protocol.codec import Value, encode
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.hashing import digest
 
 HASH_SIZE = 32
 MAX_SIDE = 256
@@ -97,7 +98,7 @@ class CommittedBoard:
     levels: tuple[tuple[bytes, ...], ...] = field(repr=False)
 
     @classmethod
-    def commit(cls, seed: Seed, board: Board, values: Sequence[Value]) -> "CommittedBoard":
+    def commit(cls, seed: Seed, board: Board, values: Sequence[Value]) -> CommittedBoard:
         """Commit to ``values`` in row-major order."""
         if len(values) != board.cells:
             raise ValueError(f"a {board.width}x{board.height} board has {board.cells} cells, got {len(values)}")

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import hmac
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
-from protocol.codec import encode
-from protocol.fair.errors import Violation
-from protocol.fair.group import (
+from fairtable.protocol.codec import encode
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.group import (
     POINT_SIZE,
     InvalidPoint,
     Ops,
@@ -43,8 +44,8 @@ from protocol.fair.group import (
     scalar_from,
     scaled,
 )
-from protocol.fair.seeds import Game, Seed
-from protocol.hashing import digest
+from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.hashing import digest
 
 SHUFFLE = "shuffle"
 SHUFFLE_LOCK = "shuffle-lock"
@@ -116,7 +117,7 @@ class Deck:
         object.__setattr__(self, "cards", _check_ids("card ids", self.cards))
 
     @classmethod
-    def public(cls, game: Game, name: str, seats: Sequence[int], cards: Sequence[int]) -> "Deck":
+    def public(cls, game: Game, name: str, seats: Sequence[int], cards: Sequence[int]) -> Deck:
         """A deck whose composition everybody knows, e.g. a fresh pack or a discard pile."""
         return cls(game, name, tuple(seats), tuple(cards), len(cards))
 
@@ -130,7 +131,7 @@ class Deck:
         size: int,
         catalogue: Sequence[int],
         max_copies: int,
-    ) -> "Deck":
+    ) -> Deck:
         """A deck of ``size`` cards the owner picks from ``catalogue``, kept secret until the end."""
         return cls(game, name, tuple(seats), tuple(catalogue), size, owner, max_copies)
 
@@ -207,7 +208,7 @@ class DeckKeys:
     position_keys: tuple[bytes, ...]
 
     @classmethod
-    def derive(cls, seed: Seed, deck: Deck) -> "DeckKeys":
+    def derive(cls, seed: Seed, deck: Deck) -> DeckKeys:
         positions = seed.stream("deck/positions", deck.name)
         return cls(
             seed.seat,

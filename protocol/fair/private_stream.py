@@ -10,8 +10,8 @@ After the seed reveal the verifier recomputes every draw.
 
 from __future__ import annotations
 
-from protocol.fair.errors import Violation
-from protocol.fair.seeds import Seed
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.seeds import Seed
 
 
 def draw(seed: Seed, label: str, context: bytes, counter: int, k: int, count: int = 1) -> tuple[int, ...]:

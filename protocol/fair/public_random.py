@@ -16,14 +16,14 @@ value this takes one round instead of two, and it needs no public-key machinery.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
-from protocol.codec import encode
-from protocol.errors import ProtocolError
-from protocol.fair.errors import Violation
-from protocol.fair.seeds import Game, Seed, Stream
-from protocol.hashing import digest
+from fairtable.protocol.codec import encode
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.seeds import Game, Seed, Stream
+from fairtable.protocol.hashing import digest
 
 DEFAULT_LENGTH = 1024
 VALUE_SIZE = 32
@@ -50,7 +50,7 @@ class HashChain:
     values: tuple[bytes, ...] = field(repr=False)
 
     @classmethod
-    def derive(cls, seed: Seed, length: int = DEFAULT_LENGTH) -> "HashChain":
+    def derive(cls, seed: Seed, length: int = DEFAULT_LENGTH) -> HashChain:
         if type(length) is not int or length < 1:
             raise ValueError(f"a hash chain holds at least one value, got {length!r}")
         value = seed.key("public-random/chain-end", length)

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from protocol.codec import Value, encode
-from protocol.fair.errors import Violation
-from protocol.hashing import digest, label_prefix
+from fairtable.protocol.codec import Value, encode
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.hashing import digest, label_prefix
 
 SEED_SIZE = 32
 KEY_SIZE = 32
@@ -62,7 +62,7 @@ class Seed:
             raise ValueError(f"a seed is {SEED_SIZE} bytes")
 
     @classmethod
-    def generate(cls, game: Game, seat: int) -> "Seed":
+    def generate(cls, game: Game, seat: int) -> Seed:
         """A fresh seed from the operating system's CSPRNG: the one nondeterministic step."""
         return cls(game, seat, secrets.token_bytes(SEED_SIZE))
 
@@ -78,7 +78,7 @@ class Seed:
         )
         return HKDF(algorithm=hashes.SHA256(), length=KEY_SIZE, salt=None, info=info).derive(self.value)
 
-    def stream(self, label: str, *context: Value) -> "Stream":
+    def stream(self, label: str, *context: Value) -> Stream:
         return Stream(self.key(label, *context))
 
 
@@ -127,7 +127,7 @@ class Stream:
     Stateful by nature (each read consumes bytes), so callers draw in a fixed, specified order.
     """
 
-    __slots__ = ("_key", "_counter", "_buffer")
+    __slots__ = ("_buffer", "_counter", "_key")
 
     def __init__(self, key: bytes) -> None:
         if not isinstance(key, bytes) or len(key) != KEY_SIZE:

@@ -9,12 +9,13 @@ same choice. Nobody sees a choice before all are committed, so nobody can respon
 from __future__ import annotations
 
 import hmac
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from protocol.codec import Value, encode
-from protocol.fair.errors import Violation
-from protocol.fair.seeds import Game, Seed
-from protocol.hashing import digest
+from fairtable.protocol.codec import Value, encode
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.hashing import digest
 
 SALT_SIZE = 32
 

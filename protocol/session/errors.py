@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from protocol.envelope import Envelope
-from protocol.errors import ProtocolError
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.errors import ProtocolError
 
 
 @dataclass(frozen=True)

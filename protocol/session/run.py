@@ -8,19 +8,21 @@ one seat (shown by its claimed face, checked after the seed reveal).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-from games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle
-from protocol.fair import private_stream, simultaneous
-from protocol.fair.hidden_board import Board, CommittedBoard, check_openings, open_body, root_body
-from protocol.fair.errors import Violation as FairViolation
-from protocol.fair.group import Ops, is_scalar
-from protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position
-from protocol.fair.public_random import HashChain, check_tip
-from protocol.fair.seeds import Game as FairGame, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
-from protocol.hashing import digest
-from protocol.envelope import Envelope
+from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.fair import private_stream, simultaneous
+from fairtable.protocol.fair.errors import Violation as FairViolation
+from fairtable.protocol.fair.group import Ops, is_scalar
+from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, check_openings, open_body, root_body
+from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position
+from fairtable.protocol.fair.public_random import HashChain, check_tip
+from fairtable.protocol.fair.seeds import Game as FairGame
+from fairtable.protocol.fair.seeds import Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
+from fairtable.protocol.hashing import digest
 
 DRAW_LABEL = "draw"
 
@@ -49,7 +51,7 @@ class DeckRecord:
 
     deck: Deck
     first_handle: int
-    run: "GameRun"
+    run: GameRun
     entries: tuple[bytes, ...] = ()
     published: dict[int, dict[int, bytes]] = field(default_factory=dict)
     opened: dict[Card, int] = field(default_factory=dict)

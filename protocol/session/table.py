@@ -20,14 +20,16 @@ when the envelope differs: the same code checks live and after the game.
 
 from __future__ import annotations
 
-from typing import Any, Generator, Mapping
+from collections.abc import Generator, Mapping
+from typing import Any
 
-from games import registry
-from games.contract import (
+from fairtable.games import registry
+from fairtable.games.contract import (
     Chosen,
     CommitHidden,
     Committed,
     Deal,
+    DealStarted,
     Dealt,
     Decide,
     Event,
@@ -35,7 +37,6 @@ from games.contract import (
     Forfeit,
     Move,
     NextDeal,
-    DealStarted,
     Opened,
     OpenHidden,
     PrivateDraw,
@@ -50,20 +51,20 @@ from games.contract import (
     Shuffled,
     Simultaneous,
 )
-from protocol import codec
-from protocol.envelope import Envelope
-from protocol.fair import simultaneous
-from protocol.fair.errors import Violation as FairViolation
-from protocol.fair.group import Ops
-from protocol.fair.mental_deck import check_stage, run_stage, stage_body
-from protocol.fair.public_random import check_reveal, public_below, reveal_body
-from protocol.fair.seeds import Game as FairGame
-from protocol.genesis import SignedGenesis
-from protocol.hashing import digest
-from protocol.session.errors import NotYourTurn, Rejected, Violation
-from protocol.session.run import GameRun
-from protocol.session.slots import ABSENT, CHOICE, COMMIT, DECK, DISPUTE, HIDDEN, KEYS, MOVE, OPEN, RANDOM, RESIGN, REVEAL, SEED, Slot
-from protocol.transcript import Transcript, TranscriptError, check_link
+from fairtable.protocol import codec
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.fair import simultaneous
+from fairtable.protocol.fair.errors import Violation as FairViolation
+from fairtable.protocol.fair.group import Ops
+from fairtable.protocol.fair.mental_deck import check_stage, run_stage, stage_body
+from fairtable.protocol.fair.public_random import check_reveal, public_below, reveal_body
+from fairtable.protocol.fair.seeds import Game as FairGame
+from fairtable.protocol.genesis import SignedGenesis
+from fairtable.protocol.hashing import digest
+from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
+from fairtable.protocol.session.run import GameRun
+from fairtable.protocol.session.slots import ABSENT, CHOICE, COMMIT, DECK, DISPUTE, HIDDEN, KEYS, MOVE, OPEN, RANDOM, RESIGN, REVEAL, SEED, Slot
+from fairtable.protocol.transcript import Transcript, TranscriptError, check_link
 
 Flow = Generator[Slot, Any, None]
 
@@ -292,11 +293,13 @@ class TableSession:
         """Another seat declares the due seat absent: the game ends, the absent seat loses."""
         due = self.slot.seat
         if envelope.body != {"seat": due}:
-            raise Rejected(Violation(index, envelope.seat, "session.malformed", f"an absence claim is {{seat: {due}}}, naming the due seat", envelope))
+            detail = f"an absence claim is {{seat: {due}}}, naming the due seat"
+            raise Rejected(Violation(index, envelope.seat, "session.malformed", detail, envelope))
         self._events = []
         self._append(envelope)
         self.absent.add(due)
-        self.violations.append(Violation(index, due, "session.absent", f"declared absent by seat {envelope.seat} while due to send {self.slot.kind!r}", envelope))
+        detail = f"declared absent by seat {envelope.seat} while due to send {self.slot.kind!r}"
+        self.violations.append(Violation(index, due, "session.absent", detail, envelope))
         self._advance(lambda: self._flow_gen.throw(_Absent(due)))
         return tuple(self._events)
 
@@ -464,8 +467,10 @@ class TableSession:
         for stage in deck.stages:
             produce = None
             if stage.seat in run.seeds:
-                produce = lambda stage=stage, entries=entries: stage_body(deck, stage.index, run_stage(deck, stage.index, record.keys_of(stage.seat), entries, run.ops))
-            entries = yield Slot(stage.seat, DECK, lambda body, stage=stage: check_stage(deck, stage.index, body), produce, "deck.stage-mismatch", resignable=True)
+                produce = lambda stage=stage, entries=entries: stage_body(
+                    deck, stage.index, run_stage(deck, stage.index, record.keys_of(stage.seat), entries, run.ops))
+            check = lambda body, stage=stage: check_stage(deck, stage.index, body)
+            entries = yield Slot(stage.seat, DECK, check, produce, "deck.stage-mismatch", resignable=True)
         record.entries = entries
         self._apply(Shuffled(run.open_all(record) if self.auditing else {}))
 
@@ -474,7 +479,8 @@ class TableSession:
         for seat in sorted(needs):
             wanted = needs[seat]
             produce = (lambda wanted=wanted, seat=seat: run.keys_body(seat, wanted)) if seat in run.seeds else None
-            published = yield Slot(seat, KEYS, lambda body, seat=seat, wanted=wanted: run.check_keys(seat, wanted, body), produce, "deck.key-mismatch", resignable=True)
+            check = lambda body, seat=seat, wanted=wanted: run.check_keys(seat, wanted, body)
+            published = yield Slot(seat, KEYS, check, produce, "deck.key-mismatch", resignable=True)
             run.store_keys(seat, published)
         faces, dispute = run.open_visible(handles, self.seat)
         if dispute is not None:

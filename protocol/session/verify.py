@@ -8,17 +8,16 @@ violation as (envelope index, seat, rule, explanation) with the seat's signed en
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from typing import Iterable
-
-from games.contract import Result
-from protocol.envelope import Envelope
-from protocol.session.errors import Rejected, Violation
-from protocol.session.slots import SEED
-from protocol.session.table import TableSession
-from protocol.transcript import EquivocationProof, TranscriptError
-from protocol.transcript_file import TranscriptFile, TranscriptReader
+from fairtable.games.contract import Result
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.session.errors import Rejected, Violation
+from fairtable.protocol.session.slots import SEED
+from fairtable.protocol.session.table import TableSession
+from fairtable.protocol.transcript import EquivocationProof, TranscriptError
+from fairtable.protocol.transcript_file import TranscriptFile, TranscriptReader
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from protocol.fair.seeds import Game, Seed
-from protocol.hashing import digest
+from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.hashing import digest
 
 # Standard normal quantile for a one-sided tail of about 1e-9: a correct implementation
 # fails a chi-square test with this bound once in a billion seeds sets, and our seeds are fixed.

@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from protocol import codec
-from protocol.fair.hidden_board import Board, CommittedBoard, open_body, root_body
-from protocol.fair.mental_deck import Deck, DeckKeys, composition_commitment, open_position, run_stage, stage_body
-from protocol.fair.private_stream import draw
-from protocol.fair.public_random import HashChain, public_below, public_value, reveal_body
-from protocol.fair.seeds import Game, Seed, Stream
-from protocol.fair.simultaneous import choice_salt, commit_body, reveal_body as choice_reveal_body
+from fairtable.protocol import codec
+from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, open_body, root_body
+from fairtable.protocol.fair.mental_deck import Deck, DeckKeys, composition_commitment, open_position, run_stage, stage_body
+from fairtable.protocol.fair.private_stream import draw
+from fairtable.protocol.fair.public_random import HashChain, public_below, public_value, reveal_body
+from fairtable.protocol.fair.seeds import Game, Seed, Stream
+from fairtable.protocol.fair.simultaneous import choice_salt, commit_body
+from fairtable.protocol.fair.simultaneous import reveal_body as choice_reveal_body
 
 DIRECTORY = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "fairness"
 TABLE = bytes.fromhex("7461626c652d69642d666f722d746573742d766563746f727300000000000000")

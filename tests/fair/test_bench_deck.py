@@ -1,5 +1,5 @@
-from node.cli import build_parser
-from node.bench import deck
+from fairtable.node.bench import deck
+from fairtable.node.cli import build_parser
 
 
 def test_deck_bench_reports_consistent_counts():

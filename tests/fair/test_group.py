@@ -2,8 +2,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nacl import bindings
 
-from protocol.fair.group import ORDER, invert, invert_all, is_scalar, product, scalar_from
-from protocol.fair.seeds import Stream
+from fairtable.protocol.fair.group import ORDER, invert, invert_all, is_scalar, product, scalar_from
+from fairtable.protocol.fair.seeds import Stream
 
 scalars = st.integers(1, ORDER - 1).map(lambda n: n.to_bytes(32, "little"))
 

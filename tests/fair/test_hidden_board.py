@@ -2,10 +2,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.fair.fair_support import make_game, make_seeds
-from protocol import codec
-from protocol.fair.errors import Violation
-from protocol.fair.hidden_board import (
+from fairtable.protocol import codec
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.hidden_board import (
     Board,
     CommittedBoard,
     check_full,
@@ -14,6 +13,7 @@ from protocol.fair.hidden_board import (
     open_body,
     root_body,
 )
+from tests.fair.fair_support import make_game, make_seeds
 
 VALUES = [0, 1, 1, 0, 0, 2, 2, 2, 0, 0, 0, 3]  # a 4x3 board, row-major
 

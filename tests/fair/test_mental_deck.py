@@ -5,19 +5,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nacl import bindings
 
-from tests.fair.fair_support import chi_square, chi_square_limit, make_game, make_seeds
-from protocol import codec
-from protocol.fair.errors import Violation
-from protocol.fair.group import ORDER, Ops, hash_to_point, invert, is_point, product
-from protocol.fair.mental_deck import (
+from fairtable.protocol import codec
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.group import ORDER, Ops, hash_to_point, invert, is_point, product
+from fairtable.protocol.fair.mental_deck import (
     LOCK,
     SHUFFLE,
     SHUFFLE_LOCK,
     Card,
     Deck,
     DeckKeys,
-    check_keys,
     check_composition_body,
+    check_keys,
     check_stage,
     composition_body,
     composition_commitment,
@@ -28,6 +27,7 @@ from protocol.fair.mental_deck import (
     stage_body,
     verify_deck,
 )
+from tests.fair.fair_support import chi_square, chi_square_limit, make_game, make_seeds
 
 FIELD = (1 << 255) - 19
 SMALL_ORDER_POINT = (FIELD - 1).to_bytes(32, "little")  # (0, -1), of order 2
@@ -148,7 +148,7 @@ def test_same_seeds_same_deck_different_seeds_different_order(tag, seats, size):
     assert shuffle(deck, seeds)[1] == stages
     cards = open_all(deck, keys, stages[-1])
     assert sorted(cards.values()) == sorted(deck.candidates)
-    other_keys, other_stages = shuffle(deck, make_seeds(game, seats, tag.hex() + "'"))
+    _other_keys, other_stages = shuffle(deck, make_seeds(game, seats, tag.hex() + "'"))
     assert other_stages[-1] != stages[-1]
     assert not set(other_stages[-1]) & set(stages[-1])
 
@@ -273,7 +273,7 @@ def test_entry_outside_the_group_is_named_by_the_next_multiplication(table, kind
         assert (caught.value.seat, caught.value.rule) == (deck.stages[cheater].seat, "deck.invalid-point")
         assert "entry 2" in caught.value.detail
     # A bad final entry is named when its position is opened.
-    keys, stages = shuffle(deck, seeds)
+    keys, _stages = shuffle(deck, seeds)
     with pytest.raises(Violation) as caught:
         open_position(deck, 2, bad, all_keys(deck, keys, 2))
     assert (caught.value.seat, caught.value.rule) == (deck.stages[-1].seat, "deck.invalid-point")
@@ -404,7 +404,7 @@ def test_hidden_deck_commitment_hides_and_binds(hidden):
     commitment = composition_commitment(seeds[1], deck, composition)
     assert commitment == composition_commitment(seeds[1], deck, sorted(composition))
     assert commitment != composition_commitment(seeds[0], deck, composition)
-    keys, stages = shuffle(deck, seeds, composition)
+    _keys, stages = shuffle(deck, seeds, composition)
     for claimed, rule in (([103, 100, 102, 101], "deck.composition-mismatch"), ([103, 103, 103, 100], "deck.bad-composition")):
         with pytest.raises(Violation) as caught:
             verify_deck(deck, seeds, stages, {}, claimed, commitment)
@@ -455,7 +455,7 @@ def test_hidden_deck_validates_the_composition(hidden):
 
 def test_hidden_first_stage_message_carries_the_commitment(hidden):
     deck, seeds, composition = hidden
-    keys, stages = shuffle(deck, seeds, composition)
+    _keys, stages = shuffle(deck, seeds, composition)
     with pytest.raises(Violation) as caught:
         check_stage(deck, 0, stage_body(deck, 0, stages[0]))
     assert (caught.value.seat, caught.value.rule) == (1, "deck.malformed-stage")

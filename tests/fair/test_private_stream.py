@@ -2,10 +2,10 @@ from collections import Counter
 
 import pytest
 
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.private_stream import check_draw, draw
+from fairtable.protocol.hashing import digest
 from tests.fair.fair_support import chi_square, chi_square_limit, make_game, make_seeds
-from protocol.fair.errors import Violation
-from protocol.fair.private_stream import check_draw, draw
-from protocol.hashing import digest
 
 CONTEXT = digest("test", b"latest envelope of another seat")
 

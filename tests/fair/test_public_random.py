@@ -2,10 +2,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.fair.fair_support import make_game, make_seeds
-from protocol import codec
-from protocol.fair.errors import Violation
-from protocol.fair.public_random import (
+from fairtable.protocol import codec
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.public_random import (
     ChainExhausted,
     HashChain,
     chain_link,
@@ -15,6 +14,7 @@ from protocol.fair.public_random import (
     public_value,
     reveal_body,
 )
+from tests.fair.fair_support import make_game, make_seeds
 
 LENGTH = 16
 

@@ -5,10 +5,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fair.fair_support import chi_square, chi_square_limit, make_game, make_seeds
-from protocol.fair.errors import Violation
-from protocol import codec
-from protocol.fair.seeds import (
+from fairtable.protocol import codec
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.seeds import (
     Game,
     Seed,
     Stream,
@@ -18,7 +17,8 @@ from protocol.fair.seeds import (
     seed_reveal_body,
     start_body,
 )
-from protocol.hashing import digest
+from fairtable.protocol.hashing import digest
+from tests.fair.fair_support import chi_square, chi_square_limit, make_game, make_seeds
 
 keys = st.binary(min_size=32, max_size=32)
 

@@ -1,9 +1,9 @@
 import pytest
 
+from fairtable.protocol import codec
+from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.simultaneous import check_commit, check_reveals, check_salt, commit_body, reveal_body
 from tests.fair.fair_support import make_game, make_seeds
-from protocol import codec
-from protocol.fair.errors import Violation
-from protocol.fair.simultaneous import check_commit, check_reveals, check_salt, commit_body, reveal_body
 
 CHOICES = {0: [[1, 2], [3, 4]], 1: "pass", 2: None, 3: [[0, 0]]}
 

@@ -13,8 +13,8 @@ import json
 import pytest
 from nacl import bindings
 
+from fairtable.protocol.codec import encode
 from tests.fair.fair_vectors import BUILDERS, DIRECTORY, render
-from protocol.codec import encode
 
 
 def h(label: str, data: bytes) -> bytes:

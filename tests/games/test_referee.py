@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
-from games import referee
-from games.bots import RandomBot, heuristic
-from games.contract import (
+from fairtable.games import referee
+from fairtable.games.bots import RandomBot, heuristic
+from fairtable.games.contract import (
     Chosen,
     CommitHidden,
     Committed,
@@ -36,7 +37,7 @@ from games.contract import (
     Shuffled,
     Simultaneous,
 )
-from games.towers.bots import GreedyBot
+from fairtable.games.towers.bots import GreedyBot
 from tests.games.towers_positions import GAME
 
 # The toy game's script: one request of each kind, then the end.

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import pytest
 
-from games.towers.catalogue import CARDS
+from fairtable.games.towers.catalogue import CARDS
 from tests.games.towers_positions import ENEMY, FILLER, HAND, ME, play, position
 
 INCOME = (("ore", "mines"), ("mana", "monasteries"), ("soldiers", "barracks"))

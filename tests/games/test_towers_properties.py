@@ -9,11 +9,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import referee
-from games.bots import RandomBot
-from games.contract import Decide, Move, Shuffle
-from games.towers.catalogue import BATTLEFIELDS
-from protocol import codec
+from fairtable.games import referee
+from fairtable.games.bots import RandomBot
+from fairtable.games.contract import Decide, Move, Shuffle
+from fairtable.games.towers.catalogue import BATTLEFIELDS
+from fairtable.protocol import codec
 from tests.games.towers_positions import GAME
 
 MAX_EVENTS = 20_000

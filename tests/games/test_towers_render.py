@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from games.contract import Result
-from games.towers.render import move_line, render
-from games.towers.state import Action
+from fairtable.games.contract import Result
+from fairtable.games.towers.render import move_line, render
+from fairtable.games.towers.state import Action
 from tests.games.towers_positions import GAME, HAND, play, position
 
 

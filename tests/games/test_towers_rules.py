@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from games.contract import (
+from fairtable.games.contract import (
     Deal,
     Dealt,
     Decide,
@@ -24,8 +24,8 @@ from games.contract import (
     Shuffle,
     Shuffled,
 )
-from games.towers.catalogue import BATTLEFIELDS
-from games.towers.effects import Side
+from fairtable.games.towers.catalogue import BATTLEFIELDS
+from fairtable.games.towers.effects import Side
 from tests.games.towers_positions import ENEMY_HAND, FILLER, GAME, HAND, discard, play, position
 
 FAERIE, QUARTZ, PRISM, SCOUT, LUCKY, DISCORD, RAINBOW, WORK = 71, 36, 39, 74, 3, 48, 35, 7

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.contract import Committed, Decide, Finished, Forfeit, Move, Opened, OpenHidden, Result, RuleError
-from games.zeeslag.duel import targets
-from games.zeeslag.sea import SEA
+from fairtable.games.contract import Committed, Decide, Finished, Forfeit, Move, Opened, OpenHidden, Result, RuleError
+from fairtable.games.zeeslag.duel import targets
+from fairtable.games.zeeslag.sea import SEA
 from tests.games.zeeslag_positions import CLASSIC_0, CLASSIC_1, GAME, Table, cell, cells, fleet, raw
 
 ALL = tuple(range(100))

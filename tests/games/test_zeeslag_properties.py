@@ -7,13 +7,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import referee
-from games.bots import heuristic, random_bot
-from games.contract import Committed, Move, OpenHidden
-from games.zeeslag.bots import GreedyBot, RandomBot
-from games.zeeslag.fleet import FLEETS, IDS, fleet_problem
-from games.zeeslag.sea import SEA
-from protocol import codec
+from fairtable.games import referee
+from fairtable.games.bots import heuristic, random_bot
+from fairtable.games.contract import Committed, Move, OpenHidden
+from fairtable.games.zeeslag.bots import GreedyBot, RandomBot
+from fairtable.games.zeeslag.fleet import FLEETS, IDS, fleet_problem
+from fairtable.games.zeeslag.sea import SEA
+from fairtable.protocol import codec
 from tests.games.zeeslag_positions import GAME
 
 REASONS = ("sunk", "timeouts")
@@ -116,7 +116,7 @@ def test_requests_of_a_game_follow_the_documented_sequence():
     assert requests[-4:] == [OpenHidden(0, "ships", everything), OpenHidden(0, "ids", everything),
                              OpenHidden(1, "ships", everything), OpenHidden(1, "ids", everything)]
     # Every shot is opened at once; every hit gets an answer; every sink opens its ids.
-    for request, event, following in zip(requests, played.events, requests[1:]):
+    for _request, event, following in zip(requests, played.events, requests[1:]):
         if isinstance(event, Move) and "shoot" in event.move:
             assert following == OpenHidden(1 - event.seat, "ships", (event.move["shoot"],))
         if isinstance(event, Move) and event.move == {"sunk": True}:

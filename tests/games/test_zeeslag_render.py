@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.contract import Forfeit, Move
-from games.zeeslag.render import render
+from fairtable.games.contract import Forfeit, Move
+from fairtable.games.zeeslag.render import render
 from tests.games.zeeslag_positions import GAME, Table, cell
 
 
@@ -75,7 +75,7 @@ def test_placement_and_start_phases():
 
 
 def test_moves_are_named_as_players_say_them():
-    from games.zeeslag.render import move_line
+    from fairtable.games.zeeslag.render import move_line
 
     assert move_line({}, {"shoot": 0}) == "shoot A1"
     assert move_line({}, {"shoot": 99}) == "shoot J10"

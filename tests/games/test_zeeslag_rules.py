@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.contract import (
+from fairtable.games.contract import (
     CommitHidden,
     Committed,
     Decide,

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.zeeslag.fleet import FLEETS, Placement, fleet_problem, layers, random_placements, shape_problem
-from games.zeeslag.sea import SEA, Grid
+from fairtable.games.zeeslag.fleet import FLEETS, Placement, fleet_problem, layers, random_placements, shape_problem
+from fairtable.games.zeeslag.sea import SEA, Grid
 from tests.games.zeeslag_positions import CLASSIC_0, CLASSIC_1, TEN_1, cell, cells, fleet, raw
 
 CLASSIC, TEN = FLEETS["classic"], FLEETS["ten"]

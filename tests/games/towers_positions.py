@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from games.contract import Move
-from games.registry import get
-from games.towers.effects import Side
-from games.towers.state import TowersState
+from fairtable.games.contract import Move
+from fairtable.games.registry import get
+from fairtable.games.towers.effects import Side
+from fairtable.games.towers.state import TowersState
 
 GAME = get("towers")
 

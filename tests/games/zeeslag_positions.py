@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from games.contract import Committed, Decide, Move, Opened, OpenHidden, RandomValue
-from games.registry import get
-from games.zeeslag.fleet import Placement, layers
-from games.zeeslag.sea import SEA
-from games.zeeslag.sinks import complete
+from fairtable.games.contract import Committed, Decide, Move, Opened, OpenHidden, RandomValue
+from fairtable.games.registry import get
+from fairtable.games.zeeslag.fleet import Placement, layers
+from fairtable.games.zeeslag.sea import SEA
+from fairtable.games.zeeslag.sinks import complete
 
 GAME = get("zeeslag")
 KNOWERS = ("full", 0, 1, None)

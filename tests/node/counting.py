@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 import pytest
 
-from games import registry
-from games.contract import Decide, Finished, Forfeit, Game, Move, OptionsError, Result, RuleError
+from fairtable.games import registry
+from fairtable.games.contract import Decide, Finished, Forfeit, Game, Move, OptionsError, Result, RuleError
 
 TARGET = 12
 

@@ -10,15 +10,29 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 import trio
 
-from games import registry
-from games.contract import Deal, Dealt, Decide, Finished, Forfeit, GameError, Move, PrivateDraw, PrivateDrawn
-from games.contract import PublicRandom, RandomValue, Shuffle, Shuffled
-from games.referee import shuffled
-from node.service import LobbyTable, ServiceError, TableUpdate
+from fairtable.games import registry
+from fairtable.games.contract import (
+    Deal,
+    Dealt,
+    Decide,
+    Finished,
+    Forfeit,
+    GameError,
+    Move,
+    PrivateDraw,
+    PrivateDrawn,
+    PublicRandom,
+    RandomValue,
+    Shuffle,
+    Shuffled,
+)
+from fairtable.games.referee import shuffled
+from fairtable.node.service import LobbyTable, ServiceError, TableUpdate
 
 PEER = "peer.test:7000"
 ME, BOT = "me", "bot"

@@ -5,15 +5,15 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator, Callable
 
 import trio
 
-from node.keystore import write_secret_key
-from node.node import Node, NodeConfig
-from protocol.identity import SecretKey
+from fairtable.node.keystore import write_secret_key
+from fairtable.node.node import Node, NodeConfig
+from fairtable.protocol.identity import SecretKey
 
 FAST = dict(heartbeat=0.2, handshake_timeout=1.0)
 
@@ -52,7 +52,7 @@ def node_process(data: Path, name: str, *flags: str, log: Path | None = None) ->
     log = log or data.with_suffix(".log")
     with open(log, "ab") as stderr:
         return subprocess.Popen(
-            [sys.executable, "-m", "node.cli", "node", "--data", str(data), "--name", name, "--heartbeat", "0.3", *flags],
+            [sys.executable, "-m", "fairtable.node.cli", "node", "--data", str(data), "--name", name, "--heartbeat", "0.3", *flags],
             stdout=subprocess.PIPE, stderr=stderr, text=True,
         )
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import trio
 
-from games import bots as game_bots, registry
-from node.journal import TableFiles
-from node.live_table import LiveTable, Timing
-from protocol.genesis import Genesis, Seat, SignedGenesis
-from protocol.identity import SecretKey
+from fairtable.games import bots as game_bots
+from fairtable.games import registry
+from fairtable.node.journal import TableFiles
+from fairtable.node.live_table import LiveTable, Timing
+from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
+from fairtable.protocol.identity import SecretKey
 
 KEYS = tuple(SecretKey.from_seed(bytes([40 + n]) * 32) for n in range(4))
 

@@ -8,14 +8,13 @@ import re
 from pathlib import Path
 
 import pytest
-
-from games import registry
 import trio
 from trio_websocket import ConnectionClosed, ConnectionRejected, open_websocket_url
 
-from node.api import API_VERSION, DEFAULT_PORT, ApiLimits, serve_api
-from node.apiops import OPS
-from node.apiclient import ApiError, connect
+from fairtable.games import registry
+from fairtable.node.api import API_VERSION, DEFAULT_PORT, ApiLimits, serve_api
+from fairtable.node.apiclient import ApiError, connect
+from fairtable.node.apiops import OPS
 from tests.node.fake_node import PEER, FakeNode
 
 TOKEN = "7f" * 32

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from node.apijson import RequestError, dumps, parse
+from fairtable.node.apijson import RequestError, dumps, parse
 
 
 def test_canonical_values_parse_and_extreme_integers_are_kept():

@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from node.apitoken import TOKEN_FILE, TokenFileError, load_or_create_token, read_token
+from fairtable.node.apitoken import TOKEN_FILE, TokenFileError, load_or_create_token, read_token
 
 
 def test_created_once_with_mode_0600_and_reused(tmp_path):

@@ -6,16 +6,16 @@ import os
 import pytest
 import trio
 
-from node.channel import Channel, open_channel
-from node.errors import ChannelError
-from node.journal import TableFiles
-from node.link import hello
-from node.messages import message, parse
-from protocol.envelope import Envelope
-from protocol.identity import SecretKey
+from fairtable.node.channel import Channel, open_channel
+from fairtable.node.errors import ChannelError
+from fairtable.node.journal import TableFiles
+from fairtable.node.link import hello
+from fairtable.node.messages import message, parse
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.identity import SecretKey
+from tests.node.counting import counting_registered  # noqa: F401 (autouse: the test game)
 from tests.node.nodes import eventually, running
 from tests.node.tables import KEYS, signed_genesis
-from tests.node.counting import counting_registered  # noqa: F401 (autouse: the test game)
 
 GENESIS = signed_genesis("counting", 2)
 

@@ -5,7 +5,7 @@ import sys
 
 def test_bench_wire_prints_figures_against_a_same_run_baseline():
     completed = subprocess.run(
-        [sys.executable, "-m", "node.cli", "bench", "wire", "--json", "--seconds", "0.05"],
+        [sys.executable, "-m", "fairtable.node.cli", "bench", "wire", "--json", "--seconds", "0.05"],
         capture_output=True, text=True, check=True,
     )
     figures = json.loads(completed.stdout)

@@ -2,7 +2,7 @@
 
 import json
 
-from node.cli import main
+from fairtable.node.cli import main
 
 
 def test_bench_net_reports_round_trips_and_the_ratio_to_in_process_play(capsys):

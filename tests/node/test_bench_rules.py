@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from node.cli import main
+from fairtable.node.cli import main
 
 
 def test_bench_rules_reports_rates_and_the_heuristic_win_rate(capsys):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from node.api import serve_api
+from fairtable.node.api import serve_api
 from tests.node.fake_node import PEER, FakeNode
 
 BOT_FILE = Path(__file__).parents[2] / "examples" / "bot_client.py"

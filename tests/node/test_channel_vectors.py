@@ -9,8 +9,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from node.handshake import PROLOGUE, PROTOCOL_NAME, Handshake, identity_payload, verify_identity_payload
-from protocol.identity import SecretKey
+from fairtable.node.handshake import PROLOGUE, PROTOCOL_NAME, Handshake, identity_payload, verify_identity_payload
+from fairtable.protocol.identity import SecretKey
 
 VECTORS = json.loads((Path(__file__).parents[2] / "spec" / "vectors" / "channel.json").read_text())
 HANDSHAKE = VECTORS["handshake"]

@@ -2,8 +2,8 @@ import pytest
 import trio
 import trio.testing
 
-from node.errors import ChannelBroken, ChannelClosed, FrameError
-from node.framing import MAX_FRAME, FrameReader, send_frame
+from fairtable.node.errors import ChannelBroken, ChannelClosed, FrameError
+from fairtable.node.framing import MAX_FRAME, FrameReader, send_frame
 
 
 class Trickle(trio.abc.ReceiveStream):

@@ -3,8 +3,8 @@ import stat
 
 import pytest
 
-from node.keystore import KeyFileError, load_or_create_secret_key, load_public_key, load_secret_key, write_public_key, write_secret_key
-from protocol.identity import SecretKey
+from fairtable.node.keystore import KeyFileError, load_or_create_secret_key, load_public_key, load_secret_key, write_public_key, write_secret_key
+from fairtable.protocol.identity import SecretKey
 
 
 def test_secret_key_file_is_private_and_round_trips(tmp_path):

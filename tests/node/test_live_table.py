@@ -4,12 +4,12 @@ import pytest
 import trio
 import trio.testing
 
-from node.live_table import Outcome, Timing
-from protocol.envelope import Envelope
-from protocol.session.verify import verify
-from protocol.transcript_file import load
-from tests.node.tables import KEYS, live_table, reload, settle, signed_genesis, wire
+from fairtable.node.live_table import Outcome, Timing
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.session.verify import verify
+from fairtable.protocol.transcript_file import load
 from tests.node.counting import counting_registered  # noqa: F401 (autouse: the test game)
+from tests.node.tables import KEYS, live_table, reload, settle, signed_genesis, wire
 
 
 @pytest.fixture

@@ -1,16 +1,15 @@
 """Lobby and service over real loopback TCP between in-process nodes: host, join, refusals, leave, start, play."""
 
 import pytest
-
-from node.channel import open_channel
-from node.messages import parse
-from node.service import ServiceError
-from protocol.identity import SecretKey
-from protocol.session.verify import verify
-from protocol.transcript_file import load
-from tests.node.nodes import eventually, running
-
 import trio
+
+from fairtable.node.channel import open_channel
+from fairtable.node.messages import parse
+from fairtable.node.service import ServiceError
+from fairtable.protocol.identity import SecretKey
+from fairtable.protocol.session.verify import verify
+from fairtable.protocol.transcript_file import load
+from tests.node.nodes import eventually, running
 
 
 async def test_two_nodes_host_join_start_and_play_a_game_through_the_service(tmp_path):

@@ -3,12 +3,12 @@
 import trio
 import trio.testing
 
-from node.channel import accept_channel, open_channel
-from node.link import Link, hello
-from protocol.session.verify import verify
-from protocol.transcript_file import load
-from tests.node.tables import KEYS, live_table, reload, signed_genesis
+from fairtable.node.channel import accept_channel, open_channel
+from fairtable.node.link import Link, hello
+from fairtable.protocol.session.verify import verify
+from fairtable.protocol.transcript_file import load
 from tests.node.counting import counting_registered  # noqa: F401 (autouse: the test game)
+from tests.node.tables import KEYS, live_table, reload, signed_genesis
 
 
 async def linked(left_table, right_table, heartbeat: float = 0.5) -> None:

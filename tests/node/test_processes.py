@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import trio
 
-from protocol.errors import ProtocolError
-from protocol.session.verify import verify_chunks
-from protocol.transcript_file import TranscriptReader
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.session.verify import verify_chunks
+from fairtable.protocol.transcript_file import TranscriptReader
 from tests.node.nodes import free_port, listening_address, node_process
 
 PLAY = ("--bot-delay", "0.02", "--until-done")
@@ -48,7 +48,7 @@ def assert_same_valid_transcripts(*datas: Path) -> bytes:
 
 
 def test_the_demo_plays_a_full_game_between_two_node_processes(tmp_path):
-    completed = subprocess.run([sys.executable, "-m", "node.cli", "demo", "--out", str(tmp_path)],
+    completed = subprocess.run([sys.executable, "-m", "fairtable.node.cli", "demo", "--out", str(tmp_path)],
                                capture_output=True, text=True, timeout=120)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "identical     yes" in completed.stdout and "VALID / VALID" in completed.stdout
@@ -129,7 +129,7 @@ async def test_a_dropped_connection_is_redialled_and_the_game_completes(tmp_path
 
 
 def test_the_demo_plays_zeeslag_with_committed_fleets(tmp_path):
-    completed = subprocess.run([sys.executable, "-m", "node.cli", "demo", "--game", "zeeslag", "--out", str(tmp_path)],
+    completed = subprocess.run([sys.executable, "-m", "fairtable.node.cli", "demo", "--game", "zeeslag", "--out", str(tmp_path)],
                                capture_output=True, text=True, timeout=120)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "zeeslag (duel)" in completed.stdout and "VALID / VALID" in completed.stdout

@@ -7,11 +7,12 @@ import sys
 
 import pytest
 import trio
+import trio.lowlevel
 
-from node.api import serve_api
-from node.apiclient import connect
-from node.cli import main
-from node.terminal import LEGAL_MOVES, HostSettings, Terminal, describe_move, outcome, pick, render_view
+from fairtable.node.api import serve_api
+from fairtable.node.apiclient import connect
+from fairtable.node.cli import main
+from fairtable.node.terminal import LEGAL_MOVES, HostSettings, Terminal, describe_move, outcome, pick, render_view
 from tests.node.fake_node import PEER, FakeNode
 
 
@@ -26,7 +27,7 @@ async def play(nursery: trio.Nursery, fake: FakeNode, lines: list[str], **how) -
     out = io.StringIO()
 
     async def read_line() -> str | None:
-        await trio.sleep(0)
+        await trio.lowlevel.checkpoint()
         return script.pop(0) + "\n" if script else None
 
     with trio.fail_after(30):
@@ -151,7 +152,7 @@ async def test_the_command_with_piped_stdin_and_a_token(nursery, tmp_path):
     (tmp_path / "api-token").write_text(token + "\n")
     with trio.fail_after(30):
         done = await trio.run_process(
-            [sys.executable, "-m", "node.cli", "play", "--api", url, "--token-file", str(tmp_path / "api-token"),
+            [sys.executable, "-m", "fairtable.node.cli", "play", "--api", url, "--token-file", str(tmp_path / "api-token"),
              "--host", "towers", "--start"],
             stdin=b"nonsense\n1\nq\n", capture_stdout=True, capture_stderr=True, check=False,
         )
@@ -159,7 +160,7 @@ async def test_the_command_with_piped_stdin_and_a_token(nursery, tmp_path):
     assert done.returncode == 0, done.stderr.decode()
     assert LEGAL_MOVES in out and "Please enter a move number" in out and len(moves_sent(fake)) == 1
     assert "Leaving; the node keeps your seat" in out
-    done = await trio.run_process([sys.executable, "-m", "node.cli", "play", "--api", url, "--host", "towers"],
+    done = await trio.run_process([sys.executable, "-m", "fairtable.node.cli", "play", "--api", url, "--host", "towers"],
                                   stdin=b"", capture_stdout=True, capture_stderr=True, check=False)
     assert done.returncode == 1 and "requires its API token" in done.stderr.decode()
 
@@ -176,7 +177,7 @@ def test_a_move_can_be_typed_by_its_last_word():
 
 
 def test_hidden_data_is_offered_as_a_random_placement():
-    from node.terminal import RANDOM_PLACEMENT, offered
+    from fairtable.node.terminal import RANDOM_PLACEMENT, offered
 
     assert offered({"decision": "hidden", "legal_moves": []}) == [RANDOM_PLACEMENT]
     assert offered({"decision": "move", "legal_moves": [{"shoot": 3}]}) == [{"shoot": 3}]

@@ -13,7 +13,7 @@ ROOT = Path(__file__).parents[2]
 
 
 def fairtable(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "node.cli", *args], capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run([sys.executable, "-m", "fairtable.node.cli", *args], capture_output=True, text=True, cwd=ROOT)
 
 
 @pytest.fixture(scope="module")

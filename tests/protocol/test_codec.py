@@ -3,9 +3,10 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from protocol import codec
+from fairtable.protocol import codec
 from tests.strategies import ints, wire_values
 
 VECTORS = json.loads((Path(__file__).parents[2] / "spec" / "vectors" / "wire.json").read_text())

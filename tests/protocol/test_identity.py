@@ -2,9 +2,10 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from protocol.identity import IdentityError, PublicKey, SecretKey, fingerprint, parse_fingerprint
+from fairtable.protocol.identity import IdentityError, PublicKey, SecretKey, fingerprint, parse_fingerprint
 
 VECTORS = json.loads((Path(__file__).parents[2] / "spec" / "vectors" / "identity.json").read_text())
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

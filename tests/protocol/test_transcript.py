@@ -2,15 +2,16 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from protocol import codec
-from protocol import transcript_file as tf
-from protocol.envelope import Envelope, EnvelopeError
-from protocol.errors import ProtocolError
-from protocol.genesis import Genesis, GenesisError, Seat, SignedGenesis
-from protocol.identity import SecretKey
-from protocol.transcript import EquivocationError, EquivocationProof, Transcript, TranscriptError
+from fairtable.protocol import codec
+from fairtable.protocol import transcript_file as tf
+from fairtable.protocol.envelope import Envelope, EnvelopeError
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.genesis import Genesis, GenesisError, Seat, SignedGenesis
+from fairtable.protocol.identity import SecretKey
+from fairtable.protocol.transcript import EquivocationError, EquivocationProof, Transcript, TranscriptError
 
 VECTORS = json.loads((Path(__file__).parents[2] / "spec" / "vectors" / "transcript.json").read_text())
 KEYS = [SecretKey.from_seed(bytes([i + 1]) * 32) for i in range(3)]

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from node.selfplay import SelfPlay, derive
-from protocol import codec
-from protocol import transcript_file as tf
-from protocol.envelope import Envelope
-from protocol.session.table import game_seed
-from protocol.session.verify import Report, verify_chunks
+from fairtable.node.selfplay import SelfPlay, derive
+from fairtable.protocol import codec
+from fairtable.protocol import transcript_file as tf
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.session.table import game_seed
+from fairtable.protocol.session.verify import Report, verify_chunks
 
 
 def towers(seed: bytes = b"seed", options: dict | None = None, variant: str = "normal") -> SelfPlay:

@@ -4,15 +4,14 @@ and always by the verifier, with the right seat and rule."""
 import pytest
 from nacl import bindings
 
-from node.selfplay import SelfPlay
-from protocol import codec
-from protocol import transcript_file as tf
-from protocol.envelope import Envelope
-from protocol.fair.group import hash_to_point
-from protocol.session.errors import Rejected, Violation
-from protocol.session.verify import find_equivocations, verify
+from fairtable.node.selfplay import SelfPlay
+from fairtable.protocol import codec
+from fairtable.protocol import transcript_file as tf
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.fair.group import hash_to_point
+from fairtable.protocol.session.errors import Rejected, Violation
+from fairtable.protocol.session.verify import find_equivocations, verify
 from tests.session.tables import all_seeds, file_bytes, play_until, slot_is, towers, verify_bytes, with_body
-
 
 SMALL_ORDER_POINT = ((1 << 255) - 20).to_bytes(32, "little")  # (0, -1), of order 2
 
@@ -102,8 +101,8 @@ def test_move_out_of_turn():
 
 
 def test_illegal_move_unaffordable_card():
-    from games.towers.catalogue import CARDS
-    from games.towers.game import affordable
+    from fairtable.games.towers.catalogue import CARDS
+    from fairtable.games.towers.game import affordable
 
     table = towers()
 
@@ -221,7 +220,7 @@ def test_shuffle_entry_outside_the_group_is_named_by_the_next_stage():
 def test_equivocation_across_two_transcripts():
     table = towers()
     play_until(table, slot_is("move"))
-    seat, kind, body = table.next_message()
+    seat, _kind, _body = table.next_message()
     legal = table.sessions[seat].legal_moves()
     one = table.seal(seat, *table.sessions[seat].move_body(legal[0]))
     two = table.seal(seat, *table.sessions[seat].move_body(legal[-1]))

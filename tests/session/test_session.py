@@ -1,9 +1,9 @@
 import pytest
 
-from games.contract import Move
-from protocol import transcript_file as tf
-from protocol.session.errors import NotYourTurn, Rejected
-from protocol.session.verify import verify
+from fairtable.games.contract import Move
+from fairtable.protocol import transcript_file as tf
+from fairtable.protocol.session.errors import NotYourTurn, Rejected
+from fairtable.protocol.session.verify import verify
 from tests.session.tables import play_until, slot_is, towers
 
 

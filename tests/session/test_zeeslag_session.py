@@ -2,15 +2,16 @@
 live by its proof or by the rules, or at the full opening, and named with the liar's envelope."""
 
 import random
+import re
 
 import pytest
 
-from games.contract import OpenHidden
-from games.zeeslag.bots import GreedyBot
-from node.selfplay import SelfPlay
-from protocol.envelope import Envelope
-from protocol.session.errors import Rejected
-from protocol.session.verify import verify
+from fairtable.games.contract import OpenHidden
+from fairtable.games.zeeslag.bots import GreedyBot
+from fairtable.node.selfplay import SelfPlay
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.session.errors import Rejected
+from fairtable.protocol.session.verify import verify
 from tests.session.tables import file_bytes, play_until, verify_bytes
 
 
@@ -62,7 +63,7 @@ def test_a_board_changed_after_the_commitment_cannot_be_opened():
     run.private[key] = {layer: tuple(1 - v if layer == "ships" else v for v in values) for layer, values in original.items()}
     forged = table.seal(target, "open", run.open_hidden_body(request))
     run.private[key] = original
-    with pytest.raises(Rejected, match="board.bad-proof"):
+    with pytest.raises(Rejected, match=re.escape("board.bad-proof")):
         table.sessions[1 - target].receive(forged)
 
 
@@ -78,7 +79,7 @@ def test_a_missing_sink_is_named_at_the_full_opening():
     target = table.sessions[0].slot.seat
     shooter = table.sessions[1 - target]
     lie = table.seal(target, "move", {"faces": [], "keys": [], "move": {"sunk": False}})
-    with pytest.raises(Rejected, match="zeeslag.missing_sink"):
+    with pytest.raises(Rejected, match=re.escape("zeeslag.missing_sink")):
         table.sessions[target].receive(lie)  # its own node knows its fleet and refuses
     shooter.receive(lie)  # the shooter cannot tell yet
     cheater = table.sessions[target]
@@ -113,7 +114,7 @@ def shooter_view_of_target_message(shooter, cheater, slot):
     if slot.kind == "move":
         return "move", {"faces": [], "keys": [], "move": shooter.game.legal_moves(shooter.state, slot.seat)[0]}
     if slot.kind == "random":
-        from protocol.fair.public_random import reveal_body
+        from fairtable.protocol.fair.public_random import reveal_body
         return "random", reveal_body(cheater.run.chains[slot.seat], shooter.run.random_index)
     raise AssertionError(f"unexpected {slot.kind}")
 

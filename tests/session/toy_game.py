@@ -8,15 +8,27 @@ higher total of probed values wins the match. It exists to exercise the session.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 import pytest
 
-from games import registry
-from games.contract import (
-    Chosen, CommitHidden, Committed, DealStarted, Finished, Forfeit, Game, NextDeal, Opened, OpenHidden,
-    Result, RuleError, Simultaneous,
+from fairtable.games import registry
+from fairtable.games.contract import (
+    Chosen,
+    CommitHidden,
+    Committed,
+    DealStarted,
+    Finished,
+    Forfeit,
+    Game,
+    NextDeal,
+    Opened,
+    OpenHidden,
+    Result,
+    RuleError,
+    Simultaneous,
 )
 
 CELLS = 4
