@@ -25,22 +25,22 @@ import trio
 
 from fairtable.games import registry
 from fairtable.games.contract import GameError
-from fairtable.node.channel import Channel, accept_channel, open_channel
-from fairtable.node.errors import ChannelClosed, ChannelError
-from fairtable.node.journal import JournalError, TableFiles
+from fairtable.node.api.updates import Updates
 from fairtable.node.keystore import load_or_create_secret_key
-from fairtable.node.link import SILENCE_FACTOR, Link, hello
-from fairtable.node.live_table import LiveTable, Timing
-from fairtable.node.lobby import Entrant, Lobby, Refusal, matches
-from fairtable.node.messages import BadMessage, lobby_from_value, lobby_value, message, parse, version_refusal
-from fairtable.node.selfplay import make_bot
+from fairtable.node.lobby.tables import Entrant, Lobby, Refusal, matches
+from fairtable.node.peer.channel import Channel, accept_channel, open_channel
+from fairtable.node.peer.errors import ChannelClosed, ChannelError
+from fairtable.node.peer.messages import BadMessage, lobby_from_value, lobby_value, message, parse, version_refusal
 from fairtable.node.service import LobbyTable, ServiceError, TableUpdate
+from fairtable.node.table.journal import JournalError, TableFiles
+from fairtable.node.table.link import SILENCE_FACTOR, Link, hello
+from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.tasks import race
-from fairtable.node.updates import Updates
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.genesis import PROTOCOL_VERSION, Genesis, GenesisError, Seat, SignedGenesis
 from fairtable.protocol.identity import PublicKey
 from fairtable.protocol.session.errors import NotYourTurn, Rejected
+from fairtable.protocol.testing import make_bot
 
 log = logging.getLogger("fairtable.node")
 

@@ -38,7 +38,7 @@ from fairtable.games.contract import (
     Simultaneous,
 )
 from fairtable.games.towers.bots import GreedyBot
-from tests.games.towers_positions import GAME
+from tests.games.towers.positions import GAME
 
 # The toy game's script: one request of each kind, then the end.
 SCRIPT = (

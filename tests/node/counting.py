@@ -6,9 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-import pytest
-
-from fairtable.games import registry
 from fairtable.games.contract import Decide, Finished, Forfeit, Game, Move, OptionsError, Result, RuleError
 
 TARGET = 12
@@ -64,11 +61,3 @@ class Counting(Game):
 
 
 COUNTING = Counting()
-
-
-@pytest.fixture(autouse=True)
-def counting_registered():
-    """Registered only while a test of a module that imports this fixture runs."""
-    registry.register(COUNTING)
-    yield
-    registry.unregister(COUNTING.id)

@@ -6,16 +6,17 @@ import os
 import pytest
 import trio
 
-from fairtable.node.channel import Channel, open_channel
-from fairtable.node.errors import ChannelError
-from fairtable.node.journal import TableFiles
-from fairtable.node.link import hello
-from fairtable.node.messages import message, parse
+from fairtable.node.peer.channel import Channel, open_channel
+from fairtable.node.peer.errors import ChannelError
+from fairtable.node.peer.messages import message, parse
+from fairtable.node.table.journal import TableFiles
+from fairtable.node.table.link import hello
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.identity import SecretKey
-from tests.node.counting import counting_registered  # noqa: F401 (autouse: the test game)
 from tests.node.nodes import eventually, running
-from tests.node.tables import KEYS, signed_genesis
+from tests.node.table.tables import KEYS, signed_genesis
+
+pytestmark = pytest.mark.usefixtures("counting_game")
 
 GENESIS = signed_genesis("counting", 2)
 

@@ -13,6 +13,7 @@ from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.verify import verify_chunks
 from fairtable.protocol.transcript_file import TranscriptReader
 from tests.node.nodes import free_port, listening_address, node_process
+from tests.paths import EXAMPLES
 
 PLAY = ("--bot-delay", "0.02", "--until-done")
 
@@ -154,7 +155,7 @@ def test_the_example_bot_plays_through_the_client_api_of_a_real_node(tmp_path):
         table_line = next(line for line in iter(host.stdout.readline, "") if line.startswith("hosting table "))
         lobby = table_line.split()[2].rstrip(":")
         bot = subprocess.run(
-            [sys.executable, str(Path(__file__).parents[2] / "examples" / "bot_client.py"),
+            [sys.executable, str(EXAMPLES / "bot_client.py"),
              "--api", f"ws://127.0.0.1:{api_port}/", "--token-file", str(tmp_path / "player" / "api-token"),
              "--join", address, lobby, "--seed", "7"],
             capture_output=True, text=True, timeout=120,

@@ -1,15 +1,15 @@
 import json
 import tracemalloc
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairtable.protocol import codec
+from tests.paths import VECTORS
 from tests.strategies import ints, wire_values
 
-VECTORS = json.loads((Path(__file__).parents[2] / "spec" / "vectors" / "wire.json").read_text())
+VECTORS = json.loads((VECTORS / "wire.json").read_text())
 
 
 def untag(tagged):

@@ -1,13 +1,13 @@
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from fairtable.protocol.identity import IdentityError, PublicKey, SecretKey, fingerprint, parse_fingerprint
+from tests.paths import VECTORS
 
-VECTORS = json.loads((Path(__file__).parents[2] / "spec" / "vectors" / "identity.json").read_text())
+VECTORS = json.loads((VECTORS / "identity.json").read_text())
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 

@@ -1,5 +1,4 @@
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,8 +11,9 @@ from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.genesis import Genesis, GenesisError, Seat, SignedGenesis
 from fairtable.protocol.identity import SecretKey
 from fairtable.protocol.transcript import EquivocationError, EquivocationProof, Transcript, TranscriptError
+from tests.paths import VECTORS
 
-VECTORS = json.loads((Path(__file__).parents[2] / "spec" / "vectors" / "transcript.json").read_text())
+VECTORS = json.loads((VECTORS / "transcript.json").read_text())
 KEYS = [SecretKey.from_seed(bytes([i + 1]) * 32) for i in range(3)]
 
 

@@ -1,0 +1,127 @@
+"""The client API's ops: the fields each request carries and what serves it.
+
+Each op's fields are checked by name and type before its handler runs, so a handler only
+translates a well-formed request into one :class:`NodeService` call and its result into
+JSON fields. ``spec/client-api.md`` documents every op listed here.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairtable.games import registry
+from fairtable.node.api.jsonvalues import bad_request
+from fairtable.node.service import NodeService, TableUpdate
+
+Check = tuple[str, Callable[[Any], bool]]
+STRING: Check = ("a string", lambda value: isinstance(value, str))
+STRING_OR_NULL: Check = ("a string or null", lambda value: value is None or isinstance(value, str))
+INTEGER: Check = ("an integer", lambda value: isinstance(value, int) and not isinstance(value, bool))
+OBJECT: Check = ("an object", lambda value: isinstance(value, dict))
+ANY: Check = ("a value", lambda value: True)
+
+Handler = Callable[[NodeService, Mapping[str, Any]], Awaitable[dict]]
+
+
+@dataclass(frozen=True)
+class Op:
+    """One request kind: its fields (besides ``id`` and ``op``) and what serves it."""
+
+    handler: Handler | None
+    required: Mapping[str, Check] = field(default_factory=dict)
+    optional: Mapping[str, Check] = field(default_factory=dict)
+
+    def arguments(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """The request's fields after checking their names and types; :class:`RequestError` otherwise."""
+        fields = {name: value for name, value in request.items() if name not in ("id", "op")}
+        for name in fields:
+            if name not in self.required and name not in self.optional:
+                known = ", ".join(sorted({*self.required, *self.optional})) or "none"
+                raise bad_request(f"unknown field {name!r} for op {request['op']!r} (its fields: {known})")
+        for name in self.required:
+            if name not in fields:
+                raise bad_request(f"op {request['op']!r} needs field {name!r}")
+        for name, value in fields.items():
+            what, check = self.required.get(name) or self.optional[name]
+            if not check(value):
+                raise bad_request(f"field {name!r} must be {what}")
+        return fields
+
+
+def fields_of(record: Any) -> dict[str, Any]:
+    """A service dataclass as a JSON object; ``deadline`` rounded to milliseconds."""
+    value = {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}
+    if value.get("deadline") is not None:
+        value["deadline"] = round(value["deadline"], 3)
+    return value
+
+
+def table_event(update: TableUpdate) -> dict[str, Any]:
+    return {"event": "table", **fields_of(update)}
+
+
+async def _games(service: NodeService, args: Mapping[str, Any]) -> dict:
+    games = [registry.get(game_id) for game_id in registry.ids()]
+    return {"games": [
+        {"id": game.id, "max_seats": game.max_seats, "min_seats": game.min_seats, "variants": list(game.variants)}
+        for game in games
+    ]}
+
+
+async def _list(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"tables": [fields_of(table) for table in await service.list_tables(args.get("peer"))]}
+
+
+async def _host(service: NodeService, args: Mapping[str, Any]) -> dict:
+    game = registry.get(args["game"])
+    lobby = await service.host(
+        game.id, args.get("variant", game.variants[0]), args.get("options", {}), args.get("seats", game.min_seats)
+    )
+    return {"lobby": fields_of(lobby)}
+
+
+async def _join(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"lobby": fields_of(await service.join(args["peer"], args["lobby_id"]))}
+
+
+async def _leave(service: NodeService, args: Mapping[str, Any]) -> dict:
+    await service.leave(args["lobby_id"])
+    return {}
+
+
+async def _start(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"update": fields_of(await service.start(args["lobby_id"]))}
+
+
+async def _move(service: NodeService, args: Mapping[str, Any]) -> dict:
+    await service.move(args["table"], args["move"])
+    return {}
+
+
+async def _resign(service: NodeService, args: Mapping[str, Any]) -> dict:
+    await service.resign(args["table"])
+    return {}
+
+
+async def _transcript(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"transcript": base64.b64encode(await service.transcript(args["table"])).decode("ascii")}
+
+
+OPS: dict[str, Op] = {
+    "auth": Op(None, {"token": STRING}),
+    "subscribe": Op(None),
+    "games": Op(_games),
+    "list": Op(_list, optional={"peer": STRING_OR_NULL}),
+    "host": Op(_host, {"game": STRING}, {"variant": STRING, "options": OBJECT, "seats": INTEGER}),
+    "join": Op(_join, {"peer": STRING, "lobby_id": STRING}),
+    "leave": Op(_leave, {"lobby_id": STRING}),
+    "start": Op(_start, {"lobby_id": STRING}),
+    "move": Op(_move, {"table": STRING, "move": ANY}),
+    "resign": Op(_resign, {"table": STRING}),
+    "transcript": Op(_transcript, {"table": STRING}),
+}
+"""``auth`` and ``subscribe`` (no handler) act on the connection itself."""

@@ -1,0 +1,246 @@
+"""The local client API: WebSocket + JSON on 127.0.0.1, serving one :class:`NodeService`.
+
+Any client (the terminal client, a bot, a browser page) hosts, joins and plays through the
+requests documented in ``spec/client-api.md``; it never handles keys or envelopes. Each
+request is checked in full (JSON, canonical values, op, field types) before the service
+sees it, so bad input gets an error response and changes nothing. Limits on request size,
+request rate, requests in flight and connections keep one client from starving the node;
+a token (see :mod:`node.apitoken`) keeps other local users and web pages off the seat.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+from urllib.parse import urlsplit
+
+import trio
+from trio_websocket import ConnectionClosed, WebSocketConnection, WebSocketRequest, serve_websocket
+
+from fairtable.games.contract import GameError
+from fairtable.node.api.jsonvalues import RequestError, bad_request, dumps, parse
+from fairtable.node.api.ops import OPS, Op, table_event
+from fairtable.node.ratelimit import TokenBucket
+from fairtable.node.service import NodeService, ServiceError
+
+API_VERSION = 1
+HOST = "127.0.0.1"
+DEFAULT_PORT = 7467
+"""The port clients try when told none (``fairtable node --api-port`` defaults to it)."""
+MAX_ID = (1 << 53) - 1
+"""Request ids are integers a JavaScript number holds exactly."""
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+POLICY_VIOLATION, GOING_AWAY, INTERNAL_ERROR = 1008, 1001, 1011
+CLOSE_SECONDS = 5.0
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ApiLimits:
+    """What one client may ask of the node; each limit is documented in ``spec/client-api.md``."""
+
+    max_request: int = 64 * 1024
+    """Bytes of one request; a larger one gets a ``too_large`` error."""
+    max_message: int = 1 << 20
+    """Characters of one WebSocket message; a larger one closes the connection (1009)."""
+    burst: int = 64
+    """Requests a client may send at once before ``rate_limited`` errors start."""
+    rate: float = 32.0
+    """Requests per second a client may keep sending."""
+    in_flight: int = 8
+    """Requests of one connection being served at once; more get ``busy``."""
+    connections: int = 32
+    auth_seconds: float = 10.0
+    """Time a client has to present the token before the connection is closed."""
+
+
+async def serve_api(
+    service: NodeService,
+    port: int,
+    token: str | None,
+    *,
+    limits: ApiLimits = ApiLimits(),
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve the client API on 127.0.0.1:``port`` (0: any free port) until cancelled.
+
+    ``token`` None serves without authentication, to loopback pages only. Reports the
+    bound port through ``task_status``, so ``port = await nursery.start(serve_api, ...)``.
+    """
+    server = _Server(service, token, limits)
+    async with trio.open_nursery() as nursery:
+        websocket = await nursery.start(
+            partial(serve_websocket, server.handle, HOST, port, None, max_message_size=limits.max_message)
+        )
+        task_status.started(websocket.port)
+
+
+class _Server:
+    def __init__(self, service: NodeService, token: str | None, limits: ApiLimits) -> None:
+        self.service = service
+        self.token = token
+        self.limits = limits
+        self.connections = 0
+
+    async def handle(self, request: WebSocketRequest) -> None:
+        """One client connection, from handshake to close; nothing it does escapes as an exception."""
+        try:
+            if self.connections >= self.limits.connections:
+                await request.reject(503, body=b"too many client API connections")
+                return
+            if self.token is None and _foreign_origin(request.headers):
+                await request.reject(403, body=b"web pages from other origins need the API token")
+                return
+            websocket = await request.accept()
+        except ConnectionClosed:
+            return
+        self.connections += 1
+        try:
+            await _Connection(self, websocket).run()
+        except Exception:
+            logger.exception("client API connection failed")
+        finally:
+            self.connections -= 1
+
+
+def _foreign_origin(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether a browser says the page opening this connection comes from outside this machine."""
+    for name, value in headers:
+        if name.lower() == b"origin":
+            try:
+                return urlsplit(value.decode("latin-1")).hostname not in LOOPBACK
+            except ValueError:
+                return True
+    return False
+
+
+class _Connection:
+    def __init__(self, server: _Server, websocket: WebSocketConnection) -> None:
+        self.service = server.service
+        self.token = server.token
+        self.limits = server.limits
+        self.websocket = websocket
+        self.authenticated = server.token is None
+        self.subscribed = False
+        self.in_flight = 0
+        self.bucket = TokenBucket(server.limits.rate, server.limits.burst)
+
+    async def run(self) -> None:
+        await self.send({"api": API_VERSION, "auth": not self.authenticated, "event": "hello"})
+        async with trio.open_nursery() as nursery:
+            if not self.authenticated:
+                nursery.start_soon(self._auth_deadline)
+            try:
+                while True:
+                    await self._receive(await self.websocket.get_message(), nursery)
+            except ConnectionClosed:
+                nursery.cancel_scope.cancel()
+
+    async def send(self, message: dict) -> None:
+        await self.send_text(dumps(message))
+
+    async def send_text(self, text: str) -> None:
+        """Send one message; a closed connection is noticed by the reader, not here."""
+        try:
+            await self.websocket.send_message(text)
+        except ConnectionClosed:
+            pass
+
+    async def close(self, code: int, reason: str) -> None:
+        """Close, waiting a bounded time for the client's side of the closing handshake."""
+        with trio.move_on_after(CLOSE_SECONDS):
+            await self.websocket.aclose(code, reason)
+
+    async def _error(self, request_id: int | None, error: RequestError) -> None:
+        await self.send({"code": error.code, "error": str(error), "id": request_id, "ok": False})
+
+    async def _receive(self, message: str | bytes, nursery: trio.Nursery) -> None:
+        request_id = None
+        allowed = self.bucket.take()  # every message counts, even one that is not a request
+        try:
+            if isinstance(message, bytes):
+                raise bad_request("send JSON as text messages, not binary ones")
+            size = len(message.encode("utf-8"))
+            if size > self.limits.max_request:
+                raise RequestError("too_large", f"a request is at most {self.limits.max_request} bytes, got {size}")
+            request = parse(message)
+            if not isinstance(request, dict):
+                raise bad_request("a request is a JSON object")
+            request_id = request.get("id")
+            if not (isinstance(request_id, int) and not isinstance(request_id, bool) and 0 <= request_id <= MAX_ID):
+                request_id = None
+                raise bad_request(f"a request needs an 'id', an integer in 0..{MAX_ID}")
+            if not allowed:
+                raise RequestError("rate_limited", f"more than {self.limits.rate:g} requests a second; slow down")
+            name = request.get("op")
+            if not isinstance(name, str):
+                raise bad_request("a request needs an 'op', a string")
+            if not self.authenticated and name != "auth":
+                raise RequestError("unauthorized", "present the API token first: {\"op\": \"auth\", \"token\": ...}")
+            op = OPS.get(name)
+            if op is None:
+                raise RequestError("unknown_op", f"unknown op {name!r}; ops: {', '.join(OPS)}")
+            args = op.arguments(request)
+            if name == "auth":
+                await self._authenticate(request_id, args["token"])
+            elif name == "subscribe":
+                await self.send({"id": request_id, "ok": True})
+                if not self.subscribed:
+                    self.subscribed = True
+                    nursery.start_soon(self._push_updates)
+            elif self.in_flight >= self.limits.in_flight:
+                raise RequestError("busy", f"at most {self.limits.in_flight} requests in flight; wait for a response")
+            else:
+                self.in_flight += 1
+                nursery.start_soon(self._serve, request_id, op, args)
+        except RequestError as error:
+            await self._error(request_id, error)
+
+    async def _authenticate(self, request_id: int, token: str) -> None:
+        if self.authenticated:
+            await self.send({"id": request_id, "ok": True})
+        elif hmac.compare_digest(token.encode("utf-8"), (self.token or "").encode("utf-8")):
+            self.authenticated = True
+            await self.send({"id": request_id, "ok": True})
+        else:
+            await self._error(request_id, RequestError("unauthorized", "wrong API token"))
+            await self.close(POLICY_VIOLATION, "wrong API token")
+
+    async def _auth_deadline(self) -> None:
+        await trio.sleep(self.limits.auth_seconds)
+        if not self.authenticated:
+            await self.close(POLICY_VIOLATION, "no API token presented in time")
+
+    async def _serve(self, request_id: int, op: Op, args: Mapping[str, Any]) -> None:
+        """Serve one request; it stays in flight until its response is sent, so a client that
+        does not read cannot pile up finished requests either."""
+        assert op.handler is not None
+        try:
+            try:
+                text = dumps({"id": request_id, "ok": True, **await op.handler(self.service, args)})
+            except (ServiceError, GameError) as exc:
+                text = dumps({"code": "refused", "error": str(exc), "id": request_id, "ok": False})
+            except Exception:
+                logger.exception("client API request %r failed", args)
+                text = dumps({"code": "internal", "error": "internal error in the node; see its log", "id": request_id, "ok": False})
+            await self.send_text(text)
+        finally:
+            self.in_flight -= 1
+
+    async def _push_updates(self) -> None:
+        """Push every table update until the client goes; if the node's stream ends, close the connection."""
+        try:
+            async for update in self.service.updates():
+                await self.websocket.send_message(dumps(table_event(update)))
+        except ConnectionClosed:
+            return
+        except Exception:
+            logger.exception("the node's update stream failed")
+            await self.close(INTERNAL_ERROR, "the node's update stream failed")
+            return
+        await self.close(GOING_AWAY, "the node stopped sending updates")

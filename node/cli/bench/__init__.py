@@ -1,0 +1,54 @@
+"""``fairtable bench``: measured figures, each beside a baseline taken in the same run.
+
+Every benchmark module exposes ``NAME``, ``HELP``, ``configure(parser)`` and
+``run(args) -> dict``; the dict is printed as JSON with ``--json`` or as aligned text.
+A benchmark with a goal reports ``ratio`` (its time over the baseline's) and ``goal``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+
+from fairtable.node.cli.bench import deck, net, rules, verify, wire
+
+BENCHMARKS = (wire, deck, rules, verify, net)
+
+
+def time_per_call(function: Callable[[], object], min_seconds: float = 0.3) -> float:
+    """Seconds per call of ``function``, repeated until ``min_seconds`` have passed; best of 3 rounds."""
+    best = float("inf")
+    for _ in range(3):
+        calls = 0
+        start = time.perf_counter()
+        while True:
+            function()
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= min_seconds / 3:
+                break
+        best = min(best, elapsed / calls)
+    return best
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("bench", help="measure performance against same-run baselines")
+    which = parser.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
+    for module in BENCHMARKS:
+        sub = which.add_parser(module.NAME, help=module.HELP)
+        sub.add_argument("--json", action="store_true", help="print one JSON object")
+        module.configure(sub)
+        sub.set_defaults(run=lambda args, module=module: _report(module.run(args), args.json))
+
+
+def _report(figures: dict, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(figures, indent=2, sort_keys=True))
+    else:
+        width = max(map(len, figures))
+        for key, value in figures.items():
+            shown = f"{value:.4g}" if isinstance(value, float) else value
+            print(f"{key:<{width}}  {shown}")
+    return 0

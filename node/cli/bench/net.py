@@ -1,0 +1,134 @@
+"""Networked play against in-process play of the same game, measured in the same run.
+
+Two nodes (each with its own data directory, journal fsyncs and Noise channels) run in this
+process and play towers over loopback TCP with random bots. Figures:
+
+- move round trip: from the moment the host's node holds its own envelope (sealed, checked,
+  fsynced) to the moment it holds the guest's answer to it; p50 and p99 over every such pair;
+- the wall time of each game over TCP, from ``start`` (genesis signed) to both nodes finished;
+- the same games replayed in-process by ``node.selfplay`` with the nodes' own keys, secrets and
+  moves (so the transcripts are identical), every seat's session checking every envelope.
+
+``ratio`` is the total TCP game time over the total in-process time; the goal is 1.5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import trio
+
+from fairtable.node.node import Node, NodeConfig
+from fairtable.node.table.live import LiveTable
+from fairtable.protocol.session.table import TableSession
+from fairtable.protocol.testing import SelfPlay
+
+NAME = "net"
+HELP = "move round trip and game time between two nodes over TCP, against the same games in-process"
+GOAL = 1.5
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=3, help="games to play (default 3)")
+
+
+class Replay:
+    """A bot that plays the moves one seat made in a recorded game, in order."""
+
+    def __init__(self, moves: list) -> None:
+        self.moves = iter(moves)
+
+    def choose(self, game, state, seat):
+        return next(self.moves)
+
+
+def _stamp(table: LiveTable, stamps: list[tuple[int, float]]) -> None:
+    """Record when the table holds how many envelopes (the time its node could act on them)."""
+    notify = table.on_change
+
+    def stamped(changed: LiveTable) -> None:
+        stamps.append((len(changed.envelopes), time.perf_counter()))
+        notify(changed)
+
+    table.on_change = stamped
+
+
+def _round_trips(table: LiveTable, stamps: list[tuple[int, float]]) -> list[float]:
+    held = {}
+    for count, moment in stamps:
+        for index in range(count):
+            held.setdefault(index, moment)
+    envelopes = table.envelopes
+    return [held[k + 1] - held[k] for k in range(len(envelopes) - 1)
+            if envelopes[k].seat == table.seat and envelopes[k + 1].seat != table.seat and k in held and k + 1 in held]
+
+
+async def _tcp_game(host: Node, guest: Node) -> tuple[float, list[float], LiveTable, LiveTable]:
+    listing = await host.host("towers", "normal", {}, 2)
+    await guest.join(host.address, listing.lobby_id)
+    stamps: list[tuple[int, float]] = []
+    started = time.perf_counter()
+    update = await host.start(listing.lobby_id)
+    table_id = bytes.fromhex(update.table)
+    _stamp(host.tables[table_id], stamps)
+    await _finished(host.tables[table_id])
+    while table_id not in guest.tables:
+        await trio.sleep(0.001)
+    await _finished(guest.tables[table_id])
+    seconds = time.perf_counter() - started
+    return seconds, _round_trips(host.tables[table_id], stamps), host.tables[table_id], guest.tables[table_id]
+
+
+async def _finished(table: LiveTable) -> None:
+    while not table.finished:
+        await table.wait_change(table.version)
+
+
+def _in_process(tables: tuple[LiveTable, LiveTable], keys) -> float:
+    """Replay the game in-process from the same genesis, keys, secrets and moves; seconds taken."""
+    genesis = tables[0].session.genesis
+    recorded = tables[0].envelopes
+    moves = [[e.body["move"] for e in recorded if e.kind == "move" and e.seat == seat] for seat in range(2)]
+    sessions = tuple(TableSession(genesis, seat=seat, secret=table.files.secret()) for seat, table in enumerate(tables))
+    play = SelfPlay(genesis, keys, sessions, tuple(Replay(seat_moves) for seat_moves in moves))
+    started = time.perf_counter()
+    file = play.play()
+    seconds = time.perf_counter() - started
+    if list(file.transcript.envelopes) != recorded:
+        raise AssertionError("the in-process replay did not reproduce the networked game")
+    return seconds
+
+
+async def _measure(root: Path, games: int) -> dict:
+    tcp, local, trips, envelopes = [], [], [], []
+    async with trio.open_nursery() as nursery:
+        host = await nursery.start(Node(NodeConfig(data=root / "host", name="host", bot="random")).run)
+        guest = await nursery.start(Node(NodeConfig(data=root / "guest", name="guest", bot="random")).run)
+        for _ in range(games):
+            seconds, round_trips, host_table, guest_table = await _tcp_game(host, guest)
+            tcp.append(seconds)
+            trips += round_trips
+            envelopes.append(len(host_table.envelopes))
+            local.append(_in_process((host_table, guest_table), (host.key, guest.key)))
+        nursery.cancel_scope.cancel()
+    trips.sort()
+    return {
+        "games": games,
+        "envelopes_per_game": round(statistics.mean(envelopes), 1),
+        "round_trips": len(trips),
+        "round_trip_p50_ms": round(1000 * trips[len(trips) // 2], 3),
+        "round_trip_p99_ms": round(1000 * trips[min(len(trips) - 1, int(len(trips) * 0.99))], 3),
+        "tcp_game_s": round(sum(tcp) / games, 4),
+        "in_process_game_s": round(sum(local) / games, 4),
+        "ratio": round(sum(tcp) / sum(local), 3),
+        "goal": GOAL,
+    }
+
+
+def run(args: argparse.Namespace) -> dict:
+    with tempfile.TemporaryDirectory(prefix="fairtable-bench-net-") as root:
+        return trio.run(_measure, Path(root), args.games)

@@ -1,0 +1,165 @@
+"""A link: one authenticated channel to another seat's node at one table, after the hellos.
+
+Both directions work the same way: the sender keeps the peer holding everything we hold
+(our own envelopes, other seats' envelopes we relay, and catch-up after a reconnect), and
+the receiver offers every envelope to the table. ``peer_has`` is how many of our envelopes
+the peer holds as far as we know: from its ``hello`` and ``sync`` (count and head hash),
+from what it sent us and from what we sent it, so each envelope crosses a link once.
+A head that differs from ours at the same count, or a conflicting envelope, means the peer
+is on a fork: we send it our chain from the start (once per link) or from the conflict.
+
+The link ends with a reason: the channel failed, the peer misbehaved (a malformed or
+unexpected message, too many refused envelopes, a flood, silence past the timeout), or
+both sides hold the whole finished table.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import trio
+
+from fairtable.node.peer.errors import ChannelClosed, ChannelError
+from fairtable.node.peer.messages import BadMessage, message, parse
+from fairtable.node.ratelimit import TokenBucket
+from fairtable.node.table.live import LiveTable, Outcome
+from fairtable.node.tasks import race
+from fairtable.protocol.envelope import Envelope, EnvelopeError
+from fairtable.protocol.genesis import PROTOCOL_VERSION
+
+log = logging.getLogger("fairtable.node")
+
+SILENCE_FACTOR = 3
+"""A link silent for this many heartbeats is taken for a half-open connection and closed."""
+MAX_REFUSED = 32
+"""Refused or conflicting envelopes one link may carry before it is closed."""
+RATE = 2000.0
+BURST = 4096.0
+"""Messages per second a peer may send on one link, and the burst it may save up."""
+
+
+def hello(table: LiveTable) -> dict:
+    """The first message on a link, from each side: which table and seat, and how far its chain goes."""
+    return message("hello", v=PROTOCOL_VERSION, table=table.table_id, seat=table.seat,
+                   have=len(table.envelopes), head=table.session.head)
+
+
+class LinkError(Exception):
+    """The peer broke the link protocol; the message says how."""
+
+
+class Link:
+    """Run with :meth:`run`; ``complete`` tells afterwards whether the peer holds the whole finished table."""
+
+    def __init__(self, channel, table: LiveTable, peer_seat: int, hello: dict, *, heartbeat: float, who: str) -> None:
+        self.channel = channel
+        self.table = table
+        self.peer_seat = peer_seat
+        self.heartbeat = heartbeat
+        self.who = who
+        self.peer_has = 0
+        self.peer_count = 0
+        self.told_final = False
+        self.refused = 0
+        self._resent = False
+        self._forks_seen = len(table.forks)
+        self._bucket = TokenBucket(RATE, BURST)
+        self._absorb(hello["have"], hello["head"])
+
+    @property
+    def complete(self) -> bool:
+        """Both sides hold every envelope of the finished table."""
+        return self.table.finished and self.told_final and self.peer_count >= len(self.table.envelopes)
+
+    async def run(self) -> str:
+        """Run until the link ends; return why. Nothing a peer sends escapes as an exception."""
+        try:
+            await race(self._send_loop, self._receive_loop)
+            return "both sides hold the finished table"
+        except ChannelClosed as exc:
+            return f"closed: {exc}"
+        except (ChannelError, BadMessage, LinkError) as exc:
+            log.warning("peer %s: %s; closing the link", self.who, exc)
+            return str(exc)
+        finally:
+            await self.channel.aclose()
+
+    # ------------------------------------------------------------ what the peer holds
+
+    def _absorb(self, have: int, head: bytes) -> None:
+        """The peer says it holds ``have`` envelopes ending in ``head``."""
+        self.peer_count = have
+        envelopes = self.table.envelopes
+        if have > len(envelopes):
+            self.peer_has = max(self.peer_has, len(envelopes))
+            return
+        ours = envelopes[have - 1].hash if have else self.table.table_id
+        if ours == head:
+            self.peer_has = max(self.peer_has, have)
+        elif not self._resent:
+            self._resent = True
+            self.peer_has = 0
+            log.info("peer %s: its chain differs from ours at %d envelopes; sending ours", self.who, have)
+
+    def _catch_forks(self) -> None:
+        """We gave up part of our chain for a peer's: the peer may lack what replaced it."""
+        forks = self.table.forks[self._forks_seen:]
+        if forks:
+            self.peer_has = min(self.peer_has, *forks)
+            self._forks_seen = len(self.table.forks)
+
+    def _sync(self) -> dict:
+        return message("sync", have=len(self.table.envelopes), head=self.table.session.head)
+
+    # ------------------------------------------------------------ the two directions
+
+    async def _send_loop(self) -> None:
+        table = self.table
+        while True:
+            self._catch_forks()
+            while self.peer_has < len(table.envelopes):
+                envelope = table.envelopes[self.peer_has]
+                self.peer_has += 1
+                await self.channel.send(message("env", env=envelope.to_value()))
+                self._catch_forks()
+            if table.finished and not self.told_final:
+                await self.channel.send(self._sync())
+                self.told_final = True
+            if self.complete:
+                return
+            version = table.version
+            with trio.move_on_after(self.heartbeat):
+                await table.wait_change(version)
+                continue
+            await self.channel.send(self._sync())
+
+    async def _receive_loop(self) -> None:
+        silence = SILENCE_FACTOR * self.heartbeat
+        while not self.complete:
+            value = await self.channel.receive(timeout=silence)
+            if not self._bucket.take():
+                raise LinkError(f"message flood: more than {RATE:g} messages per second")
+            received = parse(value, "env", "sync")
+            if received["t"] == "sync":
+                self._absorb(received["have"], received["head"])
+                continue
+            try:
+                envelope = Envelope.from_value(received["env"])
+            except EnvelopeError as exc:
+                raise BadMessage(f"malformed envelope: {exc}") from None
+            self._offer(envelope)
+
+    def _offer(self, envelope: Envelope) -> None:
+        offered = self.table.offer(envelope)
+        if offered.outcome in (Outcome.ACCEPTED, Outcome.DUPLICATE):
+            self.peer_has = max(self.peer_has, envelope.seq + 1)
+            self._catch_forks()
+            return
+        if offered.outcome is Outcome.AHEAD:
+            return
+        self.refused += 1
+        log.warning("peer %s: envelope %d %s: %s", self.who, envelope.seq, offered.outcome.value, offered.reason)
+        if offered.outcome is Outcome.CONFLICT:
+            self.peer_has = min(self.peer_has, envelope.seq)
+        if self.refused > MAX_REFUSED:
+            raise LinkError(f"more than {MAX_REFUSED} refused envelopes")

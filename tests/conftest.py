@@ -1,0 +1,39 @@
+"""Fixtures shared by the whole suite.
+
+Toy games exist for the session and node tests only; each is registered while a test that
+asks for it runs (``pytestmark = pytest.mark.usefixtures("counting_game")``), so no other
+test, and no listing of games, ever sees it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from fairtable.games import registry
+from fairtable.games.contract import Game
+
+
+def _registered(game: Game) -> Iterator[Game]:
+    registry.register(game)
+    try:
+        yield game
+    finally:
+        registry.unregister(game.id)
+
+
+@pytest.fixture
+def counting_game() -> Iterator[Game]:
+    """The node tests' counting game (``tests.node.counting``)."""
+    from tests.node.counting import COUNTING
+
+    yield from _registered(COUNTING)
+
+
+@pytest.fixture
+def probe_game() -> Iterator[Game]:
+    """The session tests' probe game with hidden data and choices (``tests.protocol.session.toy_game``)."""
+    from tests.protocol.session.toy_game import PROBE
+
+    yield from _registered(PROBE)

@@ -1,0 +1,13 @@
+from fairtable.node.cli.bench import deck
+from fairtable.node.cli.main import build_parser
+
+
+def test_deck_bench_reports_consistent_counts():
+    args = build_parser().parse_args(["bench", "deck", "--seats", "3", "--cards", "8", "--rounds", "1", "--json"])
+    figures = deck.run(args)
+    assert figures["shuffle_mults"] == (2 * 3 - 1) * 8 == figures["verify_mults"]
+    assert [(s["kind"], s["seat"], s["mults"]) for s in figures["stages"]] == [
+        ("shuffle", 0, 8), ("shuffle", 1, 8), ("shuffle-lock", 2, 8), ("lock", 0, 8), ("lock", 1, 8)
+    ]
+    assert figures["deal_mults"] == 8 and figures["reveal_mults"] == 1
+    assert figures["goal"] == 1.2 and figures["ratio"] > 0 and figures["mult_us"] > 0

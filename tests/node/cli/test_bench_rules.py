@@ -1,0 +1,30 @@
+"""``fairtable bench rules``: runs on a tiny budget and reports its figures."""
+
+from __future__ import annotations
+
+import json
+
+from fairtable.node.cli.main import main
+
+
+def test_bench_rules_reports_rates_and_the_heuristic_win_rate(capsys):
+    assert main(["bench", "rules", "towers", "--json", "--seconds", "0.05", "--duel-games", "6"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["game"] == "towers" and figures["variant"] == "normal"
+    assert figures["games"] >= 1 and figures["games_per_s"] > 0 and figures["moves_per_s"] > 0
+    assert figures["moves_per_game"] > 10 and figures["lockstep_games_per_s"] > 0
+    assert figures["heuristic_bot"] == "GreedyBot" and 0 <= figures["heuristic_win_rate"] <= 1
+
+
+def test_bench_rules_takes_a_variant_and_can_skip_the_duel(capsys):
+    assert main(["bench", "rules", "towers", "--variant", "infinite", "--json", "--seconds", "0.02", "--duel-games", "0"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["variant"] == "infinite" and "heuristic_win_rate" not in figures
+
+
+def test_bench_rules_plays_a_game_with_hidden_data(capsys):
+    assert main(["bench", "rules", "zeeslag", "--json", "--seconds", "0.05", "--duel-games", "4"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["game"] == "zeeslag" and figures["variant"] == "duel"
+    assert figures["moves_per_game"] > 30 and figures["lockstep_games_per_s"] > 0
+    assert figures["heuristic_bot"] == "GreedyBot" and figures["heuristic_win_rate"] >= 0.75

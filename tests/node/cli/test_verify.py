@@ -1,0 +1,94 @@
+"""fairtable selfplay and fairtable verify as a user runs them: files, output, exit codes."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.paths import ROOT
+from tests.protocol.session.tables import file_bytes, play_until, slot_is, towers
+
+
+def fairtable(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fairtable.node.cli", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> list[Path]:
+    out = tmp_path_factory.mktemp("selfplay")
+    completed = fairtable("selfplay", "towers", "--out", str(out), "--games", "2", "--seed", "cli")
+    assert completed.returncode == 0, completed.stderr
+    files = sorted(out.glob("*.ftt"))
+    assert len(files) == 2 and all(str(f) in completed.stdout for f in files)
+    return files
+
+
+def test_selfplay_is_reproducible_with_a_seed(played, tmp_path):
+    assert fairtable("selfplay", "towers", "--out", str(tmp_path), "--games", "2", "--seed", "cli").returncode == 0
+    assert sorted(p.read_bytes() for p in tmp_path.glob("*.ftt")) == sorted(p.read_bytes() for p in played)
+
+
+def test_valid_files_exit_0_with_a_summary(played):
+    completed = fairtable("verify", *map(str, played))
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert completed.stdout.count("VALID") == 2
+    for needle in ("towers (normal)", "seat 0", "seat 1", "result", "envelopes", "time"):
+        assert needle in completed.stdout
+
+
+def test_json_output_is_one_object_per_file(played):
+    completed = fairtable("verify", "--json", *map(str, played))
+    objects = [json.loads(line) for line in completed.stdout.splitlines()]
+    assert [o["valid"] for o in objects] == [True, True]
+    assert all(o["game"] == "towers" and o["envelopes"] > 0 and len(o["seats"]) == 2 and o["result"]["winners"] is not None for o in objects)
+
+
+def test_a_violation_exits_1_and_names_index_seat_and_rule(tmp_path):
+    table = towers()
+    play_until(table, slot_is("seed", seat=1))
+    path = tmp_path / "withheld.ftt"
+    path.write_bytes(file_bytes(table))
+    completed = fairtable("verify", str(path))
+    assert completed.returncode == 1
+    assert f"VIOLATION at envelope {len(table.sessions[0].envelopes)}: seat 1 broke seed.withheld" in completed.stdout
+
+
+@pytest.mark.parametrize("content", [b"", b"garbage", b"\x81\xa6format\xa3bad"])
+def test_unreadable_files_exit_2_without_a_traceback(tmp_path, content):
+    path = tmp_path / "bad.ftt"
+    path.write_bytes(content)
+    completed = fairtable("verify", str(path), str(tmp_path / "missing.ftt"))
+    assert completed.returncode == 2
+    assert "Traceback" not in completed.stderr
+    assert "malformed transcript" in completed.stderr and "cannot read" in completed.stderr
+
+
+def test_equivocation_across_files_exits_1(tmp_path):
+    table = towers()
+    play_until(table, slot_is("move"))
+    seat = table.sessions[0].slot.seat
+    legal = table.sessions[seat].legal_moves()
+    paths = []
+    for number, move in enumerate((legal[0], legal[-1])):
+        path = tmp_path / f"{number}.ftt"
+        path.write_bytes(file_bytes(table, [table.seal(seat, *table.sessions[seat].move_body(move))]))
+        paths.append(str(path))
+    completed = fairtable("verify", *paths)
+    assert completed.returncode == 1
+    assert f"EQUIVOCATION: seat {seat}" in completed.stdout
+
+
+def test_the_library_example(played, tmp_path):
+    completed = subprocess.run([sys.executable, str(ROOT / "examples" / "verify_transcript.py"), *map(str, played)],
+                               capture_output=True, text=True, cwd=ROOT)
+    assert completed.returncode == 0
+    assert completed.stdout.count("valid towers game") == 2
+
+
+def test_selfplay_refuses_bad_arguments_clearly(tmp_path):
+    for args, message in ((["nosuchgame"], "unknown game"), (["towers", "--options", "[1]"], "JSON object"),
+                          (["towers", "--options", '{"battlefield": "moon"}'], "battlefield")):
+        completed = fairtable("selfplay", *args, "--out", str(tmp_path))
+        assert completed.returncode != 0 and message in completed.stderr and "Traceback" not in completed.stderr

@@ -1,0 +1,76 @@
+"""Helpers for node tests: live tables of fixed seats on temporary journals, wired without a network."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import trio
+
+from fairtable.games import bots as game_bots
+from fairtable.games import registry
+from fairtable.node.table.journal import TableFiles
+from fairtable.node.table.live import LiveTable, Timing
+from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
+from fairtable.protocol.identity import SecretKey
+
+KEYS = tuple(SecretKey.from_seed(bytes([40 + n]) * 32) for n in range(4))
+
+
+def signed_genesis(game: str, seats: int, options: dict | None = None, variant: str = "normal") -> SignedGenesis:
+    genesis = Genesis(game, variant, options or {}, tuple(Seat(KEYS[s].public, f"seat-{s}") for s in range(seats)), bytes(16))
+    return SignedGenesis(genesis, tuple(genesis.sign(KEYS[s]) for s in range(seats)))
+
+
+def live_table(root: Path, genesis: SignedGenesis, seat: int, *, bot: bool = True, timing: Timing = Timing()) -> LiveTable:
+    files = TableFiles(root / f"node-{seat}", genesis.table_id)
+    files.secret()
+    journal = files.start_journal(genesis)
+    rng = random.Random(seat)
+    player = game_bots.random_bot(registry.get(genesis.genesis.game), rng) if bot else None
+    addresses = tuple(f"127.0.0.1:{9000 + s}" for s in range(len(genesis.genesis.seats)))
+    return LiveTable(files, journal, genesis, seat, KEYS[seat], lobby="lobby", addresses=addresses, bot=player, timing=timing)
+
+
+def reload(table: LiveTable) -> LiveTable:
+    """The table as a restarted node sees it: from its journal alone."""
+    genesis, envelopes, journal = table.files.load_journal()
+    return LiveTable(table.files, journal, genesis, table.seat, KEYS[table.seat], lobby=table.lobby,
+                     addresses=table.addresses, bot=table.bot, timing=table.timing, envelopes=tuple(envelopes))
+
+
+async def wire(tables: Sequence[LiveTable], *, cut: frozenset[int] = frozenset()) -> None:
+    """Run every table's timers and hand each one's envelopes to the others, until all are finished.
+
+    Seats in ``cut`` are switched off: they neither run nor receive.
+    """
+    live = [table for table in tables if table.seat not in cut]
+    async with trio.open_nursery() as forwarders:
+        for source in tables:
+            for target in live:
+                if target is not source:
+                    forwarders.start_soon(forward, source, target)
+        async with trio.open_nursery() as timers:
+            for table in live:
+                timers.start_soon(table.keep_time)
+        forwarders.cancel_scope.cancel()
+
+
+async def forward(source: LiveTable, target: LiveTable) -> None:
+    while True:
+        version = source.version
+        for envelope in list(source.envelopes[len(target.envelopes):]):
+            target.offer(envelope)
+        await source.wait_change(version)
+
+
+def settle(tables: Sequence[LiveTable]) -> None:
+    """Hand envelopes around (no timers, no bots) until no table learns anything more."""
+    changed = True
+    while changed:
+        changed = False
+        for source in tables:
+            for target in tables:
+                for envelope in list(source.envelopes[len(target.envelopes):]):
+                    changed |= target.offer(envelope).outcome.value == "accepted"

@@ -1,0 +1,211 @@
+"""The node's table logic without a network: timers (on a mock clock), absence, forks, equivocation, journal."""
+
+import pytest
+import trio
+import trio.testing
+
+from fairtable.node.table.live import Outcome, Timing
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.session.verify import verify
+from fairtable.protocol.transcript_file import load
+from tests.node.table.tables import KEYS, live_table, reload, settle, signed_genesis, wire
+
+pytestmark = pytest.mark.usefixtures("counting_game")
+
+
+def moves_of(table, seat):
+    return [e.body["move"] for e in table.envelopes if e.kind == "move" and e.seat == seat]
+
+
+async def test_two_bots_finish_with_one_chain_and_a_valid_transcript(tmp_path):
+    genesis = signed_genesis("towers", 2)
+    tables = [live_table(tmp_path, genesis, seat) for seat in range(2)]
+    await wire(tables)
+    assert tables[0].envelopes == tables[1].envelopes
+    saved = (tables[0].files.dir / "transcript.ftt").read_bytes()
+    assert saved == (tables[1].files.dir / "transcript.ftt").read_bytes()
+    assert verify(load(saved)).valid
+
+
+async def test_a_late_seats_own_node_plays_the_default_move_and_too_many_timeouts_lose(tmp_path, autojump_clock):
+    genesis = signed_genesis("towers", 2, {"turn_seconds": 5, "max_timeouts": 2})
+    tables = [live_table(tmp_path, genesis, 0), live_table(tmp_path, genesis, 1, bot=False)]
+    await wire(tables)
+    late = moves_of(tables[0], 1)
+    assert late and all(move["timeout"] is True for move in late)
+    assert tables[0].session.result.reason == "timeouts"
+    assert tables[0].session.result.winners == (0,)
+    assert tables[0].envelopes == tables[1].envelopes
+
+
+async def test_the_turn_timer_waits_turn_seconds_before_moving(tmp_path, autojump_clock):
+    genesis = signed_genesis("counting", 2, {"turn_seconds": 7})
+    human, other = live_table(tmp_path, genesis, 0, bot=False), live_table(tmp_path, genesis, 1)
+    settle([human, other])
+    assert human.session.awaiting_decision() and len(human.envelopes) == 2
+    assert human.deadline() == pytest.approx(7)
+    start = trio.current_time()
+    with trio.move_on_after(6.9):
+        await human.keep_time()
+    assert len(human.envelopes) == 2
+    with trio.move_on_after(0.2):
+        await human.keep_time()
+    assert human.envelopes[-1].body["move"] == 1 and trio.current_time() - start >= 7
+    assert len(human.envelopes) == 3
+
+
+async def test_a_silent_seat_is_declared_absent_after_turn_time_and_grace(tmp_path, autojump_clock):
+    genesis = signed_genesis("towers", 2, {"turn_seconds": 5})
+    tables = [live_table(tmp_path, genesis, 0, timing=Timing(grace=30)), live_table(tmp_path, genesis, 1)]
+    start = trio.current_time()
+    await wire(tables, cut=frozenset({1}))
+    present = tables[0]
+    claim = next(e for e in present.envelopes if e.kind == "absent")
+    assert claim.seat == 0 and claim.body == {"seat": 1}
+    assert trio.current_time() - start >= 30
+    assert present.session.result.winners == (0,) and "absent" in present.session.result.reason
+    report = verify(load((present.files.dir / "transcript.ftt").read_bytes()))
+    assert [(v.seat, v.rule) for v in report.violations] == [(1, "session.absent")]
+
+
+async def test_only_the_lowest_present_other_seat_claims_absence(tmp_path):
+    genesis = signed_genesis("counting", 3, {"turn_seconds": 5})
+    tables = [live_table(tmp_path, genesis, seat, bot=False) for seat in range(3)]
+    settle(tables)
+    assert all(table.session.slot.seat == 0 and table.session.slot.decision for table in tables)
+    assert [table.claimant() for table in tables] == [1, 1, 1]
+    assert tables[0].plan()[1].__name__ == "_default_move"
+    assert tables[1].plan()[0] == 5 + Timing().grace
+    assert tables[2].plan() is None
+
+
+async def test_a_partitioned_seat_adopts_the_claim_against_its_late_envelope(tmp_path, autojump_clock):
+    genesis = signed_genesis("counting", 2, {"turn_seconds": 5})
+    claimant, late = live_table(tmp_path, genesis, 0, timing=Timing(grace=10)), live_table(tmp_path, genesis, 1, bot=False)
+    settle([claimant, late])
+    claimant.play(2)
+    settle([claimant, late])
+    # seat 1 is due; the link is down: seat 1 plays, seat 0 declares it absent meanwhile
+    with trio.move_on_after(16):
+        await claimant.keep_time()
+    assert claimant.envelopes[3].kind == "absent"
+    late.play(3)
+    assert late.envelopes[3].kind == "move"
+    # the link comes back: each side offers its envelope 3 to the other
+    assert claimant.offer(late.envelopes[3]).outcome is Outcome.CONFLICT
+    assert late.offer(claimant.envelopes[3]).outcome is Outcome.ACCEPTED
+    for envelope in claimant.envelopes[4:]:
+        late.offer(envelope)
+    assert late.envelopes == claimant.envelopes and late.finished
+    assert late.forks == [3] and not late.equivocations
+    assert reload(late).envelopes == claimant.envelopes
+
+
+async def test_two_envelopes_from_one_seat_for_one_slot_are_kept_as_proof(tmp_path):
+    genesis = signed_genesis("counting", 2)
+    tables = [live_table(tmp_path, genesis, seat, bot=False) for seat in range(2)]
+    settle(tables)
+    tables[0].play(1)
+    first = tables[0].envelopes[2]
+    second = Envelope.seal(KEYS[0], genesis.table_id, 2, first.prev, 0, "move", {"faces": [], "keys": [], "move": 3})
+    assert tables[1].offer(first).outcome is Outcome.ACCEPTED
+    assert tables[1].offer(second).outcome is Outcome.CONFLICT
+    assert [proof.check() for proof in tables[1].equivocations] == [0]
+    assert (tables[1].files.dir / "equivocations").stat().st_size > 0
+    assert [v.rule for v in tables[1].violations()] == ["chain.equivocation"]
+
+
+async def test_bad_envelopes_are_refused_and_change_nothing(tmp_path):
+    genesis = signed_genesis("counting", 2)
+    host, target = (live_table(tmp_path, genesis, seat, bot=False) for seat in range(2))
+    own = host.envelopes[0]
+    forged = Envelope(own.table, own.seq, own.prev, own.seat, own.kind, own.body, bytes(64), own.content)
+    stranger = live_table(tmp_path / "x", signed_genesis("counting", 3), 0).envelopes[0]
+    assert target.offer(forged).outcome is Outcome.REJECTED
+    assert target.offer(stranger).outcome is Outcome.REJECTED
+    assert target.envelopes == []
+    assert target.offer(own).outcome is Outcome.ACCEPTED
+    assert target.offer(own).outcome is Outcome.DUPLICATE
+    assert target.offer(forged).outcome is Outcome.DUPLICATE  # same content as what we hold: nothing to do
+    assert len(target.envelopes) == 2  # seat 1 answered with its own commitment
+    wrong_kind = Envelope.seal(KEYS[0], genesis.table_id, 2, target.session.head, 0, "commit", {})
+    out_of_turn = Envelope.seal(KEYS[1], genesis.table_id, 2, target.session.head, 1, "move", {})
+    malformed = Envelope.seal(KEYS[0], genesis.table_id, 2, target.session.head, 0, "move", {"move": 9})
+    for bad in (wrong_kind, out_of_turn, malformed):
+        assert target.offer(bad).outcome is Outcome.REJECTED
+    assert target.offer(Envelope.seal(KEYS[0], genesis.table_id, 500, bytes(32), 0, "move", {})).outcome is Outcome.REJECTED
+    assert len(target.envelopes) == 2 and not target.pending
+
+
+async def test_envelopes_ahead_are_buffered_until_the_gap_fills(tmp_path):
+    genesis = signed_genesis("counting", 3)
+    first, second, observer = (live_table(tmp_path, genesis, seat, bot=False) for seat in range(3))
+    settle([first, second])
+    assert observer.offer(first.envelopes[1]).outcome is Outcome.AHEAD
+    assert observer.offer(first.envelopes[0]).outcome is Outcome.ACCEPTED
+    assert observer.envelopes[:2] == first.envelopes[:2] and observer.envelopes[2].seat == 2
+
+
+async def test_a_reloaded_journal_continues_the_same_chain_and_cuts_a_torn_tail(tmp_path):
+    genesis = signed_genesis("towers", 2)
+    tables = [live_table(tmp_path, genesis, seat) for seat in range(2)]
+    with trio.move_on_after(0.05):
+        await wire(tables)
+    for table in tables:
+        with open(table.files.dir / "journal", "ab") as journal:
+            journal.write(b"\x92\xa8envelope\x92\xc4")  # a record cut off mid-write
+    restarted = [reload(table) for table in tables]
+    for before, after in zip(tables, restarted):
+        assert after.envelopes == before.envelopes
+    await wire(restarted)
+    assert restarted[0].envelopes == restarted[1].envelopes and restarted[0].finished
+    assert verify(load((restarted[0].files.dir / "transcript.ftt").read_bytes())).valid
+
+
+async def test_a_seat_without_a_player_places_at_random_and_forced_answers_play_themselves(tmp_path, autojump_clock):
+    genesis = signed_genesis("zeeslag", 2, {"turn_seconds": 5, "max_timeouts": 100}, variant="duel")
+    tables = [live_table(tmp_path, genesis, 0), live_table(tmp_path, genesis, 1, bot=False)]
+    await wire(tables)
+    session = tables[0].session
+    assert session.finished and verify(load(tables[1].transcript_bytes())).valid
+    answers = [e.body["move"] for e in tables[0].envelopes if e.seat == 1 and e.kind == "move" and "sunk" in e.body["move"]]
+    shots = [e.body["move"] for e in tables[0].envelopes if e.seat == 1 and e.kind == "move" and "shoot" in e.body["move"]]
+    assert answers and all("timeout" not in answer for answer in answers)  # forced: answered at once, no timer
+    assert shots and all(shot.get("timeout") is True for shot in shots)  # chosen moves waited for the timer
+    assert any(e.seat == 1 and e.kind == "hidden" for e in tables[0].envelopes)
+
+
+async def test_a_restarted_seat_still_opens_the_fleet_it_committed(tmp_path, autojump_clock):
+    genesis = signed_genesis("zeeslag", 2, {"turn_seconds": 5, "max_timeouts": 100}, variant="duel")
+    tables = [live_table(tmp_path, genesis, 0), live_table(tmp_path, genesis, 1, bot=False)]
+    with trio.move_on_after(40):
+        await wire(tables)
+    assert any(e.kind == "open" and e.seat == 1 for e in tables[1].envelopes) and not tables[1].finished
+    restarted = reload(tables[1])
+    assert restarted.session.run.own_hidden(1) == tables[1].session.run.own_hidden(1) is not None
+    await wire([tables[0], restarted])
+    assert restarted.finished and restarted.envelopes == tables[0].envelopes
+    assert verify(load(restarted.transcript_bytes())).valid
+
+
+async def test_a_node_disputes_a_deal_that_opens_to_no_card_and_the_verifier_names_the_cheater(tmp_path, autojump_clock):
+    genesis = signed_genesis("towers", 2)
+    tables = [live_table(tmp_path, genesis, 0), live_table(tmp_path, genesis, 1)]
+    cheater = tables[1].session.run
+    honest_keys_body = type(cheater).keys_body
+
+    def wrong_keys(run, seat, handles):
+        body = honest_keys_body(run, seat, handles)
+        record, position = run.handles[handles[0]]
+        body["keys"][0][1] = record.keys_of(seat).position_keys[(position + 1) % record.deck.size]
+        return body
+
+    tables[1].session.run.keys_body = wrong_keys.__get__(cheater)
+    await wire(tables)
+    session = tables[0].session
+    assert session.result.reason == "disputed"
+    assert [envelope.kind for envelope in tables[0].envelopes].count("dispute") == 1
+    dispute = next(envelope for envelope in tables[0].envelopes if envelope.kind == "dispute")
+    assert dispute.seat == 0
+    report = verify(load(tables[0].transcript_bytes()))
+    assert [(v.seat, v.rule) for v in report.violations] == [(1, "deck.key-mismatch")]

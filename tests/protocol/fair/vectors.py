@@ -1,0 +1,239 @@
+"""Builds the fairness test vectors in ``spec/vectors/fairness/`` from fixed inputs.
+
+``python tests/fair/fair_vectors.py`` rewrites the files; ``test_vectors.py`` checks that
+the files equal what the code computes now, and re-derives their outputs from the spec's
+formulas with nothing but hashlib, hmac, the codec and libsodium. Bytes are lowercase hex.
+"""
+
+from __future__ import annotations
+
+import json
+
+from fairtable.protocol import codec
+from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, open_body, root_body
+from fairtable.protocol.fair.mental_deck import Deck, DeckKeys, composition_commitment, open_position, run_stage, stage_body
+from fairtable.protocol.fair.private_stream import draw
+from fairtable.protocol.fair.public_random import HashChain, public_below, public_value, reveal_body
+from fairtable.protocol.fair.seeds import Game, Seed, Stream
+from fairtable.protocol.fair.simultaneous import choice_salt, commit_body
+from fairtable.protocol.fair.simultaneous import reveal_body as choice_reveal_body
+from tests.paths import VECTORS
+
+DIRECTORY = VECTORS / "fairness"
+TABLE = bytes.fromhex("7461626c652d69642d666f722d746573742d766563746f727300000000000000")
+GAME = Game(TABLE, 3)
+STREAM_KEY = bytes(range(32))
+BOUNDS = (1, 2, 6, 102, 171, 256, 1000003, 1 << 64)
+
+
+def seed(seat: int) -> Seed:
+    """Seat ``s`` has the seed of 32 bytes all equal to ``s + 1``."""
+    return Seed(GAME, seat, bytes([seat + 1]) * 32)
+
+
+def _hex(value):
+    """Bytes as hex, recursively, so a value fits in JSON."""
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, (list, tuple)):
+        return [_hex(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _hex(item) for key, item in value.items()}
+    return value
+
+
+def _context() -> dict:
+    return {"table": TABLE.hex(), "game": GAME.index, "seed_rule": "seat s has 32 bytes all equal to s + 1"}
+
+
+def seeds_vectors() -> dict:
+    derivations = [
+        (1, "deck/key", ["main"]),
+        (1, "deck/permutation", ["main"]),
+        (2, "choice/salt", ["salvo-1"]),
+        (0, "private-stream", ["infinite", bytes(32), 7]),
+    ]
+    below = []
+    for k in BOUNDS:
+        stream = Stream(STREAM_KEY)
+        below.append({"k": k, "values": [stream.below(k) for _ in range(12)]})
+    return {
+        "description": "Seed commitments, HKDF derivations, the HMAC-SHA512 stream, rejection sampling and "
+        "Fisher-Yates. Each 'below' and 'permutations' entry starts a fresh stream from stream_key. "
+        "Derivation contexts are canonical values; bytes appear here as {\"bin\": hex}.",
+        **_context(),
+        "seeds": [{"seat": s, "seed": seed(s).value.hex(), "commitment": seed(s).commitment.hex()} for s in range(3)],
+        "derivations": [
+            {
+                "seat": seat,
+                "label": label,
+                "context": [{"bin": c.hex()} if isinstance(c, bytes) else c for c in context],
+                "key": seed(seat).key(label, *context).hex(),
+            }
+            for seat, label, context in derivations
+        ],
+        "stream_key": STREAM_KEY.hex(),
+        "stream": Stream(STREAM_KEY).read(150).hex(),
+        "below": below,
+        "permutations": [{"n": n, "permutation": list(Stream(STREAM_KEY).permutation(n))} for n in (0, 1, 2, 10, 52)],
+    }
+
+
+def public_random_vectors() -> dict:
+    length = 4
+    chains = {s: HashChain.derive(seed(s), length) for s in range(3)}
+    values = []
+    for index in range(1, length + 1):
+        reveals = {s: chain.reveal(index) for s, chain in chains.items()}
+        values.append(
+            {
+                "index": index,
+                "value": public_value(GAME, index, reveals).hex(),
+                "below_6": public_below(GAME, index, reveals, 6),
+                "below_1000": public_below(GAME, index, reveals, 1000),
+            }
+        )
+    return {
+        "description": "Hash chains of length 4 for seats 0..2 (values[i] is x_i, values[0] the tip), "
+        "the public values 1..4 and their first draw below 6 and below 1000.",
+        **_context(),
+        "length": length,
+        "chains": [{"seat": s, "values": [v.hex() for v in chain.values]} for s, chain in chains.items()],
+        "values": values,
+        "reveal_body_msgpack": codec.encode(reveal_body(chains[0], 1)).hex(),
+    }
+
+
+def private_stream_vectors() -> dict:
+    context = bytes.fromhex("5a" * 32)
+    draws = [
+        {"counter": counter, "k": k, "count": count, "values": list(draw(seed(1), "infinite", context, counter, k, count))}
+        for counter, k, count in ((0, 102, 5), (1, 102, 5), (2, 6, 3), (3, 1 << 40, 2))
+    ]
+    return {
+        "description": "Private draws of seat 1 from stream 'infinite' with a fixed public context.",
+        **_context(),
+        "seat": 1,
+        "label": "infinite",
+        "context": context.hex(),
+        "draws": draws,
+    }
+
+
+def _deck_run(deck: Deck, composition=None) -> dict:
+    keys = {s: DeckKeys.derive(seed(s), deck) for s in deck.seats}
+    entries, stages = deck.initial(composition), []
+    for stage in deck.stages:
+        entries = run_stage(deck, stage.index, keys[stage.seat], entries)
+        stages.append({"index": stage.index, "kind": stage.kind, "seat": stage.seat, "entries": _hex(entries)})
+    opened = [
+        list(open_position(deck, p, entries[p], {s: keys[s].position_keys[p] for s in deck.seats}))
+        for p in range(deck.size)
+    ]
+    return {
+        "label": deck.label.hex(),
+        "candidates": [list(card) for card in deck.candidates],
+        "points": _hex(deck.points),
+        "keys": [
+            {
+                "seat": s,
+                "deck_key": k.deck_key.hex(),
+                "permutation": list(k.permutation),
+                "position_keys": _hex(k.position_keys),
+            }
+            for s, k in keys.items()
+        ],
+        "initial": _hex(deck.initial(composition)),
+        "stages": stages,
+        "final_cards": opened,
+    }
+
+
+def mental_deck_vectors() -> dict:
+    public = Deck.public(GAME, "tiny", [0, 1, 2], [7, 7, 9, 12])
+    public_run = _deck_run(public)
+    first = codec.encode(stage_body(public, 0, [bytes.fromhex(e) for e in public_run["stages"][0]["entries"]]))
+    hidden = Deck.hidden(GAME, "own", [0, 1, 2], owner=1, size=3, catalogue=[100, 101, 102], max_copies=2)
+    composition = [102, 100, 102]
+    return {
+        "description": "A public deck of 4 cards (two copies of card 7) and a hidden deck of 3 cards owned by "
+        "seat 1, each shuffled by seats 0..2: labels, card points, every seat's derived secrets, every stage's "
+        "entries, and the card each final position opens to as [id, copy].",
+        **_context(),
+        "public": {"name": public.name, "seats": list(public.seats), "cards": list(public.cards), **public_run},
+        "public_stage_0_body_msgpack": first.hex(),
+        "hidden": {
+            "name": hidden.name,
+            "seats": list(hidden.seats),
+            "owner": hidden.owner,
+            "catalogue": list(hidden.cards),
+            "max_copies": hidden.max_copies,
+            "size": hidden.size,
+            "composition": composition,
+            "composition_salt": seed(1).key("deck/composition-salt", hidden.name).hex(),
+            "commitment": composition_commitment(seed(1), hidden, composition).hex(),
+            **_deck_run(hidden, composition),
+        },
+    }
+
+
+def hidden_board_vectors() -> dict:
+    values = [0, 1, 1, 0, 2, 0]
+    board = CommittedBoard.commit(seed(1), Board(GAME, 1, "fleet", 3, 2), values)
+    return {
+        "description": "A 3x2 board of seat 1 named 'fleet' (row-major values), its salts, leaves, padded tree "
+        "levels (levels[0] the 8 padded leaves), root, and openings of cells (1, 0) and (2, 1).",
+        **_context(),
+        "owner": 1,
+        "name": "fleet",
+        "width": 3,
+        "height": 2,
+        "values": values,
+        "label": board.board.label.hex(),
+        "salts": _hex(board.salts),
+        "levels": _hex(board.levels),
+        "root": board.root.hex(),
+        "root_body_msgpack": codec.encode(root_body(board)).hex(),
+        "openings": _hex([opening.to_value() for opening in board.open([(1, 0), (2, 1)])]),
+        "open_body_msgpack": codec.encode(open_body(board.board, board.open([(2, 1)]))).hex(),
+    }
+
+
+def simultaneous_vectors() -> dict:
+    choices = {0: [[1, 2], [3, 4]], 1: "pass"}
+    return {
+        "description": "Commitments of seats 0 and 1 to their choices in round 'salvo-1'.",
+        **_context(),
+        "round": "salvo-1",
+        "seats": [
+            {
+                "seat": s,
+                "choice": choice,
+                "salt": choice_salt(seed(s), "salvo-1").hex(),
+                "commitment": commit_body(seed(s), "salvo-1", choice)["commitment"].hex(),
+                "commit_body_msgpack": codec.encode(commit_body(seed(s), "salvo-1", choice)).hex(),
+                "reveal_body_msgpack": codec.encode(choice_reveal_body(seed(s), "salvo-1", choice)).hex(),
+            }
+            for s, choice in choices.items()
+        ],
+    }
+
+
+BUILDERS = {
+    "seeds.json": seeds_vectors,
+    "public_random.json": public_random_vectors,
+    "private_stream.json": private_stream_vectors,
+    "mental_deck.json": mental_deck_vectors,
+    "hidden_board.json": hidden_board_vectors,
+    "simultaneous.json": simultaneous_vectors,
+}
+
+
+def render(name: str) -> str:
+    return json.dumps(BUILDERS[name](), indent=1) + "\n"
+
+
+if __name__ == "__main__":
+    DIRECTORY.mkdir(parents=True, exist_ok=True)
+    for name in BUILDERS:
+        (DIRECTORY / name).write_text(render(name))

@@ -1,0 +1,61 @@
+"""Helpers for session tests: self-played towers tables, and transcripts forced past live checks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fairtable.protocol import codec
+from fairtable.protocol import transcript_file as tf
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.session.table import game_seed
+from fairtable.protocol.session.verify import Report, verify_chunks
+from fairtable.protocol.testing import SelfPlay, derive
+
+
+def towers(seed: bytes = b"seed", options: dict | None = None, variant: str = "normal") -> SelfPlay:
+    return SelfPlay.create("towers", variant, options or {}, 2, seed)
+
+
+def play_until(table: SelfPlay, condition: Callable[[SelfPlay], bool], limit: int = 5000) -> None:
+    """Step the table until ``condition`` holds before the next message."""
+    for _ in range(limit):
+        if condition(table):
+            return
+        table.step()
+    raise AssertionError("condition never held")
+
+
+def slot_is(kind: str, seat: int | None = None) -> Callable[[SelfPlay], bool]:
+    def condition(table: SelfPlay) -> bool:
+        slot = table.sessions[0].slot
+        return slot is not None and slot.kind == kind and (seat is None or slot.seat == seat)
+    return condition
+
+
+def all_seeds(table: SelfPlay, seed: bytes = b"seed", games: int = 1) -> tuple[tf.RevealedSeed, ...]:
+    """Every seat's seeds, as a dispute would reveal them (the selfplay secrets are derived from ``seed``)."""
+    return tuple(tf.RevealedSeed(game, seat, game_seed(derive(seed, "secret", seat), game))
+                 for game in range(games) for seat in range(len(table.sessions)))
+
+
+def file_bytes(table: SelfPlay, extra: list[Envelope] = (), seeds: tuple = ()) -> bytes:
+    """A transcript of the table's accepted envelopes plus ``extra`` ones no honest node accepted."""
+    records = [tf.header_bytes(), tf.record_bytes("genesis", table.genesis.to_value())]
+    envelopes = [*table.sessions[0].envelopes, *extra]
+    records += [tf.record_bytes("envelope", envelope.to_value()) for envelope in envelopes]
+    if seeds:
+        records.append(tf.record_bytes("seeds", [seed.to_value() for seed in sorted(seeds)]))
+    head = envelopes[-1].hash if envelopes else table.genesis.table_id
+    records.append(tf.record_bytes("end", {"count": len(envelopes), "head": head}))
+    return b"".join(records)
+
+
+def verify_bytes(data: bytes) -> Report:
+    return verify_chunks([data])
+
+
+def with_body(table: SelfPlay, change: Callable[[Any], Any]) -> Envelope:
+    """The next envelope, its body changed, signed by the seat that is due."""
+    seat, kind, body = table.next_message()
+    return table.seal(seat, kind, change(codec.decode(codec.encode(body))))
