@@ -126,6 +126,8 @@ class TableSession:
         self.result: Result | None = None
         self.violations: list[Violation] = []
         self.absent: set[int] = set()
+        self.claims: list[tuple[int, int, int]] = []
+        """Accepted absence claims as ``(envelope index, claimant, absent seat)``."""
         self.disputes: list[tuple[int, int, str, int]] = []
         self.ops = Ops()
         self.private: dict[int, dict[str, Any]] = {game: dict(data) for game, data in (private or ())}
@@ -290,16 +292,21 @@ class TableSession:
         return tuple(self._events)
 
     def _absence_claim(self, index: int, envelope: Envelope) -> tuple[Event, ...]:
-        """Another seat declares the due seat absent: the game ends, the absent seat loses."""
+        """Another seat declares the due seat absent: the due seat forfeits on the claimant's word.
+
+        This is no finding against the absent seat: whether it was really silent is a matter of
+        clocks, which a transcript does not hold. It is recorded in :attr:`claims`; the claim is
+        void if the claimed seat's own envelope for the slot turns up (``replica.py``)."""
         due = self.slot.seat
+        if envelope.seat in self.absent:
+            raise Rejected(Violation(index, envelope.seat, "session.out-of-turn", "an absent seat cannot declare others absent", envelope))
         if envelope.body != {"seat": due}:
             detail = f"an absence claim is {{seat: {due}}}, naming the due seat"
             raise Rejected(Violation(index, envelope.seat, "session.malformed", detail, envelope))
         self._events = []
         self._append(envelope)
         self.absent.add(due)
-        detail = f"declared absent by seat {envelope.seat} while due to send {self.slot.kind!r}"
-        self.violations.append(Violation(index, due, "session.absent", detail, envelope))
+        self.claims.append((index, envelope.seat, due))
         self._advance(lambda: self._flow_gen.throw(_Absent(due)))
         return tuple(self._events)
 

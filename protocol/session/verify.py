@@ -21,6 +21,23 @@ from fairtable.protocol.transcript_file import TranscriptFile, TranscriptReader
 
 
 @dataclass(frozen=True)
+class Absence:
+    """``seat`` forfeited at envelope ``index`` because ``claimant`` declared it absent.
+
+    Not a finding against ``seat``: a transcript holds no clock, so the forfeit rests on the
+    claimant's word. A claim the absent seat's own envelope refutes is a violation instead
+    (``session.refuted-claim``)."""
+
+    index: int
+    seat: int
+    claimant: int
+
+    def to_value(self) -> dict:
+        note = f"declared absent by seat {self.claimant}: a forfeit on seat {self.claimant}'s word"
+        return {"claimant": self.claimant, "index": self.index, "note": note, "seat": self.seat}
+
+
+@dataclass(frozen=True)
 class Report:
     """What a verification found. ``valid`` means no violation of any kind."""
 
@@ -30,6 +47,7 @@ class Report:
     envelopes: int
     result: Result | None
     violations: tuple[Violation, ...] = field(default=())
+    absences: tuple[Absence, ...] = field(default=())
 
     @property
     def valid(self) -> bool:
@@ -37,6 +55,7 @@ class Report:
 
     def to_value(self) -> dict:
         return {
+            "absences": [absence.to_value() for absence in self.absences],
             "envelopes": self.envelopes,
             "game": self.game,
             "result": None if self.result is None else self.result.to_value(),
@@ -89,6 +108,7 @@ def verify(file: TranscriptFile, broken: TranscriptError | None = None) -> Repor
     return Report(
         genesis.game, genesis.variant, tuple(seat.key.fingerprint for seat in genesis.seats),
         len(transcript) + (broken is not None), session.result, tuple(violations),
+        tuple(Absence(index, seat, claimant) for index, claimant, seat in session.claims),
     )
 
 
