@@ -55,9 +55,15 @@ class Flag:
 
 Option = Choice | Integer | Flag
 
-TIMER: dict[str, Option] = {"turn_seconds": Integer(0, 3600, 60), "max_timeouts": Integer(1, 100, 3)}
-"""The turn timer every timed game offers: seconds per decision (0: off), and how many
-consecutive timeouts lose the game."""
+TIMER: dict[str, Option] = {
+    "turn_seconds": Integer(0, 3600, 60),
+    "max_timeouts": Integer(1, 100, 3),
+    "idle_seconds": Integer(10, 86400, 300),
+}
+"""The turn timer every timed game offers: seconds per decision (0: off), how many
+consecutive timeouts lose the game, and how long a decision the timer does not cover (an
+untimed one, or any with ``turn_seconds`` 0) may stay open before its seat may be declared
+absent: every decision a seat could stall on is bounded."""
 
 
 def validate(game: str, declared: Mapping[str, Option], options: Any) -> dict[str, Any]:

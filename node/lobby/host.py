@@ -201,13 +201,17 @@ class Host:
             raise ServiceError(f"table {lobby_id} could not start: {str(exc) or 'a guest left'}") from None
         addresses = tuple(entrant.address for entrant in lobby.entrants)
         table = self.mesh.start(signed, lobby_id, addresses)
-        start = message("start", genesis=signed.to_value(), peers=list(addresses))
+        await self._announce(table, guests)
+        return table
+
+    async def _announce(self, table: LiveTable, guests: list[_Guest]) -> None:
+        """Tell the guests the table started. One that misses it starts from our first link."""
+        start = message("start", genesis=table.genesis.to_value(), peers=list(table.addresses))
         for guest in guests:
             try:
                 await guest.channel.send(start)
             except ChannelError as exc:
                 log.warning("table %s: a guest missed the start message (it starts from our first link): %s", table.name, exc)
-        return table
 
     async def _signatures(self, genesis: Genesis, guests: list[_Guest]) -> list[bytes]:
         request = message("sign", genesis=genesis.encoded)

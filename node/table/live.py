@@ -288,21 +288,26 @@ class LiveTable:
 
     async def keep_time(self) -> None:
         """Run this table's timers, bot and retries until it is finished and written."""
+        acted_at = None
         while not (self.finished and self.stalled is None and not self._transcript_failed):
             version = self.version
             planned = self._next()
-            if planned is None:
+            if planned is None or (acted_at is not None and planned[0] <= acted_at):
+                acted_at = None  # nothing to do until the table changes (an action that changed nothing is not retried)
                 await self.wait_change(version)
                 continue
             at, action = planned
             with trio.move_on_after(max(0.0, at - self.clock())):
                 await self.wait_change(version)
             if self.version == version:
+                acted_at = self.clock()
                 try:
                     action()
                 except Exception:  # a bot or rule bug must not take the node down; wait for news instead
                     log.exception("table %s: %s failed", self.name, getattr(action, "__name__", "an action"))
                     await self.wait_change(version)
+            else:
+                acted_at = None
 
     def _act(self) -> None:
         planned = self._own_action()

@@ -557,7 +557,7 @@ class Replica:
         """When our automatic messages may build on an out-of-turn stopper that ended the game:
         ``settle`` after it was placed (until then the late seat's envelope may still win the slot)."""
         slot = self.slot
-        if slot is None or slot.kind != SEED or not self._ends_in_stopper():
+        if slot is None or slot.kind != SEED or slot.seat != self.seat or not self._ends_in_stopper():
             return None
         return slot.since + self.timing.settle_seconds
 
