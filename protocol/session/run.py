@@ -3,7 +3,8 @@
 The table session decides *when* each message is due; this module knows *what* each one
 must contain and how to check it, in terms of the fairness primitives. A handle is either
 a position of a mental deck (opened by every seat's position key) or a private draw of
-one seat (shown by its claimed face, checked after the seed reveal).
+one seat (shown by its claimed face, checked after the seed reveal). Owned decks and
+showing dealt cards to a subset have their own modules (``owned``, ``showing``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle
+from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle, ShuffleOwned
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.fair import private_stream, simultaneous
 from fairtable.protocol.fair.errors import Violation as FairViolation
@@ -47,12 +48,14 @@ def _pairs(seat: int, value: Any, what: str) -> list[tuple[int, Any]]:
 
 @dataclass
 class DeckRecord:
-    """A mental deck of this game: its final entries and every position key seen so far."""
+    """A mental deck of this game: its final entries and every position key seen so far
+    (and, for an owned deck, the composition commitment of its first stage)."""
 
     deck: Deck
     first_handle: int
     run: GameRun
     entries: tuple[bytes, ...] = ()
+    commitment: bytes | None = None
     published: dict[int, dict[int, bytes]] = field(default_factory=dict)
     opened: dict[Card, int] = field(default_factory=dict)
     _derived: dict[int, DeckKeys] = field(default_factory=dict)
@@ -79,7 +82,7 @@ class GameRun:
     """The cryptographic side of one game: what each seat must send and what it proves."""
 
     def __init__(self, fair: FairGame, seat_count: int, known: Mapping[int, bytes], envelopes: Sequence[Envelope],
-                 ops: Ops, chain_length: int, private: dict[str, Any]) -> None:
+                 ops: Ops, chain_length: int, private: dict[str, Any], compositions: Mapping[str, tuple[int, ...]] | None = None) -> None:
         self.fair = fair
         self.seat_count = seat_count
         self.envelopes = envelopes
@@ -99,7 +102,10 @@ class GameRun:
         self.boards: dict[tuple[int, str], tuple[Board, bytes | None]] = {}
         self.hidden_rounds = 0
         self.choice_rounds = 0
+        self.show_rounds = 0
         self.private = private
+        self.compositions = dict(compositions or {})
+        """The owned decks' compositions as revealed after the game, by deck name (the verifier's)."""
         self.ops = ops
 
     # ------------------------------------------------------------ seeds
@@ -134,8 +140,13 @@ class GameRun:
 
     # ------------------------------------------------------------ decks and keys
 
-    def new_deck(self, request: Shuffle) -> DeckRecord:
-        deck = Deck.public(self.fair, f"deck-{len(self.decks)}", range(self.seat_count), request.cards)
+    def new_deck(self, request: Shuffle | ShuffleOwned) -> DeckRecord:
+        """The deck ``deck-<n>`` (n counts the game's shuffles of either kind) over the request's seats."""
+        name, seats = f"deck-{len(self.decks)}", request.seats or tuple(range(self.seat_count))
+        if isinstance(request, ShuffleOwned):
+            deck = Deck.hidden(self.fair, name, seats, request.owner, request.size, request.catalogue, request.max_copies)
+        else:
+            deck = Deck.public(self.fair, name, seats, request.cards)
         record = DeckRecord(deck, request.first_handle, self)
         self.decks.append(record)
         for position in range(deck.size):
@@ -157,13 +168,18 @@ class GameRun:
         return faces
 
     def deal_needs(self, request: Deal) -> dict[int, tuple[int, ...]]:
+        """The keys each seat must publish: every seat's but the recipient's, except those already
+        published (a card dealt again to its holder, e.g. put back on a pile, needs none)."""
         needs: dict[int, list[int]] = {}
         for recipient, handles in request.to:
             for handle in handles:
-                record, _ = self._deck_handle(handle)
+                record, position = self._deck_handle(handle)
+                holder = self.holder.get(handle, recipient)
+                if holder != recipient and handle not in self.public_faces:
+                    raise ValueError(f"the game dealt handle {handle}, held by seat {holder}, to seat {recipient}; Show shows it")
                 self.holder[handle] = recipient
                 for seat in record.deck.seats:
-                    if seat != recipient:
+                    if seat != recipient and seat not in record.published.get(position, {}):
                         needs.setdefault(seat, []).append(handle)
         return {seat: tuple(sorted(handles)) for seat, handles in needs.items()}
 
