@@ -217,8 +217,9 @@ class GameRun:
             record, position = self.handles[handle]
             record.published.setdefault(position, {})[seat] = key
 
-    def open_visible(self, handles: list[int], local: int | None) -> tuple[dict[int, int], FairViolation | None]:
-        """Open the handles this session may see now; the first failure comes back as a dispute."""
+    def open_visible(self, handles: list[int], local: int | None, public: bool = False) -> tuple[dict[int, int], FairViolation | None]:
+        """Open the handles this session may see now (all of them when ``public``, a reveal);
+        the first failure comes back as a dispute."""
         faces: dict[int, int] = {}
         dispute = None
         for handle in handles:
@@ -227,7 +228,7 @@ class GameRun:
                 continue
             record, position = self.handles[handle]
             holder = self.holder.get(handle)
-            if local is not None and holder is not None and holder != local and handle not in self.public_faces:
+            if local is not None and holder is not None and holder != local and not public and handle not in self.public_faces:
                 continue
             keys = {seat: record.key(position, seat) for seat in record.deck.seats}
             if any(key is None for key in keys.values()):

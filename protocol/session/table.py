@@ -504,7 +504,7 @@ class TableSession:
             faces = yield from self._open_round(run, run.deal_needs(request), [h for _, hs in request.to for h in hs])
             self._apply(Dealt(faces))
         elif isinstance(request, Reveal):
-            faces = yield from self._open_round(run, run.reveal_needs(request), list(request.handles))
+            faces = yield from self._open_round(run, run.reveal_needs(request), list(request.handles), public=True)
             run.public_faces.update(faces)
             self._apply(Revealed(faces))
         elif isinstance(request, Show):
@@ -636,7 +636,8 @@ class TableSession:
             self.violations.append(Violation(len(self.envelopes) - 1, dispute.seat, dispute.rule, dispute.detail, None, dispute.suspects))
         self._apply(Shown(faces))
 
-    def _open_round(self, run: GameRun, needs: Mapping[int, tuple[int, ...]], handles: list[int]) -> Generator[Slot, Any, dict[int, int]]:
+    def _open_round(self, run: GameRun, needs: Mapping[int, tuple[int, ...]], handles: list[int],
+                    public: bool = False) -> Generator[Slot, Any, dict[int, int]]:
         """Each seat in ``needs`` publishes its keys for its handles; then open what this session may see."""
         for seat in sorted(needs):
             wanted = needs[seat]
@@ -644,7 +645,7 @@ class TableSession:
             check = lambda body, seat=seat, wanted=wanted: run.check_keys(seat, wanted, body)
             published = yield Slot(seat, KEYS, check, produce, "deck.key-mismatch", resignable=True)
             run.store_keys(seat, published)
-        faces, dispute = run.open_visible(handles, self.seat)
+        faces, dispute = run.open_visible(handles, self.seat, public)
         if dispute is not None:
             self.violations.append(Violation(len(self.envelopes) - 1, dispute.seat, dispute.rule, dispute.detail, None, dispute.suspects))
         return faces
