@@ -165,8 +165,8 @@ class _Table:
             self.faces.update(drawn)
             self.publish(PrivateDrawn(drawn), lambda seat: PrivateDrawn(drawn if seat == request.seat else {}))
         elif isinstance(request, Show):
-            shown = self._faces(request.handles)
-            self.publish(Shown(shown), lambda seat: Shown(shown if seat in request.to else {}))
+            seen = self._faces(request.handles)
+            self.publish(Shown(seen), lambda seat: Shown(seen if seat in request.to else {}))
         elif isinstance(request, Reveal):
             self.publish(Revealed(self._faces(request.handles)))
         elif isinstance(request, PublicRandom):

@@ -88,7 +88,7 @@ def _victory(state: TowersState, sides: tuple[Side, ...]) -> Result | None:
     """Checked after every card: a seat wins by its own tower, any own resource, or the
     enemy's tower at 0; both at once is a draw."""
     field = battlefield(state)
-    reasons = []
+    reasons: list[str | None] = []
     for seat, side in enumerate(sides):
         if side.tower >= field.victory_tower:
             reasons.append("tower")
@@ -101,7 +101,8 @@ def _victory(state: TowersState, sides: tuple[Side, ...]) -> Result | None:
     winners = tuple(seat for seat, reason in enumerate(reasons) if reason)
     if len(winners) == 2:
         return Result((), "simultaneous")
-    return Result(winners, reasons[winners[0]]) if winners else None
+    first = next((reason for reason in reasons if reason), None)
+    return Result(winners, first) if first else None
 
 
 class Towers(Rules[TowersState]):

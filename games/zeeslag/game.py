@@ -141,7 +141,8 @@ class Zeeslag(Rules[ZeeslagState]):
             if known not in (None, value):
                 raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {SEA.name(cell)} opened as {value}, known as {known}")
         # A board keeps each layer's openings in the field named after the layer.
-        return dataclasses.replace(board, **{request.layer: {**getattr(board, request.layer), **event.cells}})
+        opened: dict[str, Any] = {request.layer: {**getattr(board, request.layer), **event.cells}}
+        return dataclasses.replace(board, **opened)
 
     def _judge(self, state: ZeeslagState, seat: int, board: Board) -> None:
         """At the full opening of ``seat``'s ids: a legal fleet, and every sink answer true."""

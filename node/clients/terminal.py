@@ -223,7 +223,7 @@ class Terminal:
                 if answer.lower() == "j":
                     peer = await self.ask("Peer address (host:port): ")
                     lobby_id = None if peer is None else await self.ask("Lobby id: ")
-                    return None if lobby_id is None else await self._join(peer, lobby_id)
+                    return None if peer is None or lobby_id is None else await self._join(peer, lobby_id)
                 if answer.lower() == "l":
                     peer = await self.ask("Peer address (host:port; empty for this node): ")
                     if peer is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle, ShuffleOwned
 from fairtable.protocol.envelope import Envelope
@@ -95,7 +95,8 @@ class GameRun:
         self.decks: list[DeckRecord] = []
         self.handles: dict[int, tuple[DeckRecord, int]] = {}
         self.holder: dict[int, int] = {}
-        self.private: dict[int, tuple[int, int, int | None]] = {}
+        self.drawn: dict[int, tuple[int, int, int | None]] = {}
+        """Each private-draw handle: (drawing seat, bound, face if this session knows it)."""
         self.draws: dict[int, int] = {}
         self.public_faces: dict[int, int] = {}
         self.known_faces: dict[int, int] = {}
@@ -104,6 +105,7 @@ class GameRun:
         self.choice_rounds = 0
         self.show_rounds = 0
         self.private = private
+        """This seat's free choices (hidden data, choices, compositions), persisted by the node."""
         self.compositions = dict(compositions or {})
         """The owned decks' compositions as revealed after the game, by deck name (the verifier's)."""
         self.ops = ops
@@ -230,8 +232,8 @@ class GameRun:
             holder = self.holder.get(handle)
             if local is not None and holder is not None and holder != local and not public and handle not in self.public_faces:
                 continue
-            keys = {seat: record.key(position, seat) for seat in record.deck.seats}
-            if any(key is None for key in keys.values()):
+            keys = {seat: key for seat in record.deck.seats if (key := record.key(position, seat)) is not None}
+            if len(keys) < len(record.deck.seats):
                 continue
             try:
                 faces[handle] = record.open(position, keys)
@@ -266,7 +268,7 @@ class GameRun:
         if seed is not None:
             faces = private_stream.draw(seed, DRAW_LABEL, self.draw_context(request.seat), counter, request.bound, request.count)
         for offset, face in enumerate(faces):
-            self.private[request.first_handle + offset] = (request.seat, request.bound, face)
+            self.drawn[request.first_handle + offset] = (request.seat, request.bound, face)
         visible = local is None or local == request.seat
         return {request.first_handle + i: face for i, face in enumerate(faces) if face is not None and visible}
 
@@ -277,8 +279,8 @@ class GameRun:
         for handle in sorted(set(reveals)):
             if handle in self.public_faces:
                 continue
-            if handle in self.private:
-                faces.append([handle, self.private[handle][2]])
+            if handle in self.drawn:
+                faces.append([handle, self.drawn[handle][2]])
             else:
                 record, position = self.handles[handle]
                 keys.append([handle, record.keys_of(seat).position_keys[position]])
@@ -292,8 +294,8 @@ class GameRun:
         keys = dict(_pairs(seat, body["keys"], "keys"))
         claimed = dict(_pairs(seat, body["faces"], "faces"))
         due = sorted(set(handle for handle in reveals if handle not in self.public_faces))
-        due_keys = [handle for handle in due if handle not in self.private]
-        due_faces = [handle for handle in due if handle in self.private]
+        due_keys = [handle for handle in due if handle not in self.drawn]
+        due_faces = [handle for handle in due if handle in self.drawn]
         if sorted(keys) != due_keys or sorted(claimed) != due_faces:
             raise _malformed(seat, f"the move shows handles {due}: keys for {due_keys} and faces for {due_faces} are due")
         faces: dict[int, int] = {}
@@ -309,14 +311,14 @@ class GameRun:
                     raise FairViolation(seat, "deck.key-mismatch", f"the key shown for handle {handle} is not the derived one")
                 faces[handle] = self.known_faces[handle]
                 continue
-            opening = {other: record.key(position, other) for other in record.deck.seats if other != seat}
+            opening = {other: key for other in record.deck.seats if other != seat and (key := record.key(position, other)) is not None}
             opening[seat] = keys[handle]
             try:
                 faces[handle] = record.open(position, opening)
             except FairViolation as exc:
                 raise FairViolation(seat, "deck.bad-reveal", f"handle {handle}: {exc.detail}") from None
         for handle in due_faces:
-            owner, bound, known = self.private[handle]
+            owner, bound, known = self.drawn[handle]
             face = claimed[handle]
             if owner != seat:
                 raise FairViolation(seat, "session.not-held", f"the move shows handle {handle}, a private draw of seat {owner}")
@@ -375,13 +377,14 @@ class GameRun:
 
     def check_open_hidden(self, request: OpenHidden, body: Any) -> dict[int, int]:
         board, root = self.boards[(request.seat, request.layer)]
+        assert root is not None, "cells are opened only after the commitment"
         opened = check_openings(board, root, body)
         cells = {board.index(cell): value for cell, value in opened.items()}
         if sorted(cells) != sorted(set(request.cells)) or len(body["cells"]) != len(cells):
             raise _malformed(request.seat, f"cells {sorted(set(request.cells))} of {request.layer!r} are due, each once")
         if any(type(value) is not int for value in cells.values()):
             raise _malformed(request.seat, "hidden cell values are integers")
-        return cells
+        return cast(dict[int, int], cells)
 
     def _hidden_key(self, seat: int) -> str:
         return f"hidden-{self.hidden_rounds - 1}-{seat}"

@@ -28,6 +28,7 @@ when the envelope differs: the same code checks live and after the game.
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
+from functools import partial
 from typing import Any
 
 from fairtable.games import registry
@@ -173,7 +174,7 @@ class TableSession:
         self.disputes: list[tuple[int, int, str, int]] = []
         self.ops = Ops()
         self.private: dict[int, dict[str, Any]] = {game: dict(data) for game, data in (private or ())}
-        self.run: GameRun | None = None
+        self.run: GameRun  # set by the flow as it starts each game
         self._events: list[Event] = []
         self._flow_gen = self._flow()
         self.slot: Slot | None = next(self._flow_gen)
@@ -230,50 +231,50 @@ class TableSession:
 
     def hidden_body(self, data: Mapping[str, Any]) -> tuple[str, Any]:
         """Commit this seat's hidden data, after the game's own check of it."""
-        self._expect_decision(HIDDEN)
+        seat, _ = self._expect_decision(HIDDEN)
         request = self.pending
         if not isinstance(data, Mapping) or any(not isinstance(values, (list, tuple)) for values in data.values()):
-            raise Rejected(Violation(len(self.envelopes), self.seat, "session.malformed", "hidden data is {layer: [one integer per cell]}"))
+            raise Rejected(Violation(len(self.envelopes), seat, "session.malformed", "hidden data is {layer: [one integer per cell]}"))
         data = {layer: tuple(values) for layer, values in data.items()}
-        self.game.check_hidden(self.state, self.seat, data)
-        return HIDDEN, self.run.hidden_body(self.seat, request, data)
+        self.game.check_hidden(self.state, seat, data)
+        return HIDDEN, self.run.hidden_body(seat, request, data)
 
     def choice_body(self, choice: Any, default: bool = False) -> tuple[str, Any]:
         """Commit this seat's simultaneous choice (revealed automatically once all have committed);
         ``default``: the seat's timer ran out and ``choice`` is the rules' default."""
-        self._expect_decision(CHOICE)
+        seat, _ = self._expect_decision(CHOICE)
         round_id = f"choice-{self.run.choice_rounds - 1}"
-        body = self.run.choice_body(self.seat, round_id, codec.decode(codec.encode(choice)))
+        body = self.run.choice_body(seat, round_id, codec.decode(codec.encode(choice)))
         return CHOICE, {**body, "default": True} if default else body
 
     def default_choice_body(self) -> tuple[str, Any]:
         """What this seat's node sends when its timer runs out on a timed simultaneous choice:
         a commitment to the game's :meth:`~games.contract.Game.default_move`, marked as the default."""
-        self._expect_decision(CHOICE)
-        request = self.pending
-        if not request.timed:
+        seat, _ = self._expect_decision(CHOICE)
+        if not self.pending.timed:
             raise NotYourTurn("this simultaneous choice has no timer, so no default")
-        return self.choice_body(self.game.default_move(self.state, self.seat), default=True)
+        return self.choice_body(self.game.default_move(self.state, seat), default=True)
 
     def composition_body(self, cards: Any) -> tuple[str, Any]:
         """The first stage of this seat's owned deck holding ``cards``, after the deck's and the
         game's checks of the composition (kept to reveal it after the game)."""
-        self._expect_decision(DECK)
+        seat, _ = self._expect_decision(DECK)
         if not isinstance(cards, (list, tuple)):
-            raise Rejected(Violation(len(self.envelopes), self.seat, "session.malformed", "a composition is a list of card ids"))
+            raise Rejected(Violation(len(self.envelopes), seat, "session.malformed", "a composition is a list of card ids"))
         record = self.run.decks[-1]
         try:
             chosen = record.deck.check_composition(cards)
         except ValueError as exc:
-            raise Rejected(Violation(len(self.envelopes), self.seat, "deck.bad-composition", str(exc))) from None
-        self.game.check_composition(self.state, self.seat, chosen)
+            raise Rejected(Violation(len(self.envelopes), seat, "deck.bad-composition", str(exc))) from None
+        self.game.check_composition(self.state, seat, chosen)
         return DECK, owned.choose(self.run, record, chosen)
 
     @property
     def decision_kind(self) -> str | None:
         """What this seat must decide now: ``move``, ``hidden`` (its hidden data), ``choice``
         or ``deck`` (its owned deck's composition); else None."""
-        return self.slot.kind if self.awaiting_decision() else None
+        slot = self.slot
+        return slot.kind if slot is not None and self.awaiting_decision() else None
 
     def decide(self, decision: Any) -> tuple[str, Any]:
         """The ``(kind, body)`` for whatever decision is due: a move, hidden data, a choice or a composition."""
@@ -286,22 +287,25 @@ class TableSession:
             return self.composition_body(decision)
         return self.move_body(decision)
 
-    def _expect_decision(self, kind: str) -> None:
-        if not self.awaiting_decision() or self.slot.kind != kind:
+    def _expect_decision(self, kind: str) -> tuple[int, Slot]:
+        """This seat and its due slot, if the slot is its decision of ``kind``."""
+        slot = self.slot
+        if self.seat is None or slot is None or not self.awaiting_decision() or slot.kind != kind:
             raise NotYourTurn(f"seat {self.seat} is not to send {kind!r} now")
+        return self.seat, slot
 
     def move_body(self, move: Any) -> tuple[str, Any]:
         """The ``(kind, body)`` of a move by this seat, with the openings of the cards it shows.
 
         Raises :class:`Rejected` when the move is not legal, before anything is sent.
         """
-        self._expect_decision(MOVE)
+        seat, slot = self._expect_decision(MOVE)
         move = codec.decode(codec.encode(move))
-        body = codec.decode(codec.encode(self.run.move_body(self.seat, move, self.game.reveals(self.state, move))))
+        body = codec.decode(codec.encode(self.run.move_body(seat, move, self.game.reveals(self.state, move))))
         try:
-            self.slot.check(body)
+            slot.check(body)
         except (FairViolation, RuleError) as exc:
-            raise Rejected(self._violation(len(self.envelopes), self.seat, exc, None)) from None
+            raise Rejected(self._violation(len(self.envelopes), seat, exc, None)) from None
         return MOVE, body
 
     def resign_body(self) -> tuple[str, Any]:
@@ -471,7 +475,7 @@ class TableSession:
             return
 
     def _known_seeds(self, game: int) -> dict[int, bytes]:
-        if self.seat is not None:
+        if self.seat is not None and self._secret is not None:
             return {self.seat: game_seed(self._secret, game)}
         return {seat: seed for (g, seat), seed in self._given_seeds.items() if g == game}
 
@@ -529,7 +533,7 @@ class TableSession:
                 continue
             produce = (lambda seat=seat: run.commit_body(seat)) if seat in run.seeds else None
             try:
-                body = yield Slot(seat, COMMIT, lambda body, seat=seat: run.check_commit(seat, body), produce)
+                body = yield Slot(seat, COMMIT, partial(run.check_commit, seat), produce)
             except _Absent:
                 self._forfeit(seat, LEFT)
                 continue
@@ -543,7 +547,7 @@ class TableSession:
                 continue
             produce = (lambda record=record: owned.reveal_body(run, record)) if owned.known_composition(run, record) is not None else None
             try:
-                yield Slot(owner, COMPOSITION, lambda body, record=record: self._check_composition(run, record, body), produce)
+                yield Slot(owner, COMPOSITION, partial(self._check_composition, run, record), produce)
             except _Absent:
                 continue
 
@@ -563,7 +567,7 @@ class TableSession:
                 continue
             produce = (lambda seat=seat: run.seed_body(seat)) if seat in run.seeds else None
             try:
-                yield Slot(seat, SEED, lambda body, seat=seat: run.check_seed(seat, body), produce, "seed.mismatch")
+                yield Slot(seat, SEED, partial(run.check_seed, seat), produce, "seed.mismatch")
             except _Absent:
                 continue
 
@@ -625,12 +629,11 @@ class TableSession:
         plan = ShowRound.plan(run, request)
         for recipient in sorted(plan.wanted):
             produce = (lambda recipient=recipient: plan.blind_body(recipient)) if recipient in run.seeds else None
-            check = lambda body, recipient=recipient: plan.check_blind(recipient, body)
+            check = partial(plan.check_blind, recipient)
             plan.adopt_blind(recipient, (yield Slot(recipient, BLIND, check, produce, "deck.blind-mismatch", resignable=True)))
         for holder in sorted(plan.holders):
             produce = (lambda holder=holder: plan.unblind_body(holder)) if holder in run.seeds else None
-            check = lambda body, holder=holder: plan.check_unblind(holder, body)
-            plan.adopt_unblind((yield Slot(holder, UNBLIND, check, produce, "deck.unblind-mismatch", resignable=True)))
+            plan.adopt_unblind((yield Slot(holder, UNBLIND, partial(plan.check_unblind, holder), produce, "deck.unblind-mismatch", resignable=True)))
         faces, dispute = plan.open(self.seat)
         if dispute is not None:
             self.violations.append(Violation(len(self.envelopes) - 1, dispute.seat, dispute.rule, dispute.detail, None, dispute.suspects))
@@ -653,7 +656,7 @@ class TableSession:
     def _commit_hidden(self, run: GameRun, request: CommitHidden) -> Flow:
         run.begin_hidden(request)
         for seat in request.seats:
-            roots = yield Slot(seat, HIDDEN, lambda body, seat=seat: run.check_hidden(seat, request, body), decision=True, resignable=True)
+            roots = yield Slot(seat, HIDDEN, partial(run.check_hidden, seat, request), decision=True, resignable=True)
             run.adopt_hidden(seat, roots)
         own = {seat: data for seat in request.seats if (data := run.own_hidden(seat)) is not None}
         self._apply(Committed(own))
