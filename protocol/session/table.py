@@ -573,7 +573,8 @@ class TableSession:
 
     def _public_random(self, run: GameRun, request: PublicRandom) -> Flow:
         """Every present seat reveals; one declared absent meanwhile is left out of the value
-        (it cannot be waited for) and forfeits once the value is known."""
+        (it cannot be waited for) and forfeits once the value is known. Not resignable: a
+        round restarted after some reveals would leave the seats' chains out of step."""
         run.random_index += 1
         index = run.random_index
         reveals: dict[int, bytes] = {}
@@ -584,7 +585,7 @@ class TableSession:
             produce = (lambda seat=seat: reveal_body(run.chains[seat], index)) if seat in run.chains else None
             check = lambda body, seat=seat: check_reveal(seat, index, body, run.last_reveal[seat], run.chain_length)
             try:
-                reveals[seat] = yield Slot(seat, RANDOM, check, produce, "public-random.mismatch", resignable=True)
+                reveals[seat] = yield Slot(seat, RANDOM, check, produce, "public-random.mismatch")
             except _Absent:
                 left.append(seat)
                 continue
