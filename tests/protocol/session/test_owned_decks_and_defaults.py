@@ -208,3 +208,18 @@ def test_choices_revealed_before_an_absence_stand():
     chosen = next(event for event in events if isinstance(event, Chosen))
     assert chosen == Chosen((*committed, None), (), (2,))
     assert table.sessions[0].state.out == (2,) and table.sessions[0].state.step == "show"
+
+
+def test_a_restarted_owner_reveals_the_composition_it_persisted():
+    from fairtable.protocol import codec
+    from fairtable.protocol.session.table import TableSession
+    from fairtable.protocol.testing import derive
+
+    table = blind()
+    play_until(table, slot_is("composition", seat=1))
+    saved = codec.decode(codec.encode(table.sessions[1].private_value()))
+    restarted = TableSession(table.genesis, seat=1, secret=derive(b"blind", "secret", 1), private=saved)
+    for envelope in table.sessions[0].envelopes:
+        restarted.receive(envelope)
+    assert restarted.outgoing() == table.sessions[1].outgoing()
+    assert restarted.outgoing()[1]["cards"] == list(table.sessions[1].state.compositions[1])
