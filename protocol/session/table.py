@@ -32,7 +32,7 @@ from functools import partial
 from typing import Any
 
 from fairtable.games import registry
-from fairtable.games.contract import ABSENT as LEFT
+from fairtable.games.contract import ABSENT as ABSENT_REASON
 from fairtable.games.contract import (
     Chosen,
     CommitHidden,
@@ -493,9 +493,9 @@ class TableSession:
             except _Resigned as resigned:
                 self._apply(Forfeit(resigned.seat, "resigned"))
             except _Absent as absent:
-                self._forfeit(absent.seat, LEFT)
+                self._forfeit(absent.seat, ABSENT_REASON)
             except _Stalled:
-                return Finished(Result.forfeit(self.teams, tuple(sorted(self.absent)), LEFT))
+                return Finished(Result.forfeit(self.teams, tuple(sorted(self.absent)), ABSENT_REASON))
 
     def _resolve(self, run: GameRun, request: Any) -> Flow:
         if isinstance(request, Decide):
@@ -535,7 +535,7 @@ class TableSession:
             try:
                 body = yield Slot(seat, COMMIT, partial(run.check_commit, seat), produce)
             except _Absent:
-                self._forfeit(seat, LEFT)
+                self._forfeit(seat, ABSENT_REASON)
                 continue
             run.adopt_commitment(seat, body)
 
@@ -592,7 +592,7 @@ class TableSession:
             run.last_reveal[seat] = reveals[seat]
         self._apply(RandomValue(public_below(run.fair, index, reveals, request.bound)))
         for seat in left:
-            self._forfeit(seat, LEFT)
+            self._forfeit(seat, ABSENT_REASON)
 
     def _shuffle(self, run: GameRun, request: Shuffle | ShuffleOwned) -> Flow:
         record = run.new_deck(request)
@@ -698,7 +698,7 @@ class TableSession:
             else:
                 choices.append(outcome)
         for seat in absent:
-            self._forfeit(seat, LEFT)
+            self._forfeit(seat, ABSENT_REASON)
 
     def _check_choice_commit(self, seat: int, round_id: str, request: Simultaneous, body: Any) -> tuple[bytes, bool]:
         """The commitment, and whether it is marked as the timer's default."""
