@@ -2,7 +2,8 @@
 
 The host chooses options before the game; they are part of the signed genesis, so a bad one
 must be refused with a message naming the option before anyone signs. Unknown options are
-refused too: a typo must not silently fall back to a default.
+refused too: a typo must not silently fall back to a default. ``describe`` gives each
+option's schema (type, range or values, default) for listings and clients.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ class Choice:
             raise OptionsError(f"option {name!r} must be one of {', '.join(self.values)}, got {value!r}")
         return value
 
+    def describe(self, name: str) -> dict:
+        return {"default": self.default, "name": name, "type": "choice", "values": list(self.values)}
+
 
 @dataclass(frozen=True)
 class Integer:
@@ -40,6 +44,9 @@ class Integer:
             raise OptionsError(f"option {name!r} must be an integer in {self.lowest}..{self.highest}, got {value!r}")
         return value
 
+    def describe(self, name: str) -> dict:
+        return {"default": self.default, "highest": self.highest, "lowest": self.lowest, "name": name, "type": "integer"}
+
 
 @dataclass(frozen=True)
 class Flag:
@@ -51,6 +58,9 @@ class Flag:
         if not isinstance(value, bool):
             raise OptionsError(f"option {name!r} must be true or false, got {value!r}")
         return value
+
+    def describe(self, name: str) -> dict:
+        return {"default": self.default, "name": name, "type": "flag"}
 
 
 Option = Choice | Integer | Flag
