@@ -35,7 +35,7 @@ from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.identity import PublicKey, SecretKey
 from fairtable.protocol.session import replica as rep
 from fairtable.protocol.session.errors import Violation
-from fairtable.protocol.session.slots import HIDDEN, MOVE
+from fairtable.protocol.session.slots import CHOICE, DECK, HIDDEN, MOVE
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript_file import TranscriptFile, dump
 
@@ -186,9 +186,8 @@ class LiveTable:
         if self.stalled is not None:
             raise JournalError(f"this table cannot write its journal: {self.stalled}")
         session = self.session
-        if session.decision_kind == HIDDEN and decision == RANDOM_PLACEMENT:
-            placer = bots.random_bot(session.game, random.SystemRandom())
-            decision = placer.commit(session.game, session.state, self.seat, session.pending)
+        if session.decision_kind in (HIDDEN, DECK) and decision == RANDOM_PLACEMENT:
+            decision = session.game.random_hidden(session.state, self.seat, session.pending, random.SystemRandom())
         self.replica.decide(decision, self.clock())
         self._commit()
         if self.stalled is not None:
@@ -335,9 +334,12 @@ class LiveTable:
 
     def _default_move(self) -> None:
         session = self.session
-        log.info("table %s: the turn timer ran out; playing the default move", self.name)
-        if session.decision_kind == HIDDEN:
-            self.play(RANDOM_PLACEMENT)  # hidden data not chosen in time: a random legal one
+        log.info("table %s: the turn timer ran out; playing the default", self.name)
+        if session.decision_kind in (HIDDEN, DECK):
+            self.play(RANDOM_PLACEMENT)  # hidden data or a deck not chosen in time: a random legal one
+        elif session.decision_kind == CHOICE:
+            self.replica.default_choice(self.clock())
+            self._commit()
         else:
             self.play(session.game.default_move(session.state, self.seat))
 

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fairtable.games.contract import CommitHidden, Decide
+from fairtable.games.contract import CommitHidden, Decide, Request, ShuffleOwned, Simultaneous
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.identity import SecretKey
@@ -136,17 +136,28 @@ class SlotInfo:
     allowance: float
 
 
+def timed(request: Request) -> bool:
+    """Whether the turn timer covers the decision ``request`` asks for: choosing hidden data or an
+    owned deck always, a move or a simultaneous choice when the game marks it timed."""
+    if isinstance(request, CommitHidden | ShuffleOwned):
+        return True
+    return isinstance(request, Decide | Simultaneous) and request.timed
+
+
+def turn_seconds(session: TableSession) -> int:
+    return int(session.game.options_of(session.state).get("turn_seconds", 0) or 0)
+
+
 def allowance(session: TableSession) -> float:
     """Seconds the due seat may take: the turn timer for a timed decision, the table's
     ``idle_seconds`` for an untimed one (or with no timer), nothing for automatic messages."""
     slot = session.slot
     if slot is None or not slot.decision:
         return 0.0
-    options = session.game.options_of(session.state)
-    request = session.pending
-    timed = isinstance(request, CommitHidden) or (isinstance(request, Decide) and request.timed)
-    turn = int(options.get("turn_seconds", 0) or 0)
-    return float(turn if timed and turn else options.get("idle_seconds", IDLE_SECONDS))
+    turn = turn_seconds(session)
+    if turn and timed(session.pending):
+        return float(turn)
+    return float(session.game.options_of(session.state).get("idle_seconds", IDLE_SECONDS))
 
 
 class _Pool:
@@ -266,11 +277,8 @@ class Replica:
         slot = self.slot
         if slot is None or self.seat is None or slot.seat != self.seat or not self.session.awaiting_decision():
             return None
-        turn = int(self.session.game.options_of(self.session.state).get("turn_seconds", 0) or 0)
-        request = self.session.pending
-        if not turn or not (isinstance(request, CommitHidden) or (isinstance(request, Decide) and request.timed)):
-            return None
-        return slot.since + turn
+        turn = turn_seconds(self.session)
+        return slot.since + turn if turn and timed(self.session.pending) else None
 
     def claim_time(self) -> float | None:
         """When this seat declares the due seat absent if it stays silent: its deadline plus grace
@@ -339,6 +347,15 @@ class Replica:
         self._refuse_twice()
         before = self.session.private_value()
         kind, body = self.session.decide(decision)
+        if self.session.private_value() != before:
+            self._records.append(Choices(self.session.private_value()))
+        return self._sign_own(kind, body, now)
+
+    def default_choice(self, now: float) -> Envelope:
+        """This seat's timer ran out on a timed simultaneous choice: commit the rules' default, marked so."""
+        self._refuse_twice()
+        before = self.session.private_value()
+        kind, body = self.session.default_choice_body()
         if self.session.private_value() != before:
             self._records.append(Choices(self.session.private_value()))
         return self._sign_own(kind, body, now)

@@ -211,3 +211,17 @@ async def test_a_node_disputes_a_deal_that_opens_to_no_card_and_the_verifier_nam
     assert dispute.seat == 0
     report = verify(load(tables[0].transcript_bytes()))
     assert [(v.seat, v.rule) for v in report.violations] == [(1, "deck.key-mismatch")]
+
+
+@pytest.mark.usefixtures("blind_game")
+async def test_silent_seats_get_a_random_deck_and_marked_default_choices_from_their_own_timers(tmp_path, autojump_clock):
+    genesis = signed_genesis("blind", 2, {"turn_seconds": 5}, variant="plain")
+    tables = [live_table(tmp_path, genesis, seat, bot=False) for seat in range(2)]
+    with trio.move_on_after(3):  # the decks are chosen by the timers; restart one seat meanwhile
+        await wire(tables)
+    tables[1] = reload(tables[1])
+    await wire(tables)
+    assert tables[0].envelopes == tables[1].envelopes and tables[0].finished
+    choices = [e for e in tables[0].envelopes if e.kind == "choice"]
+    assert choices and all(e.body.get("default") is True for e in choices)
+    assert verify(load(tables[1].transcript_bytes())).valid

@@ -38,6 +38,7 @@ from fairtable.games.contract import (
     ShuffleOwned,
     Simultaneous,
 )
+from fairtable.games.options import TIMER
 from fairtable.games.rules import Rules
 
 CATALOGUE = tuple(range(10))
@@ -80,6 +81,7 @@ class Blind(Rules[BlindState]):
     min_seats = 2
     max_seats = 6
     state_type = BlindState
+    options = TIMER
 
     def start(self, variant: str, options: dict[str, Any], seats: int) -> BlindState:
         return BlindState(options, seats, wins=(0,) * seats, defaults=(0,) * seats)
