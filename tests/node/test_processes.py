@@ -53,7 +53,7 @@ def test_the_demo_plays_a_full_game_between_two_node_processes(tmp_path):
                                capture_output=True, text=True, timeout=120)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "identical     yes" in completed.stdout and "VALID / VALID" in completed.stdout
-    assert (tmp_path / "host.ftt").read_bytes() == (tmp_path / "guest.ftt").read_bytes()
+    assert (tmp_path / "host.ftt").read_bytes() == (tmp_path / "guest-1.ftt").read_bytes()
     assert verify_chunks([(tmp_path / "host.ftt").read_bytes()]).valid
 
 
@@ -135,7 +135,7 @@ def test_the_demo_plays_zeeslag_with_committed_fleets(tmp_path):
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "zeeslag (duel)" in completed.stdout and "VALID / VALID" in completed.stdout
     data = (tmp_path / "host.ftt").read_bytes()
-    assert data == (tmp_path / "guest.ftt").read_bytes()
+    assert data == (tmp_path / "guest-1.ftt").read_bytes()
     report = verify_chunks([data])
     assert report.valid and report.result.winners
     reader = TranscriptReader()
