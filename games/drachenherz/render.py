@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
-from fairtable.games.drachenherz.catalogue import CARDS, DRAGON_POINTS, FIELDS, KINDS, MARKS, SPECIAL, Kind, field_name, kind_of
+from fairtable.games.drachenherz.catalogue import CARDS, FIELDS, KINDS, MARKS, SPECIAL, Kind, field_name, kind_of
 
 WIDTH = 80
 
@@ -24,7 +24,7 @@ def _code(field: str) -> str:
 
 def _effect(kind: Kind) -> str:
     """What the field does, e.g. ``3rd takes fire dragons -> special``."""
-    taken = "takes " + " or ".join(map(field_name, kind.takes)) if kind.takes else ""
+    taken = "takes " + "/".join(map(field_name, kind.takes)) if kind.takes else ""
     if kind.slots is None:
         return taken or ("brings the dragon when taken" if kind.dragon else "")
     ordinal = {2: "2nd", 3: "3rd"}.get(kind.slots, f"{kind.slots}th")
@@ -70,7 +70,7 @@ def render(view: dict) -> str:
             label, effect = f"{kind.name_en}{slots}", _effect(kind)
         else:
             label, effect = SPECIAL.name_en, "taken by the 3rd ship"
-        lines.append(f"  {label:<20}{effect:<43}{_cards(faces, WIDTH - 65)}")
+        lines.append(f"  {label:<20}{effect:<40}{_cards(faces, WIDTH - 62)}")
     if view["hand"] is not None:
         hand = ", ".join("?" if entry["card"] is None else card_name(entry["card"]) for entry in view["hand"]) or "empty"
         lines.extend(textwrap.wrap(f"Your hand: {hand}", WIDTH))
@@ -78,7 +78,7 @@ def render(view: dict) -> str:
             lines.append("On top of your pile (put back): " + ", ".join(map(card_name, view["pile_top"])))
     lines.extend(_play_line(play, names) for play in view["recent"][-3:])
     lines.append(_status(view, names))
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _title(view: dict) -> str:
@@ -92,8 +92,9 @@ def _title(view: dict) -> str:
 
 
 def _collected(player: dict) -> str:
-    dragon = f" + dragon ({DRAGON_POINTS})" if player["dragon"] else ""
-    return f"{player['collected']} cards, {player['points']} pts{dragon}"
+    count = player["collected"]
+    dragon = " with the dragon" if player["dragon"] else ""
+    return f"{count} card{'s' * (count != 1)}, {player['points']} pts{dragon}"
 
 
 def _stock(player: dict) -> str:
@@ -104,7 +105,7 @@ def _stock(player: dict) -> str:
 def _play_line(play: dict, names: list[str]) -> str:
     laid = " + ".join(map(card_name, play["cards"]))
     count = len(play["taken"])
-    took = f", took {count} card{'s' * (count != 1)} ({sum(CARDS[face].value for face in play['taken'])} pts)" if count else ""
+    took = f", took {count} ({sum(CARDS[face].value for face in play['taken'])} pts)" if count else ""
     chose = f" on the {field_name(play['take'])}" if play["take"] else ""
     dragon = " and the dragon" if play["dragon"] else ""
     timeout = " (timeout)" if play["timeout"] else ""
