@@ -385,6 +385,12 @@ def test_the_timer_plays_the_first_hand_card_alone_taking_the_first_field():
     first = state.hands[0][:1]
     assert refused(state, first, "fossil", timeout=True) == "drachenherz.timeout"
     assert refused(state, state.hands[0][1:], timeout=True) == "drachenherz.timeout"
+    # The other seat knows neither card, yet it sees the timer's card is not the first one.
+    blind = dataclasses.replace(state, faces={})
+    second = state.hands[0][1]
+    with pytest.raises(RuleError) as excinfo:
+        GAME.apply(blind, Move(0, {"play": [second], "timeout": True}, {second: face("ch1")}))
+    assert rule(excinfo) == "drachenherz.timeout"
     untimed = position(("pr3",), options={"turn_seconds": 0})
     assert GAME.pending(untimed) == Decide(0, timed=False)
     assert refused(untimed, untimed.hands[0], "chest", timeout=True) == "drachenherz.timer"
