@@ -142,6 +142,21 @@ def test_a_timeout_that_is_not_the_timer_s_move():
                   "drachenherz.timeout")
 
 
+def test_a_put_back_card_drawn_again_costs_no_key_and_stays_hidden_from_the_other_seat():
+    t = table_where(at_move(lambda state, seat: bool(set(state.returned) & set(state.piles[seat]))))
+    owner, state = mover_state(t)
+    (back,) = set(state.returned) & set(state.piles[owner])
+    known = state.faces[back]
+    t.step()  # the owner's play; its refill draws the put-back card first
+    start = len(t.sessions[0].envelopes)
+    while back not in t.sessions[owner].state.hands[owner]:
+        t.step()
+    sent = t.sessions[0].envelopes[start:]
+    assert "move" not in [envelope.kind for envelope in sent]  # drawn at that same refill
+    assert all(back not in [h for h, _ in envelope.body["keys"]] for envelope in sent if envelope.kind == "keys")
+    assert t.sessions[owner].state.faces[back] == known and back not in t.sessions[1 - owner].state.faces
+
+
 def test_an_honest_match_verifies_with_every_game_s_result():
     t = table(b"match", {"match": 2})
     t.play()
