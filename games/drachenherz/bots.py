@@ -13,7 +13,7 @@ from __future__ import annotations
 from math import comb
 from typing import Any
 
-from fairtable.games.contract import Handle, Rng
+from fairtable.games.contract import Handle
 from fairtable.games.drachenherz.board import Board, free, resolve
 from fairtable.games.drachenherz.catalogue import CARDS, DRAGON_POINTS, KINDS, SET, Kind, kind_of
 from fairtable.games.drachenherz.moves import parse, takes
@@ -37,9 +37,6 @@ def chance(unseen: int, of_kind: int, hand: int, need: int) -> int:
 
 class GreedyBot:
     """Plays the move whose gain minus the opponent's expected best reply is largest."""
-
-    def __init__(self, rng: Rng | None = None) -> None:
-        self.rng = rng
 
     def choose(self, game: Any, state: DrachenherzState, seat: int) -> Any:
         moves = game.legal_moves(state, seat)

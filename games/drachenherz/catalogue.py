@@ -79,7 +79,6 @@ CARDS: tuple[Card, ...] = tuple(Card(entry["id"], entry["kind"], entry["value"])
 HAND: int = _DATA["hand"]
 DRAGON_HAND: int = _DATA["dragon"]["hand"]
 DRAGON_POINTS: int = _DATA["dragon"]["points"]
-DRAGON_NAME: tuple[str, str] = (_DATA["dragon"]["name"], _DATA["dragon"]["name_en"])
 MARKS: int = _DATA["marks"]
 SET: tuple[int, ...] = tuple(card.id for card in CARDS)
 """One player's 50 cards, as faces."""

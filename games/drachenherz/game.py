@@ -35,7 +35,7 @@ from fairtable.games.options import TIMER
 from fairtable.games.rules import Rules
 
 OPTIONS = {**match.OPTIONS, **TIMER}
-BOTS: dict[str, BotFactory] = {"greedy": GreedyBot}
+BOTS: dict[str, BotFactory] = {"greedy": lambda rng: GreedyBot()}
 LAST_TURN = 1
 """Turns left after the third ship mark: the other player's last turn."""
 PILE_TURNS = 3
