@@ -17,6 +17,7 @@ from fairtable.games import registry
 from fairtable.games.referee import Bot
 from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.errors import UsageError
 from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.identity import SecretKey
@@ -98,4 +99,4 @@ def make_bot(game, kind: str, rng: random.Random) -> Bot:
         return game_bots.random_bot(game, rng)
     if kind == "greedy":
         return game_bots.heuristic(game, rng)
-    raise ValueError(f"unknown bot kind {kind!r}; choose random or greedy")
+    raise UsageError(f"unknown bot kind {kind!r}; choose random or greedy")

@@ -14,21 +14,21 @@ from typing import Any
 
 from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle
 from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import private_stream, simultaneous
-from fairtable.protocol.fair.errors import Violation as FairViolation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops, is_scalar
 from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, check_openings, open_body, root_body
 from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position
 from fairtable.protocol.fair.public_random import HashChain, check_tip
-from fairtable.protocol.fair.seeds import Game as FairGame
-from fairtable.protocol.fair.seeds import Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
+from fairtable.protocol.fair.seeds import GameRef, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
 from fairtable.protocol.hashing import digest
 
 DRAW_LABEL = "draw"
 
 
-def _malformed(seat: int, what: str) -> FairViolation:
-    return FairViolation(seat, "session.malformed", what)
+def _malformed(seat: int, what: str) -> FairnessError:
+    return FairnessError(seat, "session.malformed", what)
 
 
 def _pairs(seat: int, value: Any, what: str) -> list[tuple[int, Any]]:
@@ -78,7 +78,7 @@ class DeckRecord:
 class GameRun:
     """The cryptographic side of one game: what each seat must send and what it proves."""
 
-    def __init__(self, fair: FairGame, seat_count: int, known: Mapping[int, bytes], envelopes: Sequence[Envelope],
+    def __init__(self, fair: GameRef, seat_count: int, known: Mapping[int, bytes], envelopes: Sequence[Envelope],
                  ops: Ops, chain_length: int, private: dict[str, Any]) -> None:
         self.fair = fair
         self.seat_count = seat_count
@@ -151,7 +151,7 @@ class GameRun:
             keys = {seat: record.keys_of(seat).position_keys[position] for seat in record.deck.seats}
             try:
                 faces[record.first_handle + position] = record.open(position, keys)
-            except FairViolation:
+            except FairnessError:
                 continue
         self.known_faces.update(faces)
         return faces
@@ -193,7 +193,7 @@ class GameRun:
             raise _malformed(seat, f"keys for handles {list(wanted)} are due, got {[h for h, _ in pairs]}")
         for handle, key in pairs:
             if not is_scalar(key):
-                raise FairViolation(seat, "deck.malformed-keys", f"the key for handle {handle} is not a canonical non-zero scalar")
+                raise FairnessError(seat, "deck.malformed-keys", f"the key for handle {handle} is not a canonical non-zero scalar")
         return dict(pairs)
 
     def store_keys(self, seat: int, keys: Mapping[int, bytes]) -> None:
@@ -201,7 +201,7 @@ class GameRun:
             record, position = self.handles[handle]
             record.published.setdefault(position, {})[seat] = key
 
-    def open_visible(self, handles: list[int], local: int | None) -> tuple[dict[int, int], FairViolation | None]:
+    def open_visible(self, handles: list[int], local: int | None) -> tuple[dict[int, int], FairnessError | None]:
         """Open the handles this session may see now; the first failure comes back as a dispute."""
         faces: dict[int, int] = {}
         dispute = None
@@ -218,14 +218,14 @@ class GameRun:
                 continue
             try:
                 faces[handle] = record.open(position, keys)
-            except FairViolation as exc:
+            except FairnessError as exc:
                 dispute = dispute or exc
         self.known_faces.update(faces)
         return faces, dispute
 
     def _deck_handle(self, handle: int) -> tuple[DeckRecord, int]:
         if handle not in self.handles:
-            raise ValueError(f"the game named handle {handle}, which no shuffle created")
+            raise UsageError(f"the game named handle {handle}, which no shuffle created")
         return self.handles[handle]
 
     # ------------------------------------------------------------ private draws
@@ -282,31 +282,31 @@ class GameRun:
         faces: dict[int, int] = {}
         for handle in due_keys:
             if handle not in self.handles or self.holder.get(handle) != seat:
-                raise FairViolation(seat, "session.not-held", f"the move shows handle {handle}, which was not dealt to seat {seat}")
+                raise FairnessError(seat, "session.not-held", f"the move shows handle {handle}, which was not dealt to seat {seat}")
             if not is_scalar(keys[handle]):
-                raise FairViolation(seat, "deck.malformed-keys", f"the key for handle {handle} is not a canonical non-zero scalar")
+                raise FairnessError(seat, "deck.malformed-keys", f"the key for handle {handle} is not a canonical non-zero scalar")
             record, position = self.handles[handle]
             if seat in self.seeds and handle in self.known_faces:
                 # The key is known: equality proves the opening without a multiplication.
                 if keys[handle] != record.keys_of(seat).position_keys[position]:
-                    raise FairViolation(seat, "deck.key-mismatch", f"the key shown for handle {handle} is not the derived one")
+                    raise FairnessError(seat, "deck.key-mismatch", f"the key shown for handle {handle} is not the derived one")
                 faces[handle] = self.known_faces[handle]
                 continue
             opening = {other: record.key(position, other) for other in record.deck.seats if other != seat}
             opening[seat] = keys[handle]
             try:
                 faces[handle] = record.open(position, opening)
-            except FairViolation as exc:
-                raise FairViolation(seat, "deck.bad-reveal", f"handle {handle}: {exc.detail}") from None
+            except FairnessError as exc:
+                raise FairnessError(seat, "deck.bad-reveal", f"handle {handle}: {exc.detail}") from None
         for handle in due_faces:
             owner, bound, known = self.private[handle]
             face = claimed[handle]
             if owner != seat:
-                raise FairViolation(seat, "session.not-held", f"the move shows handle {handle}, a private draw of seat {owner}")
+                raise FairnessError(seat, "session.not-held", f"the move shows handle {handle}, a private draw of seat {owner}")
             if type(face) is not int or not 0 <= face < bound:
                 raise _malformed(seat, f"the face of handle {handle} must be below {bound}")
             if known is not None and known != face:
-                raise FairViolation(seat, "private-stream.mismatch", f"handle {handle} was drawn as {known}, shown as {face}")
+                raise FairnessError(seat, "private-stream.mismatch", f"handle {handle} was drawn as {known}, shown as {face}")
             faces[handle] = face
         return body["move"], faces
 
@@ -323,7 +323,7 @@ class GameRun:
     def hidden_body(self, seat: int, request: CommitHidden, data: Mapping[str, Any]) -> dict:
         """Commit this seat's data; it is kept (in :attr:`private`) to open cells later."""
         if set(data) != set(request.layers):
-            raise ValueError(f"hidden data has the layers {sorted(request.layers)}, got {sorted(data)}")
+            raise UsageError(f"hidden data has the layers {sorted(request.layers)}, got {sorted(data)}")
         self.private[self._hidden_key(seat)] = {layer: list(values) for layer, values in data.items()}
         return {"boards": [root_body(self._committed(seat, layer)) for layer in request.layers]}
 

@@ -53,12 +53,13 @@ from fairtable.games.contract import (
 )
 from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import simultaneous
-from fairtable.protocol.fair.errors import Violation as FairViolation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops
 from fairtable.protocol.fair.mental_deck import check_stage, run_stage, stage_body
 from fairtable.protocol.fair.public_random import check_reveal, public_below, reveal_body
-from fairtable.protocol.fair.seeds import Game as FairGame
+from fairtable.protocol.fair.seeds import GameRef
 from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
@@ -112,7 +113,7 @@ class TableSession:
         private: Any = None,
     ) -> None:
         if (seat is None) != (secret is None):
-            raise ValueError("a seat's session needs the seat and its secret; the verifier needs neither")
+            raise UsageError("a seat's session needs the seat and its secret; the verifier needs neither")
         self.genesis = genesis
         self.seat = seat
         self.auditing = seat is None
@@ -168,7 +169,7 @@ class TableSession:
             return None
         try:
             return slot.kind, slot.produce()
-        except FairViolation as exc:
+        except FairnessError as exc:
             self._record_input_violation(exc)
             return None
 
@@ -227,7 +228,7 @@ class TableSession:
         body = codec.decode(codec.encode(self.run.move_body(self.seat, move, self.game.reveals(self.state, move))))
         try:
             self.slot.check(body)
-        except (FairViolation, RuleError) as exc:
+        except (FairnessError, RuleError) as exc:
             raise Rejected(self._violation(len(self.envelopes), self.seat, exc, None)) from None
         return MOVE, body
 
@@ -271,7 +272,7 @@ class TableSession:
             return tuple(self._events)
         try:
             outcome = slot.check(envelope.body)
-        except (FairViolation, RuleError) as exc:
+        except (FairnessError, RuleError) as exc:
             raise Rejected(self._violation(index, slot.seat, exc, envelope)) from None
         except (TypeError, KeyError, ValueError, IndexError) as exc:
             detail = f"the {slot.kind!r} body could not be read ({type(exc).__name__}: {exc})"
@@ -279,7 +280,7 @@ class TableSession:
         if self.auditing and slot.mismatch_rule and slot.produce is not None and slot.seat in self.run.seeds:
             try:
                 expected = codec.encode(slot.produce())
-            except FairViolation as exc:
+            except FairnessError as exc:
                 self._record_input_violation(exc)
             else:
                 if expected != codec.encode(envelope.body):
@@ -331,7 +332,7 @@ class TableSession:
             raise NotYourTurn("only another seat can declare the due seat absent")
         return ABSENT, {"seat": slot.seat}
 
-    def _record_input_violation(self, exc: FairViolation) -> None:
+    def _record_input_violation(self, exc: FairnessError) -> None:
         """A message this seat must build on (the previous envelope) proved bad: e.g. a stage
         entry outside the group, found when the next stage multiplies it."""
         previous = self.envelopes[-1]
@@ -351,7 +352,7 @@ class TableSession:
             self.slot = None
 
     def _violation(self, index: int, seat: int, exc: Exception, envelope: Envelope | None) -> Violation:
-        if isinstance(exc, FairViolation):
+        if isinstance(exc, FairnessError):
             return Violation(index, exc.seat, exc.rule, exc.detail, envelope, exc.suspects)
         assert isinstance(exc, RuleError)
         return Violation(index, seat, exc.rule, str(exc), envelope)
@@ -365,7 +366,7 @@ class TableSession:
     def _flow(self) -> Flow:
         index = 0
         while True:
-            self.run = GameRun(FairGame(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes, self.ops,
+            self.run = GameRun(GameRef(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes, self.ops,
                                 self.game.public_values, self.private.setdefault(index, {}))
             try:
                 yield from self._commit_round(self.run)
@@ -431,7 +432,7 @@ class TableSession:
         elif isinstance(request, Simultaneous):
             yield from self._simultaneous(run, request)
         else:
-            raise TypeError(f"the game asked for {request!r}, which is not a request")
+            raise UsageError(f"the game asked for {request!r}, which is not a request")
 
     def _commit_round(self, run: GameRun) -> Flow:
         for seat in range(self.seat_count):
