@@ -35,6 +35,7 @@ from fairtable.games.contract import (
     Event,
     Finished,
     Forfeit,
+    GameError,
     Move,
     NextDeal,
     Opened,
@@ -62,7 +63,7 @@ from fairtable.protocol.fair.public_random import check_reveal, public_below, re
 from fairtable.protocol.fair.seeds import GameRef
 from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.hashing import digest
-from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
+from fairtable.protocol.session.errors import NotYourTurn, Rejected, SetupError, Violation
 from fairtable.protocol.session.run import GameRun
 from fairtable.protocol.session.slots import ABSENT, CHOICE, COMMIT, DECK, DISPUTE, HIDDEN, KEYS, MOVE, OPEN, RANDOM, RESIGN, REVEAL, SEED, Slot
 from fairtable.protocol.transcript import Transcript, TranscriptError, check_link
@@ -121,9 +122,12 @@ class TableSession:
         self._given_seeds = dict(seeds or {})
         self.envelopes: list[Envelope] = []
         self.head = genesis.table_id
-        self.game = registry.get(genesis.genesis.game)
         self.seat_count = len(genesis.genesis.seats)
-        self.state = self.game.setup(genesis.genesis.variant, genesis.genesis.options, self.seat_count)
+        try:
+            self.game = registry.get(genesis.genesis.game)
+            self.state = self.game.setup(genesis.genesis.variant, genesis.genesis.options, self.seat_count)
+        except GameError as exc:
+            raise SetupError(f"the genesis cannot be played: {exc}") from None
         self.result: Result | None = None
         self.violations: list[Violation] = []
         self.absent: set[int] = set()
@@ -440,9 +444,14 @@ class TableSession:
             body = yield Slot(seat, COMMIT, lambda body, seat=seat: run.check_commit(seat, body), produce)
             run.adopt_commitment(seat, body)
 
+    def seed_round_seats(self) -> tuple[int, ...]:
+        """The seats that reveal a seed when this game ends: every seat that committed, except absent ones."""
+        assert self.run is not None
+        return tuple(seat for seat in range(self.seat_count) if seat not in self.absent and seat in self.run.commitments)
+
     def _seed_round(self, run: GameRun) -> Flow:
         for seat in range(self.seat_count):
-            if seat in self.absent or seat not in run.commitments:
+            if seat not in self.seed_round_seats():
                 continue
             produce = (lambda seat=seat: run.seed_body(seat)) if seat in run.seeds else None
             try:
