@@ -20,7 +20,6 @@ from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript import EquivocationProof
 from fairtable.protocol.transcript_file import TranscriptFile, TranscriptReader
 
-
 VALID = "valid"
 VIOLATION = "violation"
 INCOMPLETE = "incomplete"
