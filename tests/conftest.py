@@ -37,3 +37,11 @@ def probe_game() -> Iterator[Game]:
     from tests.protocol.session.toy_game import PROBE
 
     yield from _registered(PROBE)
+
+
+@pytest.fixture
+def highcard_game() -> Iterator[Game]:
+    """The session tests' card game for 2 to 4 seats (``tests.protocol.session.card_game``)."""
+    from tests.protocol.session.card_game import HIGHCARD
+
+    yield from _registered(HIGHCARD)

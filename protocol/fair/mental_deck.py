@@ -373,11 +373,25 @@ def open_positions(
         if card is None:
             detail = f"position {position} opens to no card of deck {deck.name!r}"
             raise FairnessError(None, "deck.no-card", detail, deck.seats)
-        if seen.setdefault(card, position) != position:
-            detail = f"position {position} opens to card {tuple(card)}, already opened at position {seen[card]}"
-            raise FairnessError(None, "deck.card-repeated", detail, deck.seats)
+        repeat = repeated(deck, position, card, seen)
+        if repeat is not None:
+            raise repeat
+        seen[card] = position
         cards[position] = card
     return cards
+
+
+def repeated(deck: Deck, position: int, card: Card, opened: Mapping[Card, int]) -> FairnessError | None:
+    """The finding if ``card``, opened at ``position``, was already opened at another position.
+
+    A card that opens twice proves some stage or key false, but not whose: the deck's seats
+    are the suspects until the seeds are revealed.
+    """
+    seen = opened.get(card, position)
+    if seen == position:
+        return None
+    detail = f"position {position} opens to card {tuple(card)}, already opened at position {seen}"
+    return FairnessError(None, "deck.card-repeated", detail, deck.seats)
 
 
 def open_position(

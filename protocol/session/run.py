@@ -19,7 +19,7 @@ from fairtable.protocol.fair import private_stream, simultaneous
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops, is_scalar
 from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, check_openings, open_body, root_body
-from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position
+from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position, repeated
 from fairtable.protocol.fair.public_random import HashChain, check_tip
 from fairtable.protocol.fair.seeds import GameRef, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
 from fairtable.protocol.hashing import digest
@@ -69,10 +69,18 @@ class DeckRecord:
             return published
         return self.keys_of(seat).position_keys[position] if seat in self.run.seeds else None
 
-    def open(self, position: int, keys: Mapping[int, bytes]) -> int:
-        card = open_position(self.deck, position, self.entries[position], keys, self.opened, self.run.ops)
-        self.opened[card] = position
-        return card.id
+    def open(self, position: int, keys: Mapping[int, bytes]) -> tuple[int, FairnessError | None]:
+        """The card id at ``position``, and the finding if that card was already opened elsewhere.
+
+        Raises a :class:`FairnessError` when the position opens to no card. A repeat is
+        returned, not raised: the card did open, and whether anyone else can tell depends on
+        what this session saw before (its own hand), so it must not decide whether an
+        envelope is accepted.
+        """
+        card = open_position(self.deck, position, self.entries[position], keys, None, self.run.ops)
+        repeat = repeated(self.deck, position, card, self.opened)
+        self.opened.setdefault(card, position)
+        return card.id, repeat
 
 
 class GameRun:
@@ -143,16 +151,24 @@ class GameRun:
         return record
 
     def open_all(self, record: DeckRecord) -> dict[int, int]:
-        """Every face of a deck whose every seed is known (the verifier); positions that fail stay unknown."""
+        """Every face of a deck whose every seed is known (the verifier), or none.
+
+        None when a position fails to open (a stage was false; the replay has named its
+        author): the game then goes on knowing what the live seats knew, opening cards as
+        they are dealt, rather than with a deck it could not have been dealt.
+        """
         if any(seat not in self.seeds for seat in record.deck.seats):
             return {}
         faces = {}
         for position in range(record.deck.size):
             keys = {seat: record.keys_of(seat).position_keys[position] for seat in record.deck.seats}
             try:
-                faces[record.first_handle + position] = record.open(position, keys)
+                faces[record.first_handle + position], repeat = record.open(position, keys)
             except FairnessError:
-                continue
+                repeat = True
+            if repeat:
+                record.opened.clear()
+                return {}
         self.known_faces.update(faces)
         return faces
 
@@ -201,10 +217,11 @@ class GameRun:
             record, position = self.handles[handle]
             record.published.setdefault(position, {})[seat] = key
 
-    def open_visible(self, handles: list[int], local: int | None) -> tuple[dict[int, int], FairnessError | None]:
-        """Open the handles this session may see now; the first failure comes back as a dispute."""
+    def open_visible(self, handles: list[int], local: int | None) -> tuple[dict[int, int], list[FairnessError]]:
+        """Open the handles this session may see now, and what proved some stage or key false
+        (a position that opens to no card, or to one seen before): grounds for a dispute."""
         faces: dict[int, int] = {}
-        dispute = None
+        findings: list[FairnessError] = []
         for handle in handles:
             if handle in self.known_faces:
                 faces[handle] = self.known_faces[handle]
@@ -217,11 +234,14 @@ class GameRun:
             if any(key is None for key in keys.values()):
                 continue
             try:
-                faces[handle] = record.open(position, keys)
+                faces[handle], repeat = record.open(position, keys)
             except FairnessError as exc:
-                dispute = dispute or exc
+                findings.append(exc)
+                continue
+            if repeat is not None:
+                findings.append(repeat)
         self.known_faces.update(faces)
-        return faces, dispute
+        return faces, findings
 
     def _deck_handle(self, handle: int) -> tuple[DeckRecord, int]:
         if handle not in self.handles:
@@ -267,8 +287,11 @@ class GameRun:
                 keys.append([handle, record.keys_of(seat).position_keys[position]])
         return {"faces": faces, "keys": keys, "move": move}
 
-    def check_move(self, seat: int, body: Any, reveals_of: Callable[[Any], tuple[int, ...]]) -> tuple[Any, dict[int, int]]:
-        """The move and the faces it shows (``reveals_of(move)``), after checking every opening it carries."""
+    def check_move(self, seat: int, body: Any, reveals_of: Callable[[Any], tuple[int, ...]]
+                   ) -> tuple[Any, dict[int, int], list[FairnessError]]:
+        """The move, the faces it shows (``reveals_of(move)``) after checking every opening it
+        carries, and the shown cards that repeat one this session saw (not the mover's doing:
+        an honest mover shows the card it was dealt)."""
         if not isinstance(body, dict) or set(body) != {"faces", "keys", "move"}:
             raise _malformed(seat, "a move is the map {faces, keys, move}")
         reveals = reveals_of(body["move"])
@@ -280,6 +303,7 @@ class GameRun:
         if sorted(keys) != due_keys or sorted(claimed) != due_faces:
             raise _malformed(seat, f"the move shows handles {due}: keys for {due_keys} and faces for {due_faces} are due")
         faces: dict[int, int] = {}
+        repeats: list[FairnessError] = []
         for handle in due_keys:
             if handle not in self.handles or self.holder.get(handle) != seat:
                 raise FairnessError(seat, "session.not-held", f"the move shows handle {handle}, which was not dealt to seat {seat}")
@@ -295,9 +319,11 @@ class GameRun:
             opening = {other: record.key(position, other) for other in record.deck.seats if other != seat}
             opening[seat] = keys[handle]
             try:
-                faces[handle] = record.open(position, opening)
+                faces[handle], repeat = record.open(position, opening)
             except FairnessError as exc:
                 raise FairnessError(seat, "deck.bad-reveal", f"handle {handle}: {exc.detail}") from None
+            if repeat is not None:
+                repeats.append(repeat)
         for handle in due_faces:
             owner, bound, known = self.private[handle]
             face = claimed[handle]
@@ -308,7 +334,7 @@ class GameRun:
             if known is not None and known != face:
                 raise FairnessError(seat, "private-stream.mismatch", f"handle {handle} was drawn as {known}, shown as {face}")
             faces[handle] = face
-        return body["move"], faces
+        return body["move"], faces, repeats
 
     # ------------------------------------------------------------ hidden data
 

@@ -492,9 +492,8 @@ class TableSession:
             check = lambda body, seat=seat, wanted=wanted: run.check_keys(seat, wanted, body)
             published = yield Slot(seat, KEYS, check, produce, "deck.key-mismatch", resignable=True)
             run.store_keys(seat, published)
-        faces, dispute = run.open_visible(handles, self.seat)
-        if dispute is not None:
-            self.violations.append(Violation(len(self.envelopes) - 1, dispute.seat, dispute.rule, dispute.detail, None, dispute.suspects))
+        faces, findings = run.open_visible(handles, self.seat)
+        self._record(findings)
         return faces
 
     def _commit_hidden(self, run: GameRun, request: CommitHidden) -> Flow:
@@ -530,12 +529,22 @@ class TableSession:
 
     def _decide(self, run: GameRun, request: Decide) -> Flow:
         def check(body: Any) -> Any:
-            move, faces = run.check_move(request.seat, body, lambda move: self.game.reveals(self.state, move))
-            return self._ruled(Move(request.seat, move, faces))
+            move, faces, repeats = run.check_move(request.seat, body, lambda move: self.game.reveals(self.state, move))
+            return self._ruled(Move(request.seat, move, faces)), repeats
 
-        event, state = yield Slot(request.seat, MOVE, check, decision=True, resignable=True)
+        (event, state), repeats = yield Slot(request.seat, MOVE, check, decision=True, resignable=True)
         run.public_faces.update(event.faces)
         self._adopt((event, state))
+        self._record(repeats)
+
+    def _record(self, findings: list[FairnessError]) -> None:
+        """Record what the envelope just accepted proved without being refused for it: a card
+        that repeats one seen before (no seat named yet), or a check only the seat's revealed
+        seed makes possible. The envelope is the evidence."""
+        envelope = self.envelopes[-1]
+        for finding in findings:
+            evidence = envelope if finding.seat in (None, envelope.seat) else None
+            self.violations.append(Violation(len(self.envelopes) - 1, finding.seat, finding.rule, finding.detail, evidence, finding.suspects))
 
     def _ruled(self, event: Event) -> tuple[Event, Any]:
         """The state after an event an envelope carries, computed while the envelope is checked,
