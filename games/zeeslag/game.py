@@ -145,12 +145,15 @@ class Zeeslag(Game):
         return dataclasses.replace(board, **{request.layer: {**getattr(board, request.layer), **event.cells}})
 
     def _judge(self, state: ZeeslagState, seat: int, board: Board) -> None:
-        """At the full opening of ``seat``'s ids: a legal fleet, and every sink answer true."""
-        data = {SHIPS: tuple(board.ships[cell] for cell in range(SEA.size)), IDS: tuple(board.ids[cell] for cell in range(SEA.size))}
+        """At the full opening of ``seat``'s ids: its opened fleet, judged."""
+        self.judge_hidden(state, seat, {layer: tuple(getattr(board, layer)[cell] for cell in range(SEA.size)) for layer in LAYERS})
+
+    def judge_hidden(self, state: ZeeslagState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
+        """A legal fleet, and every sink answer the seat gave true."""
         problem = fleet_problem(SEA, fleet_of(state), data)
         if problem is not None:
             raise RuleError("zeeslag.fleet", f"seat {seat}: {problem}")
-        wrong = wrong_answer(SEA, board, data[IDS])
+        wrong = wrong_answer(SEA, state.boards[seat], data[IDS])
         if wrong is not None:
             rule, message = wrong
             raise RuleError(rule, f"seat {seat}: {message}")

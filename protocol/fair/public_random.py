@@ -25,7 +25,9 @@ from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.seeds import GameRef, Seed, Stream
 from fairtable.protocol.hashing import digest
 
-DEFAULT_LENGTH = 1024
+CHAIN_LENGTH = 256
+"""``N``: the values each seat's chain holds, one game's public values at most. The same for every
+table and game (it is bound into the chain's derivation); only the test vectors use shorter chains."""
 VALUE_SIZE = 32
 
 
@@ -50,7 +52,7 @@ class HashChain:
     values: tuple[bytes, ...] = field(repr=False)
 
     @classmethod
-    def derive(cls, seed: Seed, length: int = DEFAULT_LENGTH) -> HashChain:
+    def derive(cls, seed: Seed, length: int = CHAIN_LENGTH) -> HashChain:
         if type(length) is not int or length < 1:
             raise UsageError(f"a hash chain holds at least one value, got {length!r}")
         value = seed.key("public-random/chain-end", length)
@@ -82,7 +84,7 @@ def reveal_body(chain: HashChain, index: int) -> dict:
     return {"index": index, "reveal": chain.reveal(index)}
 
 
-def check_reveal(seat: int, index: int, body: object, previous: bytes, length: int = DEFAULT_LENGTH) -> bytes:
+def check_reveal(seat: int, index: int, body: object, previous: bytes, length: int = CHAIN_LENGTH) -> bytes:
     """The revealed ``x_index`` of ``seat``, checked against its ``previous`` one (the tip for index 1).
 
     Raises :class:`ChainExhausted` past the chain's end, and a :class:`FairnessError` naming
@@ -116,7 +118,7 @@ def public_below(game: GameRef, index: int, reveals: Mapping[int, bytes | None],
     return Stream(public_value(game, index, reveals)).below(k)
 
 
-def check_tip(seed: Seed, tip: bytes, length: int = DEFAULT_LENGTH) -> None:
+def check_tip(seed: Seed, tip: bytes, length: int = CHAIN_LENGTH) -> None:
     """After the seed reveal: the published tip must be the one the seed derives."""
     if not hmac.compare_digest(HashChain.derive(seed, length).tip, tip):
         detail = "the published chain tip is not derived from the seed"

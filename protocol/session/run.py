@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle
+from fairtable.protocol.codec import Value
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import private_stream, simultaneous
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops, is_scalar
-from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, check_openings, open_body, root_body
+from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, cell_salt, check_full, check_openings, full_body, open_body, root_body
 from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position, repeated
 from fairtable.protocol.fair.public_random import HashChain, check_tip
 from fairtable.protocol.fair.seeds import GameRef, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
@@ -43,6 +44,10 @@ def _pairs(seat: int, value: Any, what: str) -> list[tuple[int, Any]]:
             raise _malformed(seat, f"{what} must be sorted by handle, each handle once")
         pairs.append((item[0], item[1]))
     return pairs
+
+
+def _field(item: Any, key: str) -> Any:
+    return item.get(key) if isinstance(item, dict) else None
 
 
 @dataclass
@@ -83,31 +88,48 @@ class DeckRecord:
         return card.id, repeat
 
 
+@dataclass(eq=False)
+class HeldBoard:
+    """A seat's committed board of one layer: its root and the cells opened so far."""
+
+    board: Board
+    layer: str
+    round: int
+    root: bytes = b""
+    opened: dict[int, Value] = field(default_factory=dict)
+
+
 class GameRun:
     """The cryptographic side of one game: what each seat must send and what it proves."""
 
     def __init__(self, fair: GameRef, seat_count: int, known: Mapping[int, bytes], envelopes: Sequence[Envelope],
-                 ops: Ops, chain_length: int, private: dict[str, Any]) -> None:
+                 ops: Ops, private: dict[str, Any]) -> None:
         self.fair = fair
         self.seat_count = seat_count
         self.envelopes = envelopes
         self.seeds = {seat: Seed(fair, seat, value) for seat, value in known.items()}
-        self.chain_length = chain_length
-        self.chains = {seat: HashChain.derive(seed, chain_length) for seat, seed in self.seeds.items()}
+        self.chains = {seat: HashChain.derive(seed) for seat, seed in self.seeds.items()}
         self.commitments: dict[int, tuple[bytes, bytes]] = {}
         self.last_reveal: dict[int, bytes] = {}
         self.random_index = 0
         self.decks: list[DeckRecord] = []
         self.handles: dict[int, tuple[DeckRecord, int]] = {}
         self.holder: dict[int, int] = {}
-        self.private: dict[int, tuple[int, int, int | None]] = {}
+        self.drawn: dict[int, tuple[int, int, int | None]] = {}
+        """Private-draw handles: ``(drawer, bound, face)``, the face None where the seed is unknown."""
         self.draws: dict[int, int] = {}
         self.public_faces: dict[int, int] = {}
         self.known_faces: dict[int, int] = {}
-        self.boards: dict[tuple[int, str], tuple[Board, bytes | None]] = {}
+        self.boards: dict[tuple[int, str], HeldBoard] = {}
+        """Each seat's latest board of each layer."""
+        self.committed: list[HeldBoard] = []
+        """Every board committed in this game, in order."""
         self.hidden_rounds = 0
         self.choice_rounds = 0
+        self.unrevealed: dict[tuple[str, int], bytes] = {}
+        """Simultaneous choices committed and not yet revealed: ``(round, seat)`` to the commitment."""
         self.private = private
+        """This seat's own free choices (hidden data, simultaneous choices), persisted by its node."""
         self.ops = ops
 
     # ------------------------------------------------------------ seeds
@@ -130,15 +152,70 @@ class GameRun:
             del self.seeds[seat], self.chains[seat]
 
     def seed_body(self, seat: int) -> dict:
-        return seed_reveal_body(self.seeds[seat])
+        """The seed reveal, with every committed choice of the seat still closed: the values of
+        each board not fully opened and each simultaneous choice not revealed (the game may have
+        ended before it asked for them), so they are checked whatever the result."""
+        boards = [full_body(self._committed(held)) for held in self.owed_boards(seat)]
+        choices = [{"choice": self.private[f"{round_id}-{seat}"], "round": round_id} for round_id in self.owed_choices(seat)]
+        return {**seed_reveal_body(self.seeds[seat]), "boards": boards, "choices": choices}
+
+    def owed_boards(self, seat: int) -> list[HeldBoard]:
+        return [held for held in self.committed if held.board.owner == seat and len(held.opened) < held.board.cells]
+
+    def owed_choices(self, seat: int) -> list[str]:
+        return [round_id for round_id, owner in self.unrevealed if owner == seat]
 
     def check_seed(self, seat: int, body: Any) -> Seed:
+        """The seed of a seed reveal, after checking its shape, commitment and chain tip.
+
+        The openings it carries are checked by :meth:`audit_seed`: a wrong one is recorded
+        against the seat, but does not make its (valid) seed unusable.
+        """
+        boards = [held.board.name for held in self.owed_boards(seat)]
+        rounds = self.owed_choices(seat)
+        if not (isinstance(body, dict) and set(body) == {"boards", "choices", "seed"}
+                and isinstance(body["boards"], tuple) and isinstance(body["choices"], tuple)
+                and [_field(item, "board") for item in body["boards"]] == boards
+                and [_field(item, "round") for item in body["choices"]] == rounds
+                and all(set(item) == {"choice", "round"} for item in body["choices"])):
+            raise FairnessError(seat, "seed.malformed", f"a seed reveal is {{seed, boards: {boards}, choices: {rounds}}}, "
+                                "opening every board not fully opened and every choice not revealed")
         commitment, tip = self.commitments[seat]
-        seed = check_seed_reveal(self.fair, seat, body, commitment)
+        seed = check_seed_reveal(self.fair, seat, {"seed": body["seed"]}, commitment)
         known = self.seeds.get(seat)
         if known is None or known.value != seed.value:
-            check_tip(seed, tip, self.chain_length)
+            check_tip(seed, tip)
         return seed
+
+    def audit_seed(self, seed: Seed, body: Any) -> tuple[list[FairnessError], dict[str, tuple[Value, ...]] | None]:
+        """Check the openings a seed reveal carries against their commitments, with the seed.
+
+        Returns what is wrong, and the seat's latest hidden data in full when the reveal
+        completed it (for the game to judge), else None.
+        """
+        seat = seed.seat
+        findings: list[FairnessError] = []
+        owed = self.owed_boards(seat)
+        completed: dict[str, tuple[Value, ...]] = {}
+        for held, item in zip(owed, body["boards"]):
+            try:
+                opened = check_full(seed, held.board, held.root, item)
+            except FairnessError as exc:
+                findings.append(exc)
+                continue
+            completed[held.layer] = tuple(opened[(i % held.board.width, i // held.board.width)] for i in range(held.board.cells))
+        for item in body["choices"]:
+            round_id = item["round"]
+            reveal = simultaneous.reveal_body(seed, round_id, item["choice"])
+            try:
+                simultaneous.check_reveals(self.fair, round_id, {seat: self.unrevealed[(round_id, seat)]}, {seat: reveal})
+            except FairnessError as exc:
+                findings.append(exc)
+        latest = [held for held in self.committed if held.board.owner == seat and held.round == self.hidden_rounds - 1]
+        if findings or not latest or not any(held in owed for held in latest):
+            return findings, None
+        data = {held.layer: completed.get(held.layer) or tuple(held.opened[i] for i in range(held.board.cells)) for held in latest}
+        return findings, data
 
     # ------------------------------------------------------------ decks and keys
 
@@ -269,7 +346,7 @@ class GameRun:
         if seed is not None:
             faces = private_stream.draw(seed, DRAW_LABEL, self.draw_context(request.seat), counter, request.bound, request.count)
         for offset, face in enumerate(faces):
-            self.private[request.first_handle + offset] = (request.seat, request.bound, face)
+            self.drawn[request.first_handle + offset] = (request.seat, request.bound, face)
         visible = local is None or local == request.seat
         return {request.first_handle + i: face for i, face in enumerate(faces) if face is not None and visible}
 
@@ -280,8 +357,8 @@ class GameRun:
         for handle in sorted(set(reveals)):
             if handle in self.public_faces:
                 continue
-            if handle in self.private:
-                faces.append([handle, self.private[handle][2]])
+            if handle in self.drawn:
+                faces.append([handle, self.drawn[handle][2]])
             else:
                 record, position = self.handles[handle]
                 keys.append([handle, record.keys_of(seat).position_keys[position]])
@@ -298,8 +375,8 @@ class GameRun:
         keys = dict(_pairs(seat, body["keys"], "keys"))
         claimed = dict(_pairs(seat, body["faces"], "faces"))
         due = sorted(set(handle for handle in reveals if handle not in self.public_faces))
-        due_keys = [handle for handle in due if handle not in self.private]
-        due_faces = [handle for handle in due if handle in self.private]
+        due_keys = [handle for handle in due if handle not in self.drawn]
+        due_faces = [handle for handle in due if handle in self.drawn]
         if sorted(keys) != due_keys or sorted(claimed) != due_faces:
             raise _malformed(seat, f"the move shows handles {due}: keys for {due_keys} and faces for {due_faces} are due")
         faces: dict[int, int] = {}
@@ -325,7 +402,7 @@ class GameRun:
             if repeat is not None:
                 repeats.append(repeat)
         for handle in due_faces:
-            owner, bound, known = self.private[handle]
+            owner, bound, known = self.drawn[handle]
             face = claimed[handle]
             if owner != seat:
                 raise FairnessError(seat, "session.not-held", f"the move shows handle {handle}, a private draw of seat {owner}")
@@ -343,7 +420,7 @@ class GameRun:
         for seat in request.seats:
             for layer in request.layers:
                 board = Board(self.fair, seat, f"{layer}-{self.hidden_rounds}", request.width, request.height)
-                self.boards[(seat, layer)] = (board, None)
+                self.boards[(seat, layer)] = HeldBoard(board, layer, self.hidden_rounds)
         self.hidden_rounds += 1
 
     def hidden_body(self, seat: int, request: CommitHidden, data: Mapping[str, Any]) -> dict:
@@ -351,7 +428,7 @@ class GameRun:
         if set(data) != set(request.layers):
             raise UsageError(f"hidden data has the layers {sorted(request.layers)}, got {sorted(data)}")
         self.private[self._hidden_key(seat)] = {layer: list(values) for layer, values in data.items()}
-        return {"boards": [root_body(self._committed(seat, layer)) for layer in request.layers]}
+        return {"boards": [root_body(self._committed(self.boards[(seat, layer)])) for layer in request.layers]}
 
     def check_hidden(self, seat: int, request: CommitHidden, body: Any) -> dict[str, bytes]:
         if not isinstance(body, dict) or set(body) != {"boards"} or not isinstance(body["boards"], tuple) \
@@ -359,7 +436,7 @@ class GameRun:
             raise _malformed(seat, f"a hidden-data commitment is {{boards: [one root per layer of {list(request.layers)}]}}")
         roots = {}
         for layer, item in zip(request.layers, body["boards"]):
-            board, _ = self.boards[(seat, layer)]
+            board = self.boards[(seat, layer)].board
             expected = {"board": board.name, "height": board.height, "width": board.width}
             if not isinstance(item, dict) or set(item) != {*expected, "root"} or any(item[k] != v for k, v in expected.items()):
                 raise _malformed(seat, f"layer {layer!r}: expected {expected} with a root")
@@ -370,21 +447,23 @@ class GameRun:
 
     def adopt_hidden(self, seat: int, roots: Mapping[str, bytes]) -> None:
         for layer, root in roots.items():
-            board, _ = self.boards[(seat, layer)]
-            self.boards[(seat, layer)] = (board, root)
+            held = self.boards[(seat, layer)]
+            held.root = root
+            self.committed.append(held)
 
     def own_hidden(self, seat: int) -> dict[str, tuple[int, ...]] | None:
         data = self.private.get(self._hidden_key(seat))
         return None if data is None else {layer: tuple(values) for layer, values in data.items()}
 
     def open_hidden_body(self, request: OpenHidden) -> dict:
-        board, _ = self.boards[(request.seat, request.layer)]
-        cells = [(cell % board.width, cell // board.width) for cell in request.cells]
-        return open_body(board, self._committed(request.seat, request.layer).open(cells))
+        held = self.boards[(request.seat, request.layer)]
+        cells = [(cell % held.board.width, cell // held.board.width) for cell in request.cells]
+        return open_body(held.board, self._committed(held).open(cells))
 
     def check_open_hidden(self, request: OpenHidden, body: Any) -> dict[int, int]:
-        board, root = self.boards[(request.seat, request.layer)]
-        opened = check_openings(board, root, body)
+        held = self.boards[(request.seat, request.layer)]
+        board = held.board
+        opened = check_openings(board, held.root, body)
         cells = {board.index(cell): value for cell, value in opened.items()}
         if sorted(cells) != sorted(set(request.cells)) or len(body["cells"]) != len(cells):
             raise _malformed(request.seat, f"cells {sorted(set(request.cells))} of {request.layer!r} are due, each once")
@@ -392,13 +471,31 @@ class GameRun:
             raise _malformed(request.seat, "hidden cell values are integers")
         return cells
 
-    def _hidden_key(self, seat: int) -> str:
-        return f"hidden-{self.hidden_rounds - 1}-{seat}"
+    def adopt_opened(self, request: OpenHidden, cells: Mapping[int, int], body: Any) -> list[FairnessError]:
+        """Keep the opened values; where the owner's seed is known, check the salts it derives.
 
-    def _committed(self, seat: int, layer: str) -> CommittedBoard:
-        board, _ = self.boards[(seat, layer)]
-        values = self.private[self._hidden_key(seat)][layer]
-        return CommittedBoard.commit(self.seeds[seat], board, values)
+        A salt of the owner's choosing would not let it change a value (the root binds the
+        leaf), but nothing a seat sends may be random except what its seed derives; only the
+        verifier (or the owner itself) can tell, so a wrong salt is recorded, not refused.
+        """
+        held = self.boards[(request.seat, request.layer)]
+        held.opened.update(cells)
+        seed = self.seeds.get(request.seat)
+        if seed is None:
+            return []
+        for x, y, _value, salt, _proof in body["cells"]:
+            if salt != cell_salt(seed, held.board, (x, y)):
+                detail = f"board {held.board.name!r}: the salt of cell ({x}, {y}) is not derived from the seed"
+                return [FairnessError(request.seat, "board.salt-mismatch", detail)]
+        return []
+
+    def _hidden_key(self, seat: int, round_index: int | None = None) -> str:
+        return f"hidden-{self.hidden_rounds - 1 if round_index is None else round_index}-{seat}"
+
+    def _committed(self, held: HeldBoard) -> CommittedBoard:
+        owner = held.board.owner
+        values = self.private[self._hidden_key(owner, held.round)][held.layer]
+        return CommittedBoard.commit(self.seeds[owner], held.board, values)
 
     # ------------------------------------------------------------ simultaneous choices
 
@@ -410,8 +507,24 @@ class GameRun:
         self.private[f"{round_id}-{seat}"] = choice
         return simultaneous.commit_body(self.seeds[seat], round_id, choice)
 
+    def adopt_choice(self, seat: int, round_id: str, commitment: bytes) -> None:
+        self.unrevealed[(round_id, seat)] = commitment
+
     def reveal_choice_body(self, seat: int, round_id: str) -> dict:
         return simultaneous.reveal_body(self.seeds[seat], round_id, self.private[f"{round_id}-{seat}"])
 
-    def check_choice_reveal(self, seat: int, round_id: str, commitment: bytes, body: Any) -> Any:
-        return simultaneous.check_reveals(self.fair, round_id, {seat: commitment}, {seat: body})[seat]
+    def check_choice_reveal(self, seat: int, round_id: str, body: Any) -> Any:
+        return simultaneous.check_reveals(self.fair, round_id, {seat: self.unrevealed[(round_id, seat)]}, {seat: body})[seat]
+
+    def adopt_reveal(self, seat: int, round_id: str, body: Any) -> list[FairnessError]:
+        """The choice is open; where the seat's seed is known, its salt must be the derived one
+        (recorded, not refused, as for board salts)."""
+        del self.unrevealed[(round_id, seat)]
+        seed = self.seeds.get(seat)
+        if seed is None:
+            return []
+        try:
+            simultaneous.check_salt(seed, round_id, body["salt"])
+        except FairnessError as exc:
+            return [exc]
+        return []

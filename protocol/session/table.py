@@ -60,7 +60,7 @@ from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops
 from fairtable.protocol.fair.mental_deck import check_stage, run_stage, stage_body
 from fairtable.protocol.fair.public_random import check_reveal, public_below, reveal_body
-from fairtable.protocol.fair.seeds import GameRef
+from fairtable.protocol.fair.seeds import GameRef, Seed
 from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.session.errors import NotYourTurn, Rejected, SetupError, Violation
@@ -371,7 +371,7 @@ class TableSession:
         index = 0
         while True:
             self.run = GameRun(GameRef(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes, self.ops,
-                                self.game.public_values, self.private.setdefault(index, {}))
+                                self.private.setdefault(index, {}))
             try:
                 yield from self._commit_round(self.run)
                 request = yield from self._play(self.run)
@@ -430,9 +430,7 @@ class TableSession:
         elif isinstance(request, CommitHidden):
             yield from self._commit_hidden(run, request)
         elif isinstance(request, OpenHidden):
-            produce = (lambda: run.open_hidden_body(request)) if run.own_hidden(request.seat) is not None else None
-            check = lambda body: self._ruled(Opened(request.seat, request.layer, run.check_open_hidden(request, body)))
-            self._adopt((yield Slot(request.seat, OPEN, check, produce, "board.open-mismatch", resignable=True)))
+            yield from self._open_hidden(run, request)
         elif isinstance(request, Simultaneous):
             yield from self._simultaneous(run, request)
         else:
@@ -453,11 +451,24 @@ class TableSession:
         for seat in range(self.seat_count):
             if seat not in self.seed_round_seats():
                 continue
-            produce = (lambda seat=seat: run.seed_body(seat)) if seat in run.seeds else None
+            # Only the seat's own node can produce its reveal: it opens the seat's free choices.
+            produce = (lambda seat=seat: run.seed_body(seat)) if seat in run.seeds and not self.auditing else None
             try:
-                yield Slot(seat, SEED, lambda body, seat=seat: run.check_seed(seat, body), produce, "seed.mismatch")
+                seed = yield Slot(seat, SEED, lambda body, seat=seat: run.check_seed(seat, body), produce)
             except _Absent:
                 continue
+            self._record(self._audit_seed(run, seed))
+
+    def _audit_seed(self, run: GameRun, seed: Seed) -> list[FairnessError]:
+        """What the openings in a seed reveal prove wrong: against their commitments, and, for
+        hidden data the game had not seen in full, against the game's rules."""
+        findings, data = run.audit_seed(seed, self.envelopes[-1].body)
+        if data is not None:
+            try:
+                self.game.judge_hidden(self.state, seed.seat, data)
+            except RuleError as exc:
+                findings.append(FairnessError(seed.seat, exc.rule, str(exc)))
+        return findings
 
     def _public_random(self, run: GameRun, request: PublicRandom) -> Flow:
         run.random_index += 1
@@ -465,7 +476,7 @@ class TableSession:
         reveals: dict[int, bytes] = {}
         for seat in range(self.seat_count):
             produce = (lambda seat=seat: reveal_body(run.chains[seat], index)) if seat in run.chains else None
-            check = lambda body, seat=seat: check_reveal(seat, index, body, run.last_reveal[seat], run.chain_length)
+            check = lambda body, seat=seat: check_reveal(seat, index, body, run.last_reveal[seat])
             reveals[seat] = yield Slot(seat, RANDOM, check, produce, "public-random.mismatch", resignable=True)
             run.last_reveal[seat] = reveals[seat]
         self._apply(RandomValue(public_below(run.fair, index, reveals, request.bound)))
@@ -504,24 +515,34 @@ class TableSession:
         own = {seat: data for seat in request.seats if (data := run.own_hidden(seat)) is not None}
         self._apply(Committed(own))
 
+    def _open_hidden(self, run: GameRun, request: OpenHidden) -> Flow:
+        def check(body: Any) -> Any:
+            cells = run.check_open_hidden(request, body)
+            return self._ruled(Opened(request.seat, request.layer, cells)), cells
+
+        produce = (lambda: run.open_hidden_body(request)) if run.own_hidden(request.seat) is not None else None
+        ruled, cells = yield Slot(request.seat, OPEN, check, produce, "board.open-mismatch", resignable=True)
+        self._adopt(ruled)
+        self._record(run.adopt_opened(request, cells, self.envelopes[-1].body))
+
     def _simultaneous(self, run: GameRun, request: Simultaneous) -> Flow:
         round_id = run.begin_choice()
-        commitments = {}
         for seat in request.seats:
             check = lambda body, seat=seat: simultaneous.check_commit(seat, round_id, body)
-            commitments[seat] = yield Slot(seat, CHOICE, check, decision=True, resignable=True)
+            run.adopt_choice(seat, round_id, (yield Slot(seat, CHOICE, check, decision=True, resignable=True)))
         choices: list[Any] = []
         for position, seat in enumerate(request.seats):
             produce = (lambda seat=seat: run.reveal_choice_body(seat, round_id)) if f"{round_id}-{seat}" in run.private else None
 
             def check(body: Any, seat: int = seat, last: bool = position == len(request.seats) - 1) -> Any:
-                choice = run.check_choice_reveal(seat, round_id, commitments[seat], body)
+                choice = run.check_choice_reveal(seat, round_id, body)
                 legal = self.game.legal_moves(self.state, seat)
                 if legal and choice not in legal:
                     raise RuleError(f"{self.game.id}.choice", f"seat {seat} chose {choice!r}, not one of its legal choices")
                 return self._ruled(Chosen((*choices, choice))) if last else choice
 
             outcome = yield Slot(seat, REVEAL, check, produce, "choice.mismatch", resignable=True)
+            self._record(run.adopt_reveal(seat, round_id, self.envelopes[-1].body))
             if position < len(request.seats) - 1:
                 choices.append(outcome)
             else:

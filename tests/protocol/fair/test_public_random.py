@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from fairtable.protocol import codec
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.public_random import (
+    CHAIN_LENGTH,
     ChainExhausted,
     HashChain,
     chain_link,
@@ -91,9 +92,9 @@ def test_exhausted_chain_says_so(table):
         HashChain.derive(make_seeds(make_game(), 1)[0], 0)
 
 
-def test_default_chain_length_is_1024():
+def test_the_chain_length_is_256():
     chain = HashChain.derive(make_seeds(make_game(), 1)[0])
-    assert chain.length == 1024
+    assert chain.length == CHAIN_LENGTH == 256
 
 
 def test_tip_must_derive_from_the_seed(table):

@@ -147,7 +147,7 @@ def test_seed_not_matching_its_commitment():
     table = towers()
     play_until(table, slot_is("seed"))
     seat = table.sessions[0].slot.seat
-    envelope = with_body(table, lambda body: {"seed": bytes(32)})
+    envelope = with_body(table, lambda body: dict(body, seed=bytes(32)))
     assert_caught(table, envelope, seat, "seed.mismatch")
 
 
