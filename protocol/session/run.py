@@ -24,6 +24,7 @@ from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_posit
 from fairtable.protocol.fair.public_random import HashChain, check_tip
 from fairtable.protocol.fair.seeds import GameRef, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
 from fairtable.protocol.hashing import digest
+from fairtable.protocol.session.slots import DICTATED
 
 DRAW_LABEL = "draw"
 
@@ -327,24 +328,31 @@ class GameRun:
 
     # ------------------------------------------------------------ private draws
 
-    def draw_context(self, seat: int) -> bytes:
-        """Public input to ``seat``'s next draw: the latest signature another seat made.
+    def draw_source(self, seat: int) -> Envelope | None:
+        """The envelope whose signature seeds ``seat``'s next draw, if the chain holds one yet.
 
-        The drawer cannot know it in advance (nobody predicts another key's signature) and
-        the signer cannot steer the draw (it does not know the drawer's seed).
+        It must be another seat's, and newer than the drawer's latest free envelope (one
+        whose body is not dictated by what it committed before: a move, hidden data, a
+        choice, a commitment): the drawer then fixed everything it chose before that
+        signature existed, and cannot compute it (it needs the other seat's key). None means
+        no envelope qualifies, and another seat must sign a ``draw`` message first.
         """
         for envelope in reversed(self.envelopes):
             if envelope.seat != seat:
-                return digest("session/draw-context", envelope.signature)
-        return digest("session/draw-context", self.fair.table)
+                return envelope
+            if envelope.kind not in DICTATED:
+                return None
+        return None
 
-    def private_draw(self, request: PrivateDraw, local: int | None) -> dict[int, int]:
+    def private_draw(self, request: PrivateDraw, local: int | None, source: Envelope) -> dict[int, int]:
+        """Draw ``request`` from the drawer's stream, ``source``'s signature as the context."""
         counter = self.draws.get(request.seat, 0)
         self.draws[request.seat] = counter + 1
         faces: tuple[int | None, ...] = (None,) * request.count
         seed = self.seeds.get(request.seat)
         if seed is not None:
-            faces = private_stream.draw(seed, DRAW_LABEL, self.draw_context(request.seat), counter, request.bound, request.count)
+            context = digest("session/draw-context", source.signature)
+            faces = private_stream.draw(seed, DRAW_LABEL, context, counter, request.bound, request.count)
         for offset, face in enumerate(faces):
             self.drawn[request.first_handle + offset] = (request.seat, request.bound, face)
         visible = local is None or local == request.seat

@@ -19,6 +19,12 @@ HIDDEN = "hidden"
 OPEN = "open"
 CHOICE = "choice"
 REVEAL = "reveal"
+DRAW = "draw"
+
+DICTATED = frozenset({RANDOM, DECK, KEYS, OPEN, REVEAL, SEED, DRAW})
+"""Kinds whose body follows from what the sender committed before (its seed, hidden data or
+choice): sending one is no new choice. Every other kind (``commit`` included: the seed is
+chosen there) is a free choice of its sender."""
 
 
 @dataclass(frozen=True)

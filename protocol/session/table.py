@@ -65,7 +65,7 @@ from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.session.errors import NotYourTurn, Rejected, SetupError, Violation
 from fairtable.protocol.session.run import GameRun
-from fairtable.protocol.session.slots import ABSENT, CHOICE, COMMIT, DECK, DISPUTE, HIDDEN, KEYS, MOVE, OPEN, RANDOM, RESIGN, REVEAL, SEED, Slot
+from fairtable.protocol.session.slots import ABSENT, CHOICE, COMMIT, DECK, DISPUTE, DRAW, HIDDEN, KEYS, MOVE, OPEN, RANDOM, RESIGN, REVEAL, SEED, Slot
 from fairtable.protocol.transcript import Transcript, TranscriptError, check_link
 
 Flow = Generator[Slot, Any, None]
@@ -83,6 +83,11 @@ class _Absent(Exception):
 
 class _Disputed(Exception):
     pass
+
+
+def _check_empty(seat: int, kind: str, body: Any) -> None:
+    if body != {}:
+        raise FairnessError(seat, "session.malformed", f"a {kind!r} message has an empty body")
 
 
 def game_seed(secret: bytes, game: int) -> bytes:
@@ -426,7 +431,7 @@ class TableSession:
             run.public_faces.update(faces)
             self._apply(Revealed(faces))
         elif isinstance(request, PrivateDraw):
-            self._apply(PrivateDrawn(run.private_draw(request, self.seat)))
+            yield from self._private_draw(run, request)
         elif isinstance(request, CommitHidden):
             yield from self._commit_hidden(run, request)
         elif isinstance(request, OpenHidden):
@@ -506,6 +511,16 @@ class TableSession:
         faces, findings = run.open_visible(handles, self.seat)
         self._record(findings)
         return faces
+
+    def _private_draw(self, run: GameRun, request: PrivateDraw) -> Flow:
+        """No message, unless the drawer spoke freely since another seat last signed: then the
+        next seat signs an empty ``draw`` message, whose signature the draw depends on."""
+        source = run.draw_source(request.seat)
+        if source is None:
+            contributor = (request.seat + 1) % self.seat_count
+            yield Slot(contributor, DRAW, lambda body, seat=contributor: _check_empty(seat, DRAW, body), lambda: {}, resignable=True)
+            source = self.envelopes[-1]
+        self._apply(PrivateDrawn(run.private_draw(request, self.seat, source)))
 
     def _commit_hidden(self, run: GameRun, request: CommitHidden) -> Flow:
         run.begin_hidden(request)
