@@ -8,7 +8,7 @@ from types import ModuleType
 from typing import Any
 
 from fairtable.games.contract import CommitHidden, Game
-from fairtable.games.referee import Bot, Rng
+from fairtable.games.referee import Bot, Rng, hidden_data
 
 
 class RandomBot:
@@ -49,5 +49,5 @@ def decision(bot: Bot, game: Game, state: Any, seat: int) -> Any:
     :class:`~games.contract.CommitHidden`, otherwise a move or a simultaneous choice."""
     request = game.pending(state)
     if isinstance(request, CommitHidden):
-        return bot.commit(game, state, seat, request)
+        return hidden_data(bot, game, state, seat, request)
     return bot.choose(game, state, seat)

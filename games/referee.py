@@ -63,6 +63,15 @@ class Bot(Protocol):
     def choose(self, game: Game, state: Any, seat: int) -> Any: ...
 
 
+def hidden_data(bot: Bot, game: Game, state: Any, seat: int, request: CommitHidden) -> dict[str, tuple[int, ...]]:
+    """What ``bot`` commits for ``seat`` (``{layer: values}``); a bot without ``commit`` cannot
+    play a game with hidden data."""
+    commit = getattr(bot, "commit", None)
+    if commit is None:
+        raise TypeError(f"{type(bot).__name__} has no commit(): it cannot play {game.id}, which has hidden data")
+    return {layer: tuple(values) for layer, values in commit(game, state, seat, request).items()}
+
+
 class Timeout:
     """What a bot returns to let its turn timer run out: the referee plays ``default_move``."""
 
@@ -134,7 +143,7 @@ class _Table:
         self.full = state
         self.seats = [state] * seats if lockstep else []
         self.faces: dict[Handle, Face] = {}
-        self.hidden: dict[int, Mapping[int, Any]] = {}
+        self.hidden: dict[int, dict[str, tuple[int, ...]]] = {}
         self.events: list[Event] = []
         self.seat_events: list[list[Event]] = [[] for _ in self.seats]
 
@@ -170,7 +179,7 @@ class _Table:
             self.publish(RandomValue(rng.randrange(request.bound)))
         elif isinstance(request, CommitHidden):
             for seat in request.seats:
-                data = bots[seat].commit(self.game, self.state_of(seat), seat, request)
+                data = hidden_data(bots[seat], self.game, self.state_of(seat), seat, request)
                 self.game.check_hidden(self.state_of(seat), seat, data)
                 self.hidden[seat] = data
             self.publish(Committed(dict(self.hidden)), lambda seat: Committed({seat: self.hidden[seat]} if seat in self.hidden else {}))

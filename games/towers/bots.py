@@ -47,7 +47,7 @@ class GreedyBot:
         return max(moves, key=lambda move: self._value(game, state, seat, move))
 
     def _value(self, game: Towers, state: TowersState, seat: int, move: dict) -> int:
-        handle = move.get("play", move.get("discard"))
+        handle: int = move["play"] if "play" in move else move["discard"]
         if "play" in move:
             return score(game.apply(state, Move(seat, move, {handle: state.faces[handle]})), seat)
         # A discard changes nothing now; throw away the card whose effect would help least.

@@ -87,7 +87,7 @@ def _victory(state: TowersState, sides: tuple[Side, ...]) -> Result | None:
     """Checked after every card: a seat wins by its own tower, any own resource, or the
     enemy's tower at 0; both at once is a draw."""
     field = battlefield(state)
-    reasons = []
+    reasons: list[str] = []
     for seat, side in enumerate(sides):
         if side.tower >= field.victory_tower:
             reasons.append("tower")
@@ -96,7 +96,7 @@ def _victory(state: TowersState, sides: tuple[Side, ...]) -> Result | None:
         elif sides[1 - seat].tower == 0:
             reasons.append("destroyed")
         else:
-            reasons.append(None)
+            reasons.append("")
     winners = tuple(seat for seat, reason in enumerate(reasons) if reason)
     if len(winners) == 2:
         return Result((), "simultaneous")

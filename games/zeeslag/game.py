@@ -141,12 +141,14 @@ class Zeeslag(Game):
             known = board.known(request.layer, cell)
             if known not in (None, value):
                 raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {SEA.name(cell)} opened as {value}, known as {known}")
-        # A board keeps each layer's openings in the field named after the layer.
-        return dataclasses.replace(board, **{request.layer: {**getattr(board, request.layer), **event.cells}})
+        if request.layer == SHIPS:
+            return dataclasses.replace(board, ships={**board.ships, **event.cells})
+        return dataclasses.replace(board, ids={**board.ids, **event.cells})
 
     def _judge(self, state: ZeeslagState, seat: int, board: Board) -> None:
         """At the full opening of ``seat``'s ids: its opened fleet, judged."""
-        self.judge_hidden(state, seat, {layer: tuple(getattr(board, layer)[cell] for cell in range(SEA.size)) for layer in LAYERS})
+        cells = range(SEA.size)
+        self.judge_hidden(state, seat, {SHIPS: tuple(board.ships[cell] for cell in cells), IDS: tuple(board.ids[cell] for cell in cells)})
 
     def judge_hidden(self, state: ZeeslagState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
         """A legal fleet, and every sink answer the seat gave true."""

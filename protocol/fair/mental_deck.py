@@ -219,7 +219,7 @@ class DeckKeys:
         )
 
 
-def composition_commitment(seed: Seed, deck: Deck, composition: Sequence[int]) -> bytes:
+def composition_commitment(seed: Seed, deck: Deck, composition: Sequence[int] | None) -> bytes:
     """``H("fair/deck-composition", [deck label, salt, sorted ids])``, the salt derived from the seed."""
     salt = seed.key("deck/composition-salt", deck.name)
     return digest("fair/deck-composition", encode([deck.label, salt, list(deck.check_composition(composition))]))

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle
-from fairtable.protocol.codec import Value
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import private_stream, simultaneous
@@ -68,12 +67,12 @@ class DeckRecord:
             self._derived[seat] = DeckKeys.derive(self.run.seeds[seat], self.deck)
         return self._derived[seat]
 
-    def key(self, position: int, seat: int) -> bytes | None:
-        """``seat``'s key for ``position``: as published, else as derived from a known seed."""
-        published = self.published.get(position, {}).get(seat)
-        if published is not None:
-            return published
-        return self.keys_of(seat).position_keys[position] if seat in self.run.seeds else None
+    def keys(self, position: int) -> dict[int, bytes]:
+        """Every seat's key for ``position`` this session knows: as published, else as derived
+        from a known seed."""
+        keys = {seat: self.keys_of(seat).position_keys[position] for seat in self.deck.seats if seat in self.run.seeds}
+        keys.update(self.published.get(position, {}))
+        return keys
 
     def open(self, position: int, keys: Mapping[int, bytes]) -> tuple[int, FairnessError | None]:
         """The card id at ``position``, and the finding if that card was already opened elsewhere.
@@ -97,7 +96,7 @@ class HeldBoard:
     layer: str
     round: int
     root: bytes = b""
-    opened: dict[int, Value] = field(default_factory=dict)
+    opened: dict[int, int] = field(default_factory=dict)
 
 
 class GameRun:
@@ -188,7 +187,7 @@ class GameRun:
             check_tip(seed, tip)
         return seed
 
-    def audit_seed(self, seed: Seed, body: Any) -> tuple[list[FairnessError], dict[str, tuple[Value, ...]] | None]:
+    def audit_seed(self, seed: Seed, body: Any) -> tuple[list[FairnessError], dict[str, tuple[int, ...]] | None]:
         """Check the openings a seed reveal carries against their commitments, with the seed.
 
         Returns what is wrong, and the seat's latest hidden data in full when the reveal
@@ -197,14 +196,18 @@ class GameRun:
         seat = seed.seat
         findings: list[FairnessError] = []
         owed = self.owed_boards(seat)
-        completed: dict[str, tuple[Value, ...]] = {}
+        completed: dict[str, tuple[int, ...]] = {}
         for held, item in zip(owed, body["boards"]):
             try:
-                opened = check_full(seed, held.board, held.root, item)
+                check_full(seed, held.board, held.root, item)
             except FairnessError as exc:
                 findings.append(exc)
                 continue
-            completed[held.layer] = tuple(opened[(i % held.board.width, i // held.board.width)] for i in range(held.board.cells))
+            values = tuple(value for value in item["values"] if type(value) is int)
+            if len(values) < held.board.cells:
+                findings.append(FairnessError(seat, "board.malformed", f"board {held.board.name!r}: hidden cell values are integers"))
+                continue
+            completed[held.layer] = values
         for item in body["choices"]:
             round_id = item["round"]
             reveal = simultaneous.reveal_body(seed, round_id, item["choice"])
@@ -241,12 +244,13 @@ class GameRun:
         for position in range(record.deck.size):
             keys = {seat: record.keys_of(seat).position_keys[position] for seat in record.deck.seats}
             try:
-                faces[record.first_handle + position], repeat = record.open(position, keys)
+                face, repeat = record.open(position, keys)
             except FairnessError:
-                repeat = True
-            if repeat:
+                face = None
+            if face is None or repeat is not None:
                 record.opened.clear()
                 return {}
+            faces[record.first_handle + position] = face
         self.known_faces.update(faces)
         return faces
 
@@ -308,8 +312,8 @@ class GameRun:
             holder = self.holder.get(handle)
             if local is not None and holder is not None and holder != local and handle not in self.public_faces:
                 continue
-            keys = {seat: record.key(position, seat) for seat in record.deck.seats}
-            if any(key is None for key in keys.values()):
+            keys = record.keys(position)
+            if len(keys) < len(record.deck.seats):
                 continue
             try:
                 faces[handle], repeat = record.open(position, keys)
@@ -401,8 +405,7 @@ class GameRun:
                     raise FairnessError(seat, "deck.key-mismatch", f"the key shown for handle {handle} is not the derived one")
                 faces[handle] = self.known_faces[handle]
                 continue
-            opening = {other: record.key(position, other) for other in record.deck.seats if other != seat}
-            opening[seat] = keys[handle]
+            opening = {**record.keys(position), seat: keys[handle]}
             try:
                 faces[handle], repeat = record.open(position, opening)
             except FairnessError as exc:
@@ -471,12 +474,13 @@ class GameRun:
     def check_open_hidden(self, request: OpenHidden, body: Any) -> dict[int, int]:
         held = self.boards[(request.seat, request.layer)]
         board = held.board
-        opened = check_openings(board, held.root, body)
-        cells = {board.index(cell): value for cell, value in opened.items()}
+        cells: dict[int, int] = {}
+        for cell, value in check_openings(board, held.root, body).items():
+            if type(value) is not int:
+                raise _malformed(request.seat, "hidden cell values are integers")
+            cells[board.index(cell)] = value
         if sorted(cells) != sorted(set(request.cells)) or len(body["cells"]) != len(cells):
             raise _malformed(request.seat, f"cells {sorted(set(request.cells))} of {request.layer!r} are due, each once")
-        if any(type(value) is not int for value in cells.values()):
-            raise _malformed(request.seat, "hidden cell values are integers")
         return cells
 
     def adopt_opened(self, request: OpenHidden, cells: Mapping[int, int], body: Any) -> list[FairnessError]:

@@ -21,6 +21,7 @@ when the envelope differs: the same code checks live and after the game.
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
+from functools import partial
 from typing import Any
 
 from fairtable.games import registry
@@ -139,7 +140,7 @@ class TableSession:
         self.disputes: list[tuple[int, int, str, int]] = []
         self.ops = Ops()
         self.private: dict[int, dict[str, Any]] = {game: dict(data) for game, data in (private or ())}
-        self.run: GameRun | None = None
+        self.run: GameRun  # set by the flow as it starts each game (below)
         self._events: list[Event] = []
         self._flow_gen = self._flow()
         self.slot: Slot | None = next(self._flow_gen)
@@ -195,24 +196,25 @@ class TableSession:
 
     def hidden_body(self, data: Mapping[str, Any]) -> tuple[str, Any]:
         """Commit this seat's hidden data, after the game's own check of it."""
-        self._expect_decision(HIDDEN)
+        _, seat = self._expect_decision(HIDDEN)
         request = self.pending
         if not isinstance(data, Mapping) or any(not isinstance(values, (list, tuple)) for values in data.values()):
-            raise Rejected(Violation(len(self.envelopes), self.seat, "session.malformed", "hidden data is {layer: [one integer per cell]}"))
+            raise Rejected(Violation(len(self.envelopes), seat, "session.malformed", "hidden data is {layer: [one integer per cell]}"))
         data = {layer: tuple(values) for layer, values in data.items()}
-        self.game.check_hidden(self.state, self.seat, data)
-        return HIDDEN, self.run.hidden_body(self.seat, request, data)
+        self.game.check_hidden(self.state, seat, data)
+        return HIDDEN, self.run.hidden_body(seat, request, data)
 
     def choice_body(self, choice: Any) -> tuple[str, Any]:
         """Commit this seat's simultaneous choice (revealed automatically once all have committed)."""
-        self._expect_decision(CHOICE)
+        _, seat = self._expect_decision(CHOICE)
         round_id = f"choice-{self.run.choice_rounds - 1}"
-        return CHOICE, self.run.choice_body(self.seat, round_id, codec.decode(codec.encode(choice)))
+        return CHOICE, self.run.choice_body(seat, round_id, codec.decode(codec.encode(choice)))
 
     @property
     def decision_kind(self) -> str | None:
         """What this seat must decide now: ``move``, ``hidden`` (its hidden data) or ``choice``; else None."""
-        return self.slot.kind if self.awaiting_decision() else None
+        slot = self.slot
+        return slot.kind if slot is not None and self.awaiting_decision() else None
 
     def decide(self, decision: Any) -> tuple[str, Any]:
         """The ``(kind, body)`` for whatever decision is due: a move, hidden data or a choice."""
@@ -223,22 +225,25 @@ class TableSession:
             return self.choice_body(decision)
         return self.move_body(decision)
 
-    def _expect_decision(self, kind: str) -> None:
-        if not self.awaiting_decision() or self.slot.kind != kind:
+    def _expect_decision(self, kind: str) -> tuple[Slot, int]:
+        """The due slot and this seat, if this seat must decide ``kind`` now."""
+        slot, seat = self.slot, self.seat
+        if slot is None or seat is None or not self.awaiting_decision() or slot.kind != kind:
             raise NotYourTurn(f"seat {self.seat} is not to send {kind!r} now")
+        return slot, seat
 
     def move_body(self, move: Any) -> tuple[str, Any]:
         """The ``(kind, body)`` of a move by this seat, with the openings of the cards it shows.
 
         Raises :class:`Rejected` when the move is not legal, before anything is sent.
         """
-        self._expect_decision(MOVE)
+        slot, seat = self._expect_decision(MOVE)
         move = codec.decode(codec.encode(move))
-        body = codec.decode(codec.encode(self.run.move_body(self.seat, move, self.game.reveals(self.state, move))))
+        body = codec.decode(codec.encode(self.run.move_body(seat, move, self.game.reveals(self.state, move))))
         try:
-            self.slot.check(body)
+            slot.check(body)
         except (FairnessError, RuleError) as exc:
-            raise Rejected(self._violation(len(self.envelopes), self.seat, exc, None)) from None
+            raise Rejected(self._violation(len(self.envelopes), seat, exc, None)) from None
         return MOVE, body
 
     def resign_body(self) -> tuple[str, Any]:
@@ -402,7 +407,7 @@ class TableSession:
         return Finished(Result(others, "absent"))
 
     def _known_seeds(self, game: int) -> dict[int, bytes]:
-        if self.seat is not None:
+        if self.seat is not None and self._secret is not None:
             return {self.seat: game_seed(self._secret, game)}
         return {seat: seed for (g, seat), seed in self._given_seeds.items() if g == game}
 
@@ -444,7 +449,7 @@ class TableSession:
     def _commit_round(self, run: GameRun) -> Flow:
         for seat in range(self.seat_count):
             produce = (lambda seat=seat: run.commit_body(seat)) if seat in run.seeds else None
-            body = yield Slot(seat, COMMIT, lambda body, seat=seat: run.check_commit(seat, body), produce)
+            body = yield Slot(seat, COMMIT, partial(run.check_commit, seat), produce)
             run.adopt_commitment(seat, body)
 
     def seed_round_seats(self) -> tuple[int, ...]:
@@ -459,7 +464,7 @@ class TableSession:
             # Only the seat's own node can produce its reveal: it opens the seat's free choices.
             produce = (lambda seat=seat: run.seed_body(seat)) if seat in run.seeds and not self.auditing else None
             try:
-                seed = yield Slot(seat, SEED, lambda body, seat=seat: run.check_seed(seat, body), produce)
+                seed = yield Slot(seat, SEED, partial(run.check_seed, seat), produce)
             except _Absent:
                 continue
             self._record(self._audit_seed(run, seed))
@@ -518,14 +523,14 @@ class TableSession:
         source = run.draw_source(request.seat)
         if source is None:
             contributor = (request.seat + 1) % self.seat_count
-            yield Slot(contributor, DRAW, lambda body, seat=contributor: _check_empty(seat, DRAW, body), lambda: {}, resignable=True)
+            yield Slot(contributor, DRAW, partial(_check_empty, contributor, DRAW), lambda: {}, resignable=True)
             source = self.envelopes[-1]
         self._apply(PrivateDrawn(run.private_draw(request, self.seat, source)))
 
     def _commit_hidden(self, run: GameRun, request: CommitHidden) -> Flow:
         run.begin_hidden(request)
         for seat in request.seats:
-            roots = yield Slot(seat, HIDDEN, lambda body, seat=seat: run.check_hidden(seat, request, body), decision=True, resignable=True)
+            roots = yield Slot(seat, HIDDEN, partial(run.check_hidden, seat, request), decision=True, resignable=True)
             run.adopt_hidden(seat, roots)
         own = {seat: data for seat in request.seats if (data := run.own_hidden(seat)) is not None}
         self._apply(Committed(own))
