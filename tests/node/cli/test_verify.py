@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.paths import ROOT
+from tests.paths import ROOT, VECTORS
 from tests.protocol.session.tables import file_bytes, play_until, slot_is, towers, with_body
 
 
@@ -90,6 +90,14 @@ def test_the_most_severe_file_decides_the_exit_status(played, tmp_path):
     lie, _ = seed_round_file(tmp_path, "lie.ftt", [lambda table: with_body(table, lambda body: dict(body, seed=bytes(32)))])
     for files, status in (([played[0]], 0), ([played[0], unfinished], 3), ([unfinished, garbage], 2), ([garbage, lie, unfinished], 1)):
         assert fairtable("verify", *map(str, files)).returncode == status
+
+
+def test_the_spec_transcript_vector_verifies(tmp_path):
+    path = tmp_path / "vector.ftt"
+    path.write_bytes(bytes.fromhex(json.loads((VECTORS / "transcript.json").read_text())["file"]))
+    completed = fairtable("verify", str(path))
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert f"{path}: VALID" in completed.stdout
 
 
 def test_help_documents_statuses_and_exit_codes():

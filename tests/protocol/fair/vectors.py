@@ -1,6 +1,6 @@
 """Builds the fairness test vectors in ``spec/vectors/fairness/`` from fixed inputs.
 
-``python tests/fair/fair_vectors.py`` rewrites the files; ``test_vectors.py`` checks that
+``python -m tests.protocol.fair.vectors`` rewrites the files; ``test_vectors.py`` checks that
 the files equal what the code computes now, and re-derives their outputs from the spec's
 formulas with nothing but hashlib, hmac, the codec and libsodium. Bytes are lowercase hex.
 """
