@@ -541,7 +541,7 @@ class TableSession:
             return self._ruled(Opened(request.seat, request.layer, cells)), cells
 
         produce = (lambda: run.open_hidden_body(request)) if run.own_hidden(request.seat) is not None else None
-        ruled, cells = yield Slot(request.seat, OPEN, check, produce, "board.open-mismatch", resignable=True)
+        ruled, cells = yield Slot(request.seat, OPEN, check, produce, resignable=True)
         self._adopt(ruled)
         self._record(run.adopt_opened(request, cells, self.envelopes[-1].body))
 
@@ -561,7 +561,7 @@ class TableSession:
                     raise RuleError(f"{self.game.id}.choice", f"seat {seat} chose {choice!r}, not one of its legal choices")
                 return self._ruled(Chosen((*choices, choice))) if last else choice
 
-            outcome = yield Slot(seat, REVEAL, check, produce, "choice.mismatch", resignable=True)
+            outcome = yield Slot(seat, REVEAL, check, produce, resignable=True)
             self._record(run.adopt_reveal(seat, round_id, self.envelopes[-1].body))
             if position < len(request.seats) - 1:
                 choices.append(outcome)
