@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fairtable.games.contract import Result
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.fair.seeds import SEED_SIZE
 from fairtable.protocol.session.errors import Rejected, Violation
 from fairtable.protocol.session.slots import SEED
 from fairtable.protocol.session.table import TableSession
@@ -102,8 +103,9 @@ def revealed_seeds(file: TranscriptFile) -> dict[tuple[int, int], bytes]:
         game = games.get(envelope.seat, 0)
         games[envelope.seat] = game + 1
         body = envelope.body
-        if isinstance(body, dict) and isinstance(body.get("seed"), bytes):
-            seeds[(game, envelope.seat)] = body["seed"]
+        seed = body.get("seed") if isinstance(body, dict) else None
+        if isinstance(seed, bytes) and len(seed) == SEED_SIZE:
+            seeds[(game, envelope.seat)] = seed
     return seeds
 
 

@@ -153,6 +153,14 @@ def test_seed_not_matching_its_commitment():
 
 
 
+@pytest.mark.parametrize("seed", [b"", bytes(31), "x" * 32, None])
+def test_a_seed_of_the_wrong_shape_is_named_not_unreadable(seed):
+    table = towers()
+    play_until(table, slot_is("seed"))
+    seat = table.sessions[0].slot.seat
+    assert_caught(table, with_body(table, lambda body: dict(body, seed=seed)), seat, "seed.malformed")
+
+
 def test_mismatching_public_random_reveal():
     table = towers()
     play_until(table, slot_is("random", seat=1))
