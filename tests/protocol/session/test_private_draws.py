@@ -135,3 +135,15 @@ def test_a_face_shown_other_than_drawn_is_named_by_the_verifier():
 
     report = verify_bytes(file_bytes(table, [lie], seeds=all_seeds(table, b"shown")))
     assert [(v.index, v.seat, v.rule) for v in report.violations] == [(lie.seq, seat, "private-stream.mismatch")]
+
+
+def test_private_draws_stay_out_of_the_choices_a_node_persists():
+    """A node persists ``private_value()`` (its free choices) as canonical msgpack; the faces of
+    its private draws are derived from its seed and must not end up there."""
+    from fairtable.protocol import codec
+
+    table = towers(b"persist", variant="infinite")
+    play_until(table, slot_is("draw"))
+    for session in table.sessions:
+        assert session.run.drawn
+        assert codec.decode(codec.encode(session.private_value())) == ()
