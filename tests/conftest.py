@@ -45,3 +45,19 @@ def highcard_game() -> Iterator[Game]:
     from tests.protocol.session.card_game import HIGHCARD
 
     yield from _registered(HIGHCARD)
+
+
+@pytest.fixture
+def tricks_game() -> Iterator[Game]:
+    """The session tests' team card game for 2..16 seats (``tests.protocol.session.tricks``)."""
+    from tests.protocol.session.tricks import TRICKS
+
+    yield from _registered(TRICKS)
+
+
+@pytest.fixture
+def blind_game() -> Iterator[Game]:
+    """The session tests' free-for-all with owned decks and blind cards (``tests.protocol.session.blind``)."""
+    from tests.protocol.session.blind import BLIND
+
+    yield from _registered(BLIND)

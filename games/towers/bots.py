@@ -6,13 +6,15 @@ on the seat's own node.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fairtable.games.contract import Move
 from fairtable.games.towers.catalogue import CARDS
 from fairtable.games.towers.effects import RESOURCES, Side, resolve
-from fairtable.games.towers.game import Towers
 from fairtable.games.towers.state import TowersState
+
+if TYPE_CHECKING:
+    from fairtable.games.towers.game import Towers
 
 WIN = 10**9
 AGAIN = 30

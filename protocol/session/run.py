@@ -3,7 +3,8 @@
 The table session decides *when* each message is due; this module knows *what* each one
 must contain and how to check it, in terms of the fairness primitives. A handle is either
 a position of a mental deck (opened by every seat's position key) or a private draw of
-one seat (shown by its claimed face, checked after the seed reveal).
+one seat (shown by its claimed face, checked after the seed reveal). Owned decks and
+showing dealt cards to a subset have their own modules (``owned``, ``showing``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle
+from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle, ShuffleOwned
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import private_stream, simultaneous
@@ -23,7 +24,7 @@ from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_posit
 from fairtable.protocol.fair.public_random import HashChain, check_tip
 from fairtable.protocol.fair.seeds import GameRef, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
 from fairtable.protocol.hashing import digest
-from fairtable.protocol.session.slots import DICTATED
+from fairtable.protocol.session.slots import DECK, DICTATED
 
 DRAW_LABEL = "draw"
 
@@ -46,18 +47,26 @@ def _pairs(seat: int, value: Any, what: str) -> list[tuple[int, Any]]:
     return pairs
 
 
+def _free_choice(envelope: Envelope) -> bool:
+    """Whether the sender chose this envelope's body (see :data:`~protocol.session.slots.DICTATED`)."""
+    owned_first_stage = envelope.kind == DECK and isinstance(envelope.body, dict) and "commitment" in envelope.body
+    return envelope.kind not in DICTATED or owned_first_stage
+
+
 def _field(item: Any, key: str) -> Any:
     return item.get(key) if isinstance(item, dict) else None
 
 
 @dataclass
 class DeckRecord:
-    """A mental deck of this game: its final entries and every position key seen so far."""
+    """A mental deck of this game: its final entries and every position key seen so far
+    (and, for an owned deck, the composition commitment of its first stage)."""
 
     deck: Deck
     first_handle: int
     run: GameRun
     entries: tuple[bytes, ...] = ()
+    commitment: bytes | None = None
     published: dict[int, dict[int, bytes]] = field(default_factory=dict)
     opened: dict[Card, int] = field(default_factory=dict)
     _derived: dict[int, DeckKeys] = field(default_factory=dict)
@@ -103,7 +112,7 @@ class GameRun:
     """The cryptographic side of one game: what each seat must send and what it proves."""
 
     def __init__(self, fair: GameRef, seat_count: int, known: Mapping[int, bytes], envelopes: Sequence[Envelope],
-                 ops: Ops, private: dict[str, Any]) -> None:
+                 ops: Ops, private: dict[str, Any], compositions: Mapping[str, tuple[int, ...]] | None = None) -> None:
         self.fair = fair
         self.seat_count = seat_count
         self.envelopes = envelopes
@@ -128,8 +137,11 @@ class GameRun:
         self.choice_rounds = 0
         self.unrevealed: dict[tuple[str, int], bytes] = {}
         """Simultaneous choices committed and not yet revealed: ``(round, seat)`` to the commitment."""
+        self.show_rounds = 0
         self.private = private
-        """This seat's own free choices (hidden data, simultaneous choices), persisted by its node."""
+        """This seat's free choices (hidden data, choices, compositions), persisted by the node."""
+        self.compositions = dict(compositions or {})
+        """The owned decks' compositions as revealed after the game, by deck name (the verifier's)."""
         self.ops = ops
 
     # ------------------------------------------------------------ seeds
@@ -223,8 +235,13 @@ class GameRun:
 
     # ------------------------------------------------------------ decks and keys
 
-    def new_deck(self, request: Shuffle) -> DeckRecord:
-        deck = Deck.public(self.fair, f"deck-{len(self.decks)}", range(self.seat_count), request.cards)
+    def new_deck(self, request: Shuffle | ShuffleOwned) -> DeckRecord:
+        """The deck ``deck-<n>`` (n counts the game's shuffles of either kind) over the request's seats."""
+        name, seats = f"deck-{len(self.decks)}", request.seats or tuple(range(self.seat_count))
+        if isinstance(request, ShuffleOwned):
+            deck = Deck.hidden(self.fair, name, seats, request.owner, request.size, request.catalogue, request.max_copies)
+        else:
+            deck = Deck.public(self.fair, name, seats, request.cards)
         record = DeckRecord(deck, request.first_handle, self)
         self.decks.append(record)
         for position in range(deck.size):
@@ -255,13 +272,18 @@ class GameRun:
         return faces
 
     def deal_needs(self, request: Deal) -> dict[int, tuple[int, ...]]:
+        """The keys each seat must publish: every seat's but the recipient's, except those already
+        published (a card dealt again to its holder, e.g. put back on a pile, needs none)."""
         needs: dict[int, list[int]] = {}
         for recipient, handles in request.to:
             for handle in handles:
-                record, _ = self._deck_handle(handle)
+                record, position = self._deck_handle(handle)
+                holder = self.holder.get(handle, recipient)
+                if holder != recipient and handle not in self.public_faces:
+                    raise UsageError(f"the game dealt handle {handle}, held by seat {holder}, to seat {recipient}; Show shows it")
                 self.holder[handle] = recipient
                 for seat in record.deck.seats:
-                    if seat != recipient:
+                    if seat != recipient and seat not in record.published.get(position, {}):
                         needs.setdefault(seat, []).append(handle)
         return {seat: tuple(sorted(handles)) for seat, handles in needs.items()}
 
@@ -299,9 +321,10 @@ class GameRun:
             record, position = self.handles[handle]
             record.published.setdefault(position, {})[seat] = key
 
-    def open_visible(self, handles: list[int], local: int | None) -> tuple[dict[int, int], list[FairnessError]]:
-        """Open the handles this session may see now, and what proved some stage or key false
-        (a position that opens to no card, or to one seen before): grounds for a dispute."""
+    def open_visible(self, handles: list[int], local: int | None, public: bool = False) -> tuple[dict[int, int], list[FairnessError]]:
+        """Open the handles this session may see now (all of them when ``public``, a reveal), and
+        what proved some stage or key false (a position that opens to no card, or to one seen
+        before): grounds for a dispute."""
         faces: dict[int, int] = {}
         findings: list[FairnessError] = []
         for handle in handles:
@@ -310,7 +333,7 @@ class GameRun:
                 continue
             record, position = self.handles[handle]
             holder = self.holder.get(handle)
-            if local is not None and holder is not None and holder != local and handle not in self.public_faces:
+            if local is not None and holder is not None and holder != local and not public and handle not in self.public_faces:
                 continue
             keys = record.keys(position)
             if len(keys) < len(record.deck.seats):
@@ -344,7 +367,7 @@ class GameRun:
         for envelope in reversed(self.envelopes):
             if envelope.seat != seat:
                 return envelope
-            if envelope.kind not in DICTATED:
+            if _free_choice(envelope):
                 return None
         return None
 

@@ -21,9 +21,14 @@ CHOICE = "choice"
 REVEAL = "reveal"
 DRAW = "draw"
 
-DICTATED = frozenset({RANDOM, DECK, KEYS, OPEN, REVEAL, SEED, DRAW})
-"""Kinds whose body follows from what the sender committed before (its seed, hidden data or
-choice): sending one is no new choice. Every other kind (``commit`` included: the seed is
+COMPOSITION = "composition"
+BLIND = "blind"
+UNBLIND = "unblind"
+
+DICTATED = frozenset({RANDOM, DECK, KEYS, BLIND, UNBLIND, OPEN, REVEAL, COMPOSITION, SEED, DRAW})
+"""Kinds whose body follows from what the sender committed before (its seed, hidden data,
+choice or composition): sending one is no new choice, except an owned deck's first ``deck``
+stage, where the owner chose its cards. Every other kind (``commit`` included: the seed is
 chosen there) is a free choice of its sender."""
 
 
