@@ -16,7 +16,8 @@ from fairtable.games.contract import Result
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.fair.seeds import SEED_SIZE
-from fairtable.protocol.session.errors import Rejected, Violation
+from fairtable.protocol.session.errors import Violation
+from fairtable.protocol.session.replica import Replica
 from fairtable.protocol.session.slots import COMPOSITION, SEED
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript import EquivocationProof
@@ -153,21 +154,24 @@ def revealed_compositions(file: TranscriptFile) -> dict[tuple[int, str], tuple[i
 def verify(file: TranscriptFile, broken: ProtocolError | None = None) -> Report:
     """Replay ``file``; ``broken`` is what cut the file short after its readable prefix, if anything.
 
+    The chain and the file's evidence go through one replica (``replica.py``), the same code a
+    live node runs, so a fork in the file (a refuted claim, an equivocation, a refused
+    envelope) resolves here exactly as it did, or should have, on every honest node.
+
     Raises :class:`~protocol.errors.ProtocolError` only when the genesis names a table this
     implementation cannot set up (an unknown game, bad options): then nothing is verifiable.
     """
     transcript = file.transcript
     genesis = transcript.genesis.genesis
-    session = TableSession(transcript.genesis, seeds=revealed_seeds(file), compositions=revealed_compositions(file))
-    violations: list[Violation] = []
+    replica = Replica(transcript.genesis, seeds=revealed_seeds(file), compositions=revealed_compositions(file))
     for envelope in transcript.envelopes:
-        try:
-            session.accept_linked(envelope)
-        except Rejected as rejected:
-            violations.append(rejected.violation)
-            break
-    owed = () if violations else _owed(session)
-    violations[:0] = session.violations
+        replica.receive(envelope, 0.0, verified=True)
+    for envelope in file.evidence:
+        replica.receive(envelope, 0.0)
+    session = replica.session
+    violations = replica.violations()
+    # A refused envelope ends the replay and names its seat: nothing is owed after it.
+    owed = _owed(session) if len(session.envelopes) >= len(transcript) else ()
     violations.extend(_false_disputes(session, violations))
     violations = _named(violations)
     violations.sort(key=lambda violation: violation.index)
