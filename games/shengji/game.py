@@ -135,7 +135,7 @@ class Shengji(Rules[ShengjiState]):
     def start(self, variant: str, options: dict[str, Any], seats: int) -> ShengjiState:
         if options["start"] > options["target"]:
             raise OptionsError(f"option 'start' ({options['start']}) must not be above option 'target' ({options['target']})")
-        return ShengjiState(options, (options["start"], options["start"]))
+        return ShengjiState(options, (options["start"], options["start"]), options["start"])
 
     # ------------------------------------------------------------------ what happens next
 
@@ -227,9 +227,9 @@ class Shengji(Rules[ShengjiState]):
         return self._follow(state, seat, handles[0])
 
     def on_deal_started(self, state: ShengjiState, request: NextDeal, event: DealStarted) -> ShengjiState:
-        assert state.deal_result is not None
-        return ShengjiState(state.options, state.levels, step="shuffle", deal=state.deal + 1, starter=state.starter,
-                            dealer=self._next_dealer(state), first_handle=state.first_handle + len(DECK), timeouts=state.timeouts)
+        dealer = self._next_dealer(state)
+        return ShengjiState(state.options, state.levels, state.levels[team_of(dealer)], step="shuffle", deal=state.deal + 1,
+                            starter=state.starter, dealer=dealer, first_handle=state.first_handle + len(DECK), timeouts=state.timeouts)
 
     # ------------------------------------------------------------------ the steps of a deal
 
@@ -391,7 +391,8 @@ class Shengji(Rules[ShengjiState]):
         request = self.pending(state)
         if not isinstance(request, Decide) or request.seat != seat:
             return ()
-        hand = state.hands[seat]
+        order = state.order
+        hand = tuple(sorted(state.hands[seat], key=lambda h: (*order.sort_key(state.faces[h]), h) if h in state.faces else (9, 0, 0, h)))
         faces = known(state, hand)
         if faces is None:
             return ()
@@ -406,7 +407,6 @@ class Shengji(Rules[ShengjiState]):
         before = own_play(state, seat)
         held = faces + [state.faces[h] for h in before]
         chosen = [state.faces[h] for h in before]
-        order = state.order
         return tuple({"play": h} for h in hand if follow_fault(order, lead, held, [*chosen, state.faces[h]]) is None)
 
     def _declarations(self, state: ShengjiState, hand: tuple[Handle, ...]) -> list[dict]:

@@ -7,7 +7,7 @@ word is its cards' codes run together (``H10``, ``SKSK``), so a player can type 
 
 from __future__ import annotations
 
-from fairtable.games.shengji.catalogue import CARDS, SUITS, level_name
+from fairtable.games.shengji.catalogue import CARDS, SMALL_JOKER, SUITS, level_name
 
 STRENGTHS = {1: "a level card", 2: "a level pair", 3: "a small-joker pair", 4: "a big-joker pair"}
 WIDTH = 78
@@ -39,7 +39,8 @@ def move_line(view: dict, move: dict) -> str:
     if kind == "declare" and faces[0] is not None:
         card = CARDS[faces[0]]
         trump = "no trump suit" if card.joker else f"{card.suit} trump"
-        return f"declare ({STRENGTHS[len(handles) + 2 * card.joker if card.joker else len(handles)]}, {trump}) {word}"
+        strength = (3 if card.rank == SMALL_JOKER else 4) if card.joker else len(handles)
+        return f"declare ({STRENGTHS[strength]}, {trump}) {word}"
     return f"{kind} {word}"
 
 
@@ -73,8 +74,8 @@ def render(view: dict) -> str:
     ]
     if view["dealer"] is not None:
         attackers = view["attackers"]
-        lines.append(f"Dealer {_name(view, view['dealer'])}; attackers {attackers}+{attackers + 2} have {view['points'][attackers]} "
-                     f"points (80 take over); tricks {view['tricks']}/25")
+        lines.append(f"Dealer {_name(view, view['dealer'])}; attackers {attackers}+{attackers + 2}: {view['points'][attackers]} "
+                     f"points (80 take over), {view['tricks']} tricks")
     counts = ", ".join(f"{_name(view, seat)} {count}" for seat, count in enumerate(view["cards"]))
     lines.append(f"Cards: {counts}")
     if isinstance(view["kitty"], list) and view["step"] in ("kitty", "trump", "bury"):
@@ -135,6 +136,7 @@ def _status(view: dict) -> str:
     turn = view["turn"]
     if turn is None:
         return "Waiting for the cards."
-    doing = {"declare": "declare trump or pass", "bury": f"bury a card ({8 - len(view['buried'] or ())} to go)",
+    buried = view["buried"] if isinstance(view["buried"], int) else len(view["buried"])
+    doing = {"declare": "declare trump or pass", "bury": f"bury a card ({8 - buried} to go)",
              "play": "lead" if not view["trick"] else "play a card"}[view["step"]]
     return f"Your turn: {doing}." if turn == view["seat"] else f"Turn of {_name(view, turn)}: {doing}."

@@ -52,7 +52,9 @@ class Trick:
 class ShengjiState:
     options: Mapping[str, Any]
     levels: tuple[int, int]
-    """Each team's level (team 0: seats 0 and 2), 2..14; past 14 wins."""
+    """Each team's level (team 0: seats 0 and 2), 2..14; past the target wins."""
+    level: int
+    """This deal's level rank: the dealing team's level as the deal began (both teams start equal)."""
     step: str = "start"
     """``start`` (who begins), ``shuffle``, ``deal``, ``declare``, ``kitty`` (to the dealer),
     ``trump`` (the kitty revealed: nobody declared), ``bury``, ``play``, ``buried`` (revealed), ``done``."""
@@ -69,7 +71,7 @@ class ShengjiState:
     """Consecutive passes in the declaration round."""
     declaration: Declaration | None = None
     trump: int | None = None
-    """The trump suit once fixed (None: no trump suit, or not fixed yet)."""
+    """The trump suit the revealed kitty gave when nobody declared (see :attr:`standing_trump`)."""
     kitty: tuple[Handle, ...] = ()
     buried: tuple[Handle, ...] = ()
     trick: tuple[Play, ...] = ()
@@ -84,11 +86,6 @@ class ShengjiState:
     """Consecutive timeouts per seat."""
     deal_result: Result | None = None
     result: Result | None = None
-
-    @property
-    def level(self) -> int:
-        """This deal's level rank: the dealing team's level (both teams start equal)."""
-        return self.levels[team_of(self.dealer)] if self.dealer is not None else self.levels[0]
 
     @property
     def standing_trump(self) -> int | None:
