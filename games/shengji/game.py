@@ -113,6 +113,20 @@ def own_play(state: ShengjiState, seat: int) -> tuple[Handle, ...]:
     return next((play.handles for play in state.trick if play.seat == seat), ())
 
 
+def _distinct(state: ShengjiState, hand: tuple[Handle, ...]) -> tuple[Handle, ...]:
+    """One handle per face among single-card moves: two identical cards are the same move,
+    unless one of them was shown to everyone (declared, or in a revealed kitty) and the other not."""
+    shown = set(state.declaration.handles if state.declaration else ()) | (set(state.kitty) if state.declaration is None else set())
+    seen: set[tuple[Face, bool]] = set()
+    kept = []
+    for handle in hand:
+        key = (state.faces[handle], handle in shown)
+        if key not in seen:
+            seen.add(key)
+            kept.append(handle)
+    return tuple(kept)
+
+
 def describe(faces: list[Face] | tuple[Face, ...]) -> str:
     return " ".join(CARDS[face].code for face in faces) or "nothing"
 
@@ -399,7 +413,7 @@ class Shengji(Rules[ShengjiState]):
         if state.step == "declare":
             return ({"pass": True}, *self._declarations(state, hand))
         if state.step == "bury":
-            return tuple({"bury": handle} for handle in hand)
+            return tuple({"bury": handle} for handle in _distinct(state, hand))
         if not state.trick:
             return tuple({"lead": list(handles)} for handles in self._leads(state, hand))
         lead = lead_of(state)
@@ -407,7 +421,7 @@ class Shengji(Rules[ShengjiState]):
         before = own_play(state, seat)
         held = faces + [state.faces[h] for h in before]
         chosen = [state.faces[h] for h in before]
-        return tuple({"play": h} for h in hand if follow_fault(order, lead, held, [*chosen, state.faces[h]]) is None)
+        return tuple({"play": h} for h in _distinct(state, hand) if follow_fault(order, lead, held, [*chosen, state.faces[h]]) is None)
 
     def _declarations(self, state: ShengjiState, hand: tuple[Handle, ...]) -> list[dict]:
         current = state.declaration.strength if state.declaration else 0
@@ -425,7 +439,7 @@ class Shengji(Rules[ShengjiState]):
     def _leads(self, state: ShengjiState, hand: tuple[Handle, ...]) -> list[tuple[Handle, ...]]:
         """Every single, every pair and every run of two or more consecutive pairs."""
         order = state.order
-        leads: list[tuple[Handle, ...]] = [(handle,) for handle in hand]
+        leads: list[tuple[Handle, ...]] = [(handle,) for handle in _distinct(state, hand)]
         by_face: dict[Face, list[Handle]] = {}
         for handle in hand:
             by_face.setdefault(state.faces[handle], []).append(handle)

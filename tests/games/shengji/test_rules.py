@@ -198,7 +198,9 @@ def test_the_kitty_goes_to_the_dealer_only_and_the_buried_cards_stay_hidden_unti
 def test_burying_takes_cards_of_the_dealers_hand_one_by_one_and_nothing_else():
     table = dealt_to_dealer(seats=False)
     legal = GAME.legal_moves(table.full, 0)
-    assert len(legal) == 33 and all(set(move) == {"bury"} for move in legal)
+    offered = [table.full.faces[move["bury"]] for move in legal]
+    assert all(set(move) == {"bury"} for move in legal)
+    assert sorted(offered) == sorted(set(table.full.faces[h] for h in table.full.hands[0]))  # two identical cards: one move
     other = table.full.hands[1][0]
     refused(table.full, Move(0, {"bury": other}), "shengji.hand")
     refused(table.full, table.move(0, "lead", "SK"), "shengji.move")
@@ -211,7 +213,9 @@ def test_burying_takes_cards_of_the_dealers_hand_one_by_one_and_nothing_else():
 
 def test_leads_are_singles_pairs_and_tractors_and_throws_are_refused():
     state = trick_state(["S3 S3 S4 S4 S6 S6 SK C2 C2 D2 D2", "C3", "C4", "C5"])
-    leads = {codes_of(state, move["lead"]) for move in GAME.legal_moves(state, 0)}
+    leads = [codes_of(state, move["lead"]) for move in GAME.legal_moves(state, 0)]
+    assert len(leads) == len(set(leads)) == 6 + 5 + 1
+    leads = set(leads)
     assert {"S3 S3 S4 S4", "S3", "SK", "S6 S6", "C2 C2"} <= leads
     assert "C2 C2 D2 D2" not in leads and "S4 S4 S6 S6" not in leads
     assert len([lead for lead in leads if len(lead.split()) == 4]) == 1
@@ -376,3 +380,12 @@ def test_each_seat_knows_its_own_hand_and_what_was_shown_nothing_more():
         assert GAME.view(state, seat) == GAME.view(table.full, seat)
         assert GAME.view(state, None) == GAME.view(table.full, None)
     assert GAME.view(table.full, None)["hand"] is None
+
+
+def test_a_declared_card_and_its_hidden_twin_are_two_moves():
+    table = Table(hands=("H2 H2", "", "", ""))
+    table.play(0, "declare", "H2")
+    table.passes(1, 2, 3)
+    table.kitty()
+    twins = [move["bury"] for move in GAME.legal_moves(table.full, 0) if table.full.faces[move["bury"]] == faces("H2")[0]]
+    assert len(twins) == 2 and table.full.declaration.handles[0] in twins
