@@ -205,6 +205,7 @@ class Replica:
 
     def __init__(self, genesis: SignedGenesis, *, seat: int | None = None, key: SecretKey | None = None,
                  secret: bytes | None = None, seeds: Mapping[tuple[int, int], bytes] | None = None,
+                 compositions: Mapping[tuple[int, str], tuple[int, ...]] | None = None,
                  private: Any = None, timing: Timing | None = None, now: float = 0.0) -> None:
         if (seat is None) != (key is None):
             raise ValueError("a seat's replica needs the seat and its key; the verifier's needs neither")
@@ -213,7 +214,7 @@ class Replica:
         self.timing = timing or Timing()
         self._key = key
         self._new_session: Callable[[Any], TableSession] = lambda choices: TableSession(
-            genesis, seat=seat, secret=secret, seeds=seeds, private=choices)
+            genesis, seat=seat, secret=secret, seeds=seeds, compositions=compositions, private=choices)
         self.session = self._new_session(private)
         self.slots: list[SlotInfo | None] = [self._slot_info(now)]
         self.pool = _Pool()

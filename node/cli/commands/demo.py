@@ -48,6 +48,7 @@ def start_node(command: list[str], log: Path) -> tuple[subprocess.Popen, str]:
     """Start a node process; return it and the address it listens on (from its first line)."""
     with open(log, "ab") as stderr:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
+    assert process.stdout is not None
     line = process.stdout.readline()
     if " listening on " not in line:
         process.kill()
