@@ -1,16 +1,19 @@
 """The node: one trio process, one listening port, its lobby tables and every table it sits at.
 
-Every connection is a secure channel (``node.channel``). Its first message says what it is
-for (``spec/node.md``): ``list`` or ``join`` (the lobby, answered by the host) or ``hello``
-(a link of a started table's mesh, which the lower seat opens to the higher). The node
-implements :class:`~node.service.NodeService`, through which local clients drive it.
+Every connection is a secure channel (``node.peer.channel``), admitted within the connection
+budgets of ``node.peer.server``. Its first message says what it is for (``spec/node.md``):
+``list`` or ``join`` (the lobby, answered by the host) or ``hello`` (a link of a started
+table's mesh, which the lower seat opens to the higher). The node implements
+:class:`~node.service.NodeService`, through which local clients drive it.
 
-Whatever a peer sends, the node logs one line naming the peer and the reason and closes
-that connection or refuses that envelope; nothing a peer does raises out of the node.
+Whatever a peer sends, the node logs a line naming the peer and the reason (rate-limited, so
+a flood writes summaries) and closes that connection or refuses that envelope; nothing a
+peer does raises out of the node.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -28,18 +31,21 @@ from fairtable.games.contract import GameError
 from fairtable.node.api.updates import Updates
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.tables import Entrant, Lobby, Refusal, matches
-from fairtable.node.peer.channel import Channel, accept_channel, open_channel
+from fairtable.node.peer.channel import Channel, open_channel
 from fairtable.node.peer.errors import ChannelClosed, ChannelError
 from fairtable.node.peer.messages import BadMessage, lobby_from_value, lobby_value, message, parse, version_refusal
-from fairtable.node.service import LobbyTable, ServiceError, TableUpdate
+from fairtable.node.peer.server import PeerLimits, PeerServer
+from fairtable.node.service import ILLEGAL, NOT_FOUND, LobbyTable, ServiceError, TableUpdate, check_new_table
 from fairtable.node.table.journal import JournalError, TableFiles
 from fairtable.node.table.link import SILENCE_FACTOR, Link, hello
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.tasks import race
+from fairtable.protocol.codec import CodecError, encode
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.genesis import PROTOCOL_VERSION, Genesis, GenesisError, Seat, SignedGenesis
 from fairtable.protocol.identity import PublicKey
 from fairtable.protocol.session.errors import NotYourTurn, Rejected
+from fairtable.protocol.session.slots import CHOICE, MOVE
 from fairtable.protocol.testing import make_bot
 
 log = logging.getLogger("fairtable.node")
@@ -69,7 +75,7 @@ class NodeConfig:
     timing: Timing = field(default_factory=Timing)
     heartbeat: float = 2.0
     handshake_timeout: float = 10.0
-    max_connections: int = 64
+    peer_limits: PeerLimits = field(default_factory=PeerLimits)
 
 
 @dataclass
@@ -106,22 +112,23 @@ class Node:
         self._guests: dict[tuple[str, bytes], _Guest] = {}
         self._links: dict[tuple[bytes, int], trio.CancelScope] = {}
         self._complete: set[tuple[bytes, int]] = set()
-        self._connections = 0
-        self._nursery: trio.Nursery | None = None
+        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join"), self._dispatch,
+                                 self._tables_seating)
+        self._nursery: trio.Nursery  # set by run(); nothing before it starts tasks
 
     # ------------------------------------------------------------ running
 
     async def run(self, services: Sequence[Callable[[Node], Awaitable[None]]] = (), *,
                   task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Listen, reload every journal, reconnect, serve; ``services`` (e.g. the client API) start once listening."""
+        listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)  # OSError before any task
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)
             port = listeners[0].socket.getsockname()[1]
             self.address = self.config.advertise or f"{self.config.host}:{port}"
             for files in TableFiles.existing(self.tables_root):
                 self._reload(files)
-            nursery.start_soon(trio.serve_listeners, self._serve, listeners)
+            nursery.start_soon(self._peers.serve, listeners)
             for service in services:
                 nursery.start_soon(service, self)
             task_status.started(self)
@@ -168,30 +175,19 @@ class Node:
 
     # ------------------------------------------------------------ incoming connections
 
-    async def _serve(self, stream: trio.SocketStream) -> None:
-        who = _remote(stream)
-        if self._connections >= self.config.max_connections:
-            log.warning("peer %s: refused: already %d connections", who, self._connections)
-            await trio.aclose_forcefully(stream)
-            return
-        self._connections += 1
-        try:
-            channel = await accept_channel(stream, self.key, timeout=self.config.handshake_timeout)
-            async with channel:
-                who = f"{who} ({channel.peer.fingerprint})"
-                first = parse(await channel.receive(timeout=self.config.handshake_timeout), "hello", "list", "join")
-                if first["t"] == "hello":
-                    await self._accept_link(channel, first, who)
-                elif first["t"] == "list":
-                    await channel.send(message("tables", tables=[lobby_value(lobby.listing()) for lobby in self.hosted.values()]))
-                else:
-                    await self._host_guest(channel, first, who)
-        except (ChannelError, BadMessage) as exc:
-            log.warning("peer %s: %s", who, exc)
-        except Exception as exc:  # a bug must not take the node down with it; it is logged in full
-            log.error("peer %s: internal error: %r", who, exc, exc_info=True)
-        finally:
-            self._connections -= 1
+    async def _dispatch(self, channel: Channel, first: dict, who: str) -> None:
+        """Serve an admitted connection (``node.peer.server``) by its first message."""
+        if first["t"] == "hello":
+            await self._accept_link(channel, first, who)
+        elif first["t"] == "list":
+            await channel.send(message("tables", tables=[lobby_value(lobby.listing()) for lobby in self.hosted.values()]))
+        else:
+            await self._host_guest(channel, first, who)
+
+    def _tables_seating(self, key: PublicKey) -> int:
+        """At how many started tables here ``key`` holds another seat than ours."""
+        return sum(any(table.seat_key(seat) == key for seat in range(table.seat_count) if seat != table.seat)
+                   for table in self.tables.values())
 
     async def _accept_link(self, channel: Channel, greeting: dict, who: str) -> None:
         refusal = version_refusal(greeting)
@@ -405,14 +401,11 @@ class Node:
             raise ServiceError(f"cannot list the tables at {peer}: {exc}") from None
 
     async def host(self, game: str, variant: str, options: dict, seats: int) -> LobbyTable:
+        check_new_table(game, variant, options, seats)
         try:
-            rules = registry.get(game)
-            rules.setup(variant, options, seats)
             Genesis(game, variant, dict(options), (Seat(self.key.public, self.name),), os.urandom(16))
-        except (GameError, GenesisError) as exc:
+        except GenesisError as exc:
             raise ServiceError(str(exc)) from None
-        if not rules.min_seats <= seats <= rules.max_seats:
-            raise ServiceError(f"{game} is played by {rules.min_seats}..{rules.max_seats} seats, not {seats}")
         lobby_id = secrets.token_hex(4)
         self.hosted[lobby_id] = Lobby(lobby_id, game, variant, dict(options), seats,
                                       (Entrant(self.name, self.key.public, self.address),))
@@ -501,13 +494,17 @@ class Node:
         for table in self.tables.values():
             if ref in (table.table_id.hex(), table.lobby):
                 return table
-        raise ServiceError(f"this node sits at no started table {ref}")
+        raise ServiceError(f"this node sits at no started table {ref}", NOT_FOUND)
 
     async def move(self, table: str, move: Any) -> None:
+        live = self._table(table)
+        session = live.session
+        if session.decision_kind in (MOVE, CHOICE) and encode(move) not in {encode(m) for m in session.legal_moves()}:
+            raise ServiceError(f"{json.dumps(move, default=str)} is not one of this seat's legal moves now", ILLEGAL)
         try:
-            self._table(table).play(move)
-        except (NotYourTurn, Rejected) as exc:
-            raise ServiceError(str(exc)) from None
+            live.play(move)
+        except (NotYourTurn, Rejected, GameError, CodecError) as exc:
+            raise ServiceError(str(exc), ILLEGAL) from None
 
     async def resign(self, table: str) -> None:
         self._table(table).resign()
@@ -526,10 +523,3 @@ async def _keep_alive(channel: Channel, period: float) -> None:
         await trio.sleep(period)
         await channel.send(message("ping"))
 
-
-def _remote(stream: trio.SocketStream) -> str:
-    try:
-        host, port = stream.socket.getpeername()[:2]
-    except OSError:
-        return "unknown"
-    return f"{host}:{port}"
