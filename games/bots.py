@@ -1,18 +1,14 @@
-"""Bots any game can use, and the lookup of a game's own bots."""
+"""Bots any game can use, and the bots a game declares (``Game.bots``: ``"random"``, ``"greedy"``)."""
 
 from __future__ import annotations
 
-import importlib
-import inspect
-from types import ModuleType
 from typing import Any
 
-from fairtable.games.contract import CommitHidden, Game
-from fairtable.games.referee import Bot, Rng
+from fairtable.games.contract import Bot, CommitHidden, Game, GameError, Request, Rng, ShuffleOwned
 
 
 class RandomBot:
-    """Plays a uniformly random legal move."""
+    """Plays a uniformly random legal move; its hidden data is the game's ``random_hidden``."""
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
@@ -21,33 +17,35 @@ class RandomBot:
         moves = game.legal_moves(state, seat)
         return moves[self.rng.randrange(len(moves))]
 
+    def commit(self, game: Game, state: Any, seat: int, request: Request) -> Any:
+        return game.random_hidden(state, seat, request, self.rng)
 
-def _own_bots(game: Game) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"fairtable.games.{game.id}.bots")
-    except ModuleNotFoundError:
-        return None
+
+def make(game: Game, kind: str, rng: Rng) -> Bot:
+    """The game's bot named ``kind``; ``random`` is :class:`RandomBot` unless the game declares its own."""
+    factory = game.bots.get(kind, RandomBot if kind == "random" else None)
+    if factory is None:
+        raise GameError(f"{game.id} has no bot {kind!r}; its bots are: {', '.join(game.bot_names())}")
+    return factory(rng)
 
 
 def random_bot(game: Game, rng: Rng) -> Bot:
-    """The game's own ``games.<id>.bots.RandomBot`` if it has one (a game with hidden data
-    needs one that also commits), else a :class:`RandomBot`."""
-    return getattr(_own_bots(game), "RandomBot", RandomBot)(rng)
+    return make(game, "random", rng)
 
 
 def heuristic(game: Game, rng: Rng) -> Bot:
-    """The game's own ``games.<id>.bots.GreedyBot`` if it has one (given ``rng`` if it takes
-    one), else a :class:`RandomBot`."""
-    greedy = getattr(_own_bots(game), "GreedyBot", None)
-    if greedy is None:
-        return RandomBot(rng)
-    return greedy(rng) if "rng" in inspect.signature(greedy).parameters else greedy()
+    """The game's ``greedy`` bot if it declares one, else a :class:`RandomBot`."""
+    return make(game, "greedy" if "greedy" in game.bots else "random", rng)
 
 
 def decision(bot: Bot, game: Game, state: Any, seat: int) -> Any:
     """The bot's answer to whatever ``seat`` must decide: its hidden data for a
-    :class:`~games.contract.CommitHidden`, otherwise a move or a simultaneous choice."""
+    :class:`~games.contract.CommitHidden` or its composition for a
+    :class:`~games.contract.ShuffleOwned`, otherwise a move or a simultaneous choice."""
     request = game.pending(state)
-    if isinstance(request, CommitHidden):
-        return bot.commit(game, state, seat, request)
+    if isinstance(request, (CommitHidden, ShuffleOwned)):
+        commit = getattr(bot, "commit", None)
+        if commit is None:
+            raise GameError(f"bot {type(bot).__name__} cannot choose hidden data")
+        return commit(game, state, seat, request)
     return bot.choose(game, state, seat)

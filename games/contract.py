@@ -19,16 +19,31 @@ with full knowledge. Rules are never written twice.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from fairtable.games import values
+
+if TYPE_CHECKING:
+    from fairtable.games.options import Option
 
 Handle = int
 Face = int
 Faces = Mapping[Handle, Face]
 NO_FACES: Faces = {}
+ABSENT = "absent"
+"""The :class:`Forfeit` reason of a seat declared absent: it will send nothing more."""
+Teams = tuple[tuple[int, ...], ...]
+"""A partition of the seats, e.g. ``((0, 2), (1, 3))`` for partners."""
+S = TypeVar("S")
+
+
+class Rng(Protocol):
+    """The one source of randomness bots, helpers and the referee take (e.g. ``random.Random``);
+    rules never see one."""
+
+    def randrange(self, n: int, /) -> int: ...
 
 
 class GameError(Exception):
@@ -62,18 +77,58 @@ class Decide:
 class Shuffle:
     """Jointly shuffle ``cards`` (faces, composition public) into a face-down deck.
 
-    Position ``j`` of the new deck becomes handle ``first_handle + j``.
+    Position ``j`` of the new deck becomes handle ``first_handle + j``. ``seats`` shuffle it
+    and hold its keys (empty: every seat); a game that goes on after a seat left shuffles
+    new decks without it.
     """
 
     cards: tuple[Face, ...]
     first_handle: Handle
+    seats: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShuffleOwned:
+    """``owner`` chooses ``size`` faces from ``catalogue`` (each at most ``max_copies`` times),
+    known only to itself; the deck is then shuffled by ``seats`` (empty: every seat) so that
+    nobody, the owner included, knows its order.
+
+    The owner's node checks the composition with :meth:`Game.check_composition` before it
+    commits; everyone checks it when the owner reveals it after the game. Position ``j``
+    becomes handle ``first_handle + j``, dealt and revealed like any deck's.
+    """
+
+    owner: int
+    size: int
+    catalogue: tuple[Face, ...]
+    first_handle: Handle
+    max_copies: int = 1
+    seats: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class Deal:
-    """Show each handle to its recipient only: ``to`` is ``((seat, handles), ...)``."""
+    """Show each handle to its recipient only: ``to`` is ``((seat, handles), ...)``.
+
+    The recipient becomes the handle's *holder*: the one seat that can play or show it. A
+    handle may be dealt again to its holder (a known card put back on a face-down pile and
+    drawn again): nothing is sent. Dealing undealt cards to one seat is how a game shows them
+    to that seat only (a kitty to the dealer).
+    """
 
     to: tuple[tuple[int, tuple[Handle, ...]], ...]
+
+
+@dataclass(frozen=True)
+class Show:
+    """Show held ``handles`` to the seats ``to`` as well, and to nobody else (cards to a partner).
+
+    Every handle must have been dealt; its holder keeps it. The others learn which handles
+    were shown to whom, not their faces.
+    """
+
+    handles: tuple[Handle, ...]
+    to: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -130,34 +185,75 @@ class OpenHidden:
 
 @dataclass(frozen=True)
 class Simultaneous:
-    """Each of ``seats`` chooses at once: commit first, reveal when all have committed."""
+    """Each of ``seats`` chooses at once: commit first, reveal when all have committed.
+
+    ``timed``: the turn timer applies; a seat whose timer runs out commits to
+    :meth:`Game.default_move`, marked as the default, which everyone checks at the reveal.
+    """
 
     seats: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class NextDeal:
-    """A game of a match ended: seeds are revealed, fresh seeds committed, play goes on."""
+    timed: bool = True
 
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended. ``winners`` empty means a draw."""
+    """How a game (or one deal of a match) ended.
+
+    ``winners`` and ``losers`` are seats; both empty is a draw. ``losers`` names seats that
+    lost without anyone winning (a seat that left a free-for-all). ``teams`` is the game's
+    partition of the seats when it has teams (empty when every seat plays for itself).
+    """
 
     winners: tuple[int, ...]
     reason: str
     scores: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+    teams: Teams = ()
+
+    @property
+    def winning_teams(self) -> tuple[int, ...]:
+        """The indices of the teams whose seats won."""
+        return tuple(index for index, team in enumerate(self.teams) if set(team) <= set(self.winners))
+
+    @classmethod
+    def forfeit(cls, teams: Teams, seats: tuple[int, ...], reason: str, scores: tuple[int, ...] = ()) -> Result:
+        """The default when ``seats`` leave: their teams lose with them; if exactly one team is
+        left it wins, else nobody does."""
+        losing = [team for team in teams if set(team) & set(seats)]
+        left = [team for team in teams if team not in losing]
+        winners = left[0] if len(left) == 1 else ()
+        partners = teams if any(len(team) > 1 for team in teams) else ()
+        return cls(winners, reason, scores, () if winners else tuple(sorted(s for team in losing for s in team)), partners)
 
     def to_value(self) -> dict:
-        return {"reason": self.reason, "scores": list(self.scores), "winners": list(self.winners)}
+        """``losers``, ``teams`` and ``winning_teams`` appear only when not empty."""
+        value: dict[str, Any] = {"reason": self.reason, "scores": list(self.scores), "winners": list(self.winners)}
+        if self.losers:
+            value["losers"] = list(self.losers)
+        if self.teams:
+            value["teams"] = [list(team) for team in self.teams]
+            value["winning_teams"] = list(self.winning_teams)
+        return value
+
+
+@dataclass(frozen=True)
+class NextDeal:
+    """A deal of a match ended with ``result``: seeds are revealed, fresh seeds committed,
+    play goes on with the next deal."""
+
+    result: Result
 
 
 @dataclass(frozen=True)
 class Finished:
+    """The game (the match) is over. ``deal`` is the last deal's own result in a match."""
+
     result: Result
+    deal: Result | None = None
 
 
-Request = Decide | Shuffle | Deal | Reveal | PublicRandom | PrivateDraw | CommitHidden | OpenHidden | Simultaneous | NextDeal | Finished
+Request = (Decide | Shuffle | ShuffleOwned | Deal | Show | Reveal | PublicRandom | PrivateDraw | CommitHidden | OpenHidden
+           | Simultaneous | NextDeal | Finished)
 
 
 # ------------------------------------------------------------------ events: what happened
@@ -174,14 +270,26 @@ class Move:
 
 @dataclass(frozen=True)
 class Shuffled:
-    """The requested deck exists. ``faces`` is empty live; the verifier knows every position."""
+    """The requested deck exists. ``faces`` is empty live; the verifier knows every position.
+
+    For a :class:`ShuffleOwned` deck, ``composition`` (sorted faces) is given to the owner's
+    state and the verifier's; the others get nothing.
+    """
 
     faces: Faces = field(default_factory=dict)
+    composition: tuple[Face, ...] = ()
 
 
 @dataclass(frozen=True)
 class Dealt:
     """The deal happened; ``faces`` are those this state may now know."""
+
+    faces: Faces = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The :class:`Show` happened; ``faces`` are given to its recipients' states and the verifier's."""
 
     faces: Faces = field(default_factory=dict)
 
@@ -225,14 +333,27 @@ class Opened:
 
 @dataclass(frozen=True)
 class Chosen:
-    """The simultaneous choices, one per seat of the request, in its seat order."""
+    """The simultaneous choices, one per seat of the request, in its seat order.
+
+    ``defaults``: the seats whose timer ran out, so their choice is the rules' default.
+    ``absent``: seats declared absent before their reveal; their choice is None (the others'
+    choices stand, as they were already revealed). The session then forfeits them.
+    """
 
     choices: tuple[Any, ...]
+    defaults: tuple[int, ...] = ()
+    absent: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class Forfeit:
-    """``seat`` leaves the game: resignation, too many timeouts, absence or proven cheating."""
+    """``seat`` leaves the game: resignation, too many timeouts, absence or proven cheating.
+
+    The game decides what follows (its forfeit policy): end (a team game: the seat's team
+    loses) or go on without the seat. After ``reason == ABSENT`` the seat sends nothing
+    more: a game that still asks it for anything (a move, a key of a deck it shuffled) ends
+    with :meth:`Result.forfeit` over the game's teams.
+    """
 
     seat: int
     reason: str
@@ -243,14 +364,44 @@ class DealStarted:
     """The session started the next game of a match (after :class:`NextDeal`)."""
 
 
-Event = Move | Shuffled | Dealt | Revealed | RandomValue | PrivateDrawn | Committed | Opened | Chosen | Forfeit | DealStarted
+Event = Move | Shuffled | Dealt | Shown | Revealed | RandomValue | PrivateDrawn | Committed | Opened | Chosen | Forfeit | DealStarted
+
+
+# ------------------------------------------------------------------ players
+
+
+class Bot(Protocol):
+    """Chooses ``seat``'s move or simultaneous choice from ``state`` (the seat's own knowledge).
+
+    Bots for games with hidden data (:class:`CommitHidden`, :class:`ShuffleOwned`) also have
+    ``commit(game, state, seat, request)``, returning the seat's data or deck composition.
+    """
+
+    def choose(self, game: Any, state: Any, seat: int) -> Any: ...
+
+
+class Renderer(Protocol):
+    """A game's text rendering of its views (a module with these two functions will do)."""
+
+    def render(self, view: dict) -> str: ...
+
+    def move_line(self, view: dict, move: Any) -> str: ...
+
+
+BotFactory = Callable[[Rng], Bot]
 
 
 # ------------------------------------------------------------------ the game
 
 
-class Game(ABC):
-    """One game's rules. Stateless: every method takes the state it works on."""
+class Game(ABC, Generic[S]):
+    """One game's rules over states of type ``S``. Stateless: every method takes the state.
+
+    Besides its rules a game declares what a node, client and listing need, so nothing is
+    looked up by module name: ``options`` (per variant through :meth:`options_for`), the seat
+    range per variant (:meth:`seat_range`), ``bots`` by name (``"random"``, ``"greedy"``),
+    its ``renderer`` and :meth:`random_hidden`.
+    """
 
     id: str
     variants: tuple[str, ...]
@@ -259,44 +410,47 @@ class Game(ABC):
     state_type: type
     public_values: int = 256
     """The most :class:`PublicRandom` values one game may ask for (the length of each seat's hash chain)."""
+    options: Mapping[str, Option] = {}
+    bots: Mapping[str, BotFactory] = {}
+    renderer: Renderer | None = None
 
     @abstractmethod
-    def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> Any:
+    def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> S:
         """The initial state; raises :class:`OptionsError` for an unknown or out-of-range option."""
 
     @abstractmethod
-    def pending(self, state: Any) -> Request:
+    def pending(self, state: S) -> Request:
         """What must happen next."""
 
     @abstractmethod
-    def apply(self, state: Any, event: Event) -> Any:
+    def apply(self, state: S, event: Event) -> S:
         """The next state, or :class:`RuleError` naming the rule the event breaks."""
 
     @abstractmethod
-    def legal_moves(self, state: Any, seat: int) -> tuple[Any, ...]:
+    def legal_moves(self, state: S, seat: int) -> tuple[Any, ...]:
         """The moves ``seat`` may make now, as far as this state's knowledge allows."""
 
     @abstractmethod
-    def reveals(self, state: Any, move: Any) -> tuple[Handle, ...]:
+    def reveals(self, state: S, move: Any) -> tuple[Handle, ...]:
         """Handles ``move`` shows to everyone; the session demands their opening with the move."""
 
     @abstractmethod
-    def default_move(self, state: Any, seat: int) -> Any:
-        """The move the rules make for ``seat`` when its turn timer runs out."""
+    def default_move(self, state: S, seat: int) -> Any:
+        """The move (or simultaneous choice) the rules make for ``seat`` when its timer runs out."""
 
     @abstractmethod
-    def view(self, state: Any, seat: int | None) -> dict:
+    def view(self, state: S, seat: int | None) -> dict:
         """What ``seat`` (or a spectator, ``None``) may see, as a canonical value."""
 
-    def to_value(self, state: Any) -> Any:
+    def to_value(self, state: S) -> Any:
         """The state as a canonical value."""
         return values.to_value(state)
 
-    def from_value(self, value: Any) -> Any:
+    def from_value(self, value: Any) -> S:
         """Inverse of :meth:`to_value`."""
         return values.from_value(self.state_type, value)
 
-    def check_hidden(self, state: Any, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
+    def check_hidden(self, state: S, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
         """Raise :class:`RuleError` unless ``data`` is hidden data ``seat`` may commit now.
 
         Games with :class:`CommitHidden` override this; the verifier makes the same check
@@ -304,6 +458,51 @@ class Game(ABC):
         """
         raise RuleError("contract.hidden", f"{self.id} has no hidden data")
 
-    def options_of(self, state: Any) -> Mapping[str, Any]:
+    def check_composition(self, state: S, seat: int, cards: tuple[Face, ...]) -> None:
+        """Raise :class:`RuleError` (the game's rule id) unless ``cards`` (sorted) is a deck
+        ``seat`` may own for the pending :class:`ShuffleOwned` (e.g. "20 distinct cards").
+
+        Checked by the owner's node before it commits and by everyone when the owner reveals
+        it after the game, so it must depend only on what every state knows.
+        """
+        raise RuleError("contract.composition", f"{self.id} has no owned decks")
+
+    def random_hidden(self, state: S, seat: int, request: Request, rng: Rng) -> Any:
+        """Random legal hidden data for ``request`` (a :class:`CommitHidden` layer map or a
+        :class:`ShuffleOwned` composition): the "random" button and the random bots."""
+        raise RuleError("contract.hidden", f"{self.id} has no hidden data")
+
+    def options_of(self, state: S) -> Mapping[str, Any]:
         """The validated options, with defaults filled in (the timer reads ``turn_seconds``)."""
-        return state.options
+        return state.options  # type: ignore[attr-defined]
+
+    def options_for(self, variant: str) -> Mapping[str, Option]:
+        """The options a table of ``variant`` may set (all the game's, unless it says otherwise)."""
+        return self.options
+
+    def seat_range(self, variant: str) -> tuple[int, int]:
+        """The fewest and most seats a table of ``variant`` may have."""
+        return self.min_seats, self.max_seats
+
+    def teams(self, variant: str, options: Mapping[str, Any], seats: int) -> Teams:
+        """The teams, fixed by the game or chosen by option (``options`` are the validated
+        ones); every seat alone by default. A result, forfeit or absence names a seat's whole team."""
+        return tuple((seat,) for seat in range(seats))
+
+    def bot_names(self) -> tuple[str, ...]:
+        """Every bot kind the game offers: ``random`` (the generic one unless declared) first."""
+        return ("random", *sorted(set(self.bots) - {"random"}))
+
+    def describe(self) -> dict:
+        """The declarations as a canonical value: what ``fairtable games`` and the client API list."""
+        return {
+            "bots": list(self.bot_names()),
+            "id": self.id,
+            "max_seats": self.max_seats,
+            "min_seats": self.min_seats,
+            "options": {variant: [option.describe(name) for name, option in self.options_for(variant).items()]
+                        for variant in self.variants},
+            "renders": self.renderer is not None,
+            "seats": {variant: list(self.seat_range(variant)) for variant in self.variants},
+            "variants": list(self.variants),
+        }

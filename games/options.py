@@ -2,7 +2,8 @@
 
 The host chooses options before the game; they are part of the signed genesis, so a bad one
 must be refused with a message naming the option before anyone signs. Unknown options are
-refused too: a typo must not silently fall back to a default.
+refused too: a typo must not silently fall back to a default. ``describe`` gives each
+option's schema (type, range or values, default) for listings and clients.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ class Choice:
             raise OptionsError(f"option {name!r} must be one of {', '.join(self.values)}, got {value!r}")
         return value
 
+    def describe(self, name: str) -> dict:
+        return {"default": self.default, "name": name, "type": "choice", "values": list(self.values)}
+
 
 @dataclass(frozen=True)
 class Integer:
@@ -40,6 +44,9 @@ class Integer:
             raise OptionsError(f"option {name!r} must be an integer in {self.lowest}..{self.highest}, got {value!r}")
         return value
 
+    def describe(self, name: str) -> dict:
+        return {"default": self.default, "highest": self.highest, "lowest": self.lowest, "name": name, "type": "integer"}
+
 
 @dataclass(frozen=True)
 class Flag:
@@ -52,12 +59,21 @@ class Flag:
             raise OptionsError(f"option {name!r} must be true or false, got {value!r}")
         return value
 
+    def describe(self, name: str) -> dict:
+        return {"default": self.default, "name": name, "type": "flag"}
+
 
 Option = Choice | Integer | Flag
 
-TIMER: dict[str, Option] = {"turn_seconds": Integer(0, 3600, 60), "max_timeouts": Integer(1, 100, 3)}
-"""The turn timer every timed game offers: seconds per decision (0: off), and how many
-consecutive timeouts lose the game."""
+TIMER: dict[str, Option] = {
+    "turn_seconds": Integer(0, 3600, 60),
+    "max_timeouts": Integer(1, 100, 3),
+    "idle_seconds": Integer(10, 86400, 300),
+}
+"""The turn timer every timed game offers: seconds per decision (0: off), how many
+consecutive timeouts lose the game, and how long a decision the timer does not cover (an
+untimed one, or any with ``turn_seconds`` 0) may stay open before its seat may be declared
+absent: every decision a seat could stall on is bounded."""
 
 
 def validate(game: str, declared: Mapping[str, Option], options: Any) -> dict[str, Any]:

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from fairtable.games.bots import decision
 from fairtable.games.contract import (
+    Bot,
     Chosen,
     CommitHidden,
     Committed,
@@ -43,28 +45,19 @@ from fairtable.games.contract import (
     Result,
     Reveal,
     Revealed,
+    Rng,
+    Show,
+    Shown,
     Shuffle,
     Shuffled,
+    ShuffleOwned,
     Simultaneous,
 )
 
 
-class Rng(Protocol):
-    def randrange(self, n: int) -> int: ...
-
-
-class Bot(Protocol):
-    """Chooses ``seat``'s move from ``state`` (the seat's own state in lockstep).
-
-    Bots for games with hidden data (:class:`CommitHidden`) also provide
-    ``commit(game, state, seat, request) -> {layer: values}`` (one value per cell).
-    """
-
-    def choose(self, game: Game, state: Any, seat: int) -> Any: ...
-
-
 class Timeout:
-    """What a bot returns to let its turn timer run out: the referee plays ``default_move``."""
+    """What a bot returns to let its turn timer run out: the referee plays ``default_move``
+    (for a simultaneous choice too, marked as the default)."""
 
 
 TIMEOUT = Timeout()
@@ -134,7 +127,7 @@ class _Table:
         self.full = state
         self.seats = [state] * seats if lockstep else []
         self.faces: dict[Handle, Face] = {}
-        self.hidden: dict[int, Mapping[int, Any]] = {}
+        self.hidden: dict[int, Mapping[str, tuple[int, ...]]] = {}
         self.events: list[Event] = []
         self.seat_events: list[list[Event]] = [[] for _ in self.seats]
 
@@ -155,6 +148,13 @@ class _Table:
             deck = {request.first_handle + j: face for j, face in enumerate(shuffled(request.cards, rng))}
             self.faces.update(deck)
             self.publish(Shuffled(deck), lambda seat: Shuffled())
+        elif isinstance(request, ShuffleOwned):
+            owner = request.owner
+            cards = tuple(sorted(decision(bots[owner], self.game, self.state_of(owner), owner)))
+            self.game.check_composition(self.state_of(owner), owner, cards)
+            deck = {request.first_handle + j: face for j, face in enumerate(shuffled(cards, rng))}
+            self.faces.update(deck)
+            self.publish(Shuffled(deck, cards), lambda seat: Shuffled({}, cards if seat == owner else ()))
         elif isinstance(request, Deal):
             self.publish(
                 Dealt(self._faces(h for _, handles in request.to for h in handles)),
@@ -164,13 +164,16 @@ class _Table:
             drawn = {request.first_handle + i: rng.randrange(request.bound) for i in range(request.count)}
             self.faces.update(drawn)
             self.publish(PrivateDrawn(drawn), lambda seat: PrivateDrawn(drawn if seat == request.seat else {}))
+        elif isinstance(request, Show):
+            seen = self._faces(request.handles)
+            self.publish(Shown(seen), lambda seat: Shown(seen if seat in request.to else {}))
         elif isinstance(request, Reveal):
             self.publish(Revealed(self._faces(request.handles)))
         elif isinstance(request, PublicRandom):
             self.publish(RandomValue(rng.randrange(request.bound)))
         elif isinstance(request, CommitHidden):
             for seat in request.seats:
-                data = bots[seat].commit(self.game, self.state_of(seat), seat, request)
+                data = decision(bots[seat], self.game, self.state_of(seat), seat)
                 self.game.check_hidden(self.state_of(seat), seat, data)
                 self.hidden[seat] = data
             self.publish(Committed(dict(self.hidden)), lambda seat: Committed({seat: self.hidden[seat]} if seat in self.hidden else {}))
@@ -178,7 +181,14 @@ class _Table:
             values = self.hidden[request.seat][request.layer]
             self.publish(Opened(request.seat, request.layer, {cell: values[cell] for cell in request.cells}))
         elif isinstance(request, Simultaneous):
-            self.publish(Chosen(tuple(bots[seat].choose(self.game, self.state_of(seat), seat) for seat in request.seats)))
+            choices, defaults = [], []
+            for seat in request.seats:
+                choice = bots[seat].choose(self.game, self.state_of(seat), seat)
+                if choice is TIMEOUT:
+                    choice = self.game.default_move(self.state_of(seat), seat)
+                    defaults.append(seat)
+                choices.append(choice)
+            self.publish(Chosen(tuple(choices), tuple(defaults)))
         elif isinstance(request, NextDeal):
             self.publish(DealStarted())
         else:

@@ -11,6 +11,7 @@ import os
 import stat
 from pathlib import Path
 
+from fairtable.node.files import FileError, write_secret_file
 from fairtable.protocol.identity import IdentityError, PublicKey, SecretKey
 
 
@@ -20,16 +21,12 @@ class KeyFileError(Exception):
 
 def write_secret_key(path: Path, key: SecretKey) -> None:
     """Create ``path`` (mode 0600) holding ``key``; refuses to overwrite an existing file."""
+    if path.exists():
+        raise KeyFileError(f"{path}: already exists; refusing to overwrite a key")
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        raise KeyFileError(f"{path}: already exists; refusing to overwrite a key") from None
-    except OSError as exc:
-        raise KeyFileError(f"{path}: cannot create: {exc.strerror}") from None
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(key.to_pem())
-        handle.flush()
-        os.fsync(handle.fileno())
+        write_secret_file(path, key.to_pem())
+    except FileError as exc:
+        raise KeyFileError(str(exc)) from None
 
 
 def load_secret_key(path: Path) -> SecretKey:

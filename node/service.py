@@ -76,7 +76,9 @@ class TableUpdate:
     (a simultaneous choice among ``legal_moves``); None when nothing is due from this seat.
     ``deadline`` is seconds left on the turn timer
     (None when untimed), ``result`` the ``Result.to_value()`` once known, ``violations``
-    the ``Violation.to_value()`` list of what this node detected.
+    the ``Violation.to_value()`` list of what this node detected, each with the signed
+    envelope that proves it. ``stalled`` says why this node cannot write the table's journal
+    (a full disk, say): until it can, it signs and accepts nothing for the table.
     """
 
     lobby_id: str
@@ -93,6 +95,7 @@ class TableUpdate:
     deadline: float | None = None
     result: Any = None
     violations: tuple[Any, ...] = field(default=())
+    stalled: str | None = None
 
 
 class NodeService(Protocol):

@@ -14,7 +14,7 @@ from typing import Any
 
 from fairtable.games import bots as game_bots
 from fairtable.games import registry
-from fairtable.games.referee import Bot
+from fairtable.games.contract import Bot, Game
 from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
@@ -93,9 +93,6 @@ class SelfPlay:
         return TranscriptFile(self.sessions[0].transcript())
 
 
-def make_bot(game, kind: str, rng: random.Random) -> Bot:
-    if kind == "random":
-        return game_bots.random_bot(game, rng)
-    if kind == "greedy":
-        return game_bots.heuristic(game, rng)
-    raise ValueError(f"unknown bot kind {kind!r}; choose random or greedy")
+def make_bot(game: Game, kind: str, rng: random.Random) -> Bot:
+    """The game's declared bot ``kind``; ``greedy`` falls back to random for a game without one."""
+    return game_bots.heuristic(game, rng) if kind == "greedy" else game_bots.make(game, kind, rng)

@@ -5,8 +5,11 @@ the next sequence number, links to the hash of its predecessor (the table id for
 and is signed by the key of the seat it claims. Whether the seat was *allowed* to speak,
 and whether what it said is legal, is the table session's job.
 
-Two validly signed envelopes from one seat for the same table and sequence number are an
-:class:`EquivocationProof`: self-contained evidence anyone can check with the genesis alone.
+Two validly signed envelopes from one seat for the same slot of a table (the same sequence
+number after the same previous envelope) are an :class:`EquivocationProof`: self-contained
+evidence anyone can check with the genesis alone. Envelopes at one sequence number on two
+different forks are not: a fork can start honestly (an absence claim racing the late seat's
+own envelope), and a seat on both sides of it signs after different predecessors.
 """
 
 from __future__ import annotations
@@ -94,8 +97,8 @@ class EquivocationProof:
         a, b = self.first, self.second
         if a.table != self.genesis.table_id or b.table != self.genesis.table_id:
             raise EquivocationError("an envelope belongs to another table")
-        if a.seq != b.seq:
-            raise EquivocationError(f"different slots ({a.seq} and {b.seq})")
+        if a.seq != b.seq or a.prev != b.prev:
+            raise EquivocationError(f"different slots ({a.seq} and {b.seq}, or different previous envelopes)")
         if a.seat != b.seat:
             raise EquivocationError(f"different seats ({a.seat} and {b.seat})")
         if a.content == b.content:

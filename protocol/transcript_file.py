@@ -3,6 +3,7 @@
     {"format": "fairtable-transcript", "version": 1}     header
     ["genesis", {"genesis": bin, "sigs": [bin, ...]}]    the signed genesis
     ["envelope", [content, signature]]                    zero or more, in sequence order
+    ["evidence", [content, signature]]                    zero or more: signed envelopes off the chain
     ["seeds", [[game, seat, seed], ...]]                  optional: seeds revealed outside the chain
     ["end", {"count": n, "head": bin}]                    envelope count and last hash
 
@@ -45,8 +46,13 @@ class RevealedSeed:
 
 @dataclass(frozen=True)
 class TranscriptFile:
+    """A chain, the seeds revealed outside it, and ``evidence``: envelopes of the table that are
+    not on the chain (refused ones, forks, claims that lost their slot), with which a verifier
+    recomputes the chain and every finding (``spec/transcript.md``)."""
+
     transcript: Transcript
     seeds: tuple[RevealedSeed, ...] = ()
+    evidence: tuple[Envelope, ...] = ()
 
 
 def header_bytes() -> bytes:
@@ -62,6 +68,7 @@ def dump(file: TranscriptFile) -> bytes:
     transcript = file.transcript
     parts = [header_bytes(), record_bytes("genesis", transcript.genesis.to_value())]
     parts += [record_bytes("envelope", envelope.to_value()) for envelope in transcript.envelopes]
+    parts += [record_bytes("evidence", envelope.to_value()) for envelope in file.evidence]
     if file.seeds:
         parts.append(record_bytes("seeds", [seed.to_value() for seed in sorted(file.seeds)]))
     parts.append(record_bytes("end", {"count": len(transcript), "head": transcript.head}))
@@ -81,6 +88,7 @@ class TranscriptReader:
         self._state = "header"
         self.transcript: Transcript | None = None
         self.seeds: tuple[RevealedSeed, ...] = ()
+        self.evidence: list[Envelope] = []
 
     def feed(self, data: bytes) -> None:
         self._buffer += data
@@ -104,7 +112,7 @@ class TranscriptReader:
             count = len(self.transcript) if self.transcript else 0
             raise TranscriptFileError(f"file is truncated: no end record (after {count} envelopes)")
         assert self.transcript is not None
-        return TranscriptFile(self.transcript, self.seeds)
+        return TranscriptFile(self.transcript, self.seeds, tuple(self.evidence))
 
     def _error(self, position: int, reason: str) -> TranscriptFileError:
         return TranscriptFileError(f"byte {self._consumed + position}: {reason}")
@@ -141,7 +149,13 @@ class TranscriptReader:
             except EnvelopeError as exc:
                 raise TranscriptError(len(self.transcript), str(exc)) from None
             self.transcript.append(envelope)
-        elif tag == "seeds" and self._state == "envelopes":
+        elif tag == "evidence" and self._state in ("envelopes", "evidence"):
+            try:
+                self.evidence.append(Envelope.from_value(payload))
+            except EnvelopeError as exc:
+                raise fail(f"evidence: {exc}") from None
+            self._state = "evidence"
+        elif tag == "seeds" and self._state in ("envelopes", "evidence"):
             self.seeds = self._parse_seeds(payload, fail)
             self._state = "seeds"
         elif tag == "end":

@@ -37,3 +37,19 @@ def probe_game() -> Iterator[Game]:
     from tests.protocol.session.toy_game import PROBE
 
     yield from _registered(PROBE)
+
+
+@pytest.fixture
+def tricks_game() -> Iterator[Game]:
+    """The session tests' team card game for 2..16 seats (``tests.protocol.session.tricks``)."""
+    from tests.protocol.session.tricks import TRICKS
+
+    yield from _registered(TRICKS)
+
+
+@pytest.fixture
+def blind_game() -> Iterator[Game]:
+    """The session tests' free-for-all with owned decks and blind cards (``tests.protocol.session.blind``)."""
+    from tests.protocol.session.blind import BLIND
+
+    yield from _registered(BLIND)

@@ -6,13 +6,15 @@ on the seat's own node.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fairtable.games.contract import Move
 from fairtable.games.towers.catalogue import CARDS
 from fairtable.games.towers.effects import RESOURCES, Side, resolve
-from fairtable.games.towers.game import Towers
 from fairtable.games.towers.state import TowersState
+
+if TYPE_CHECKING:
+    from fairtable.games.towers.game import Towers
 
 WIN = 10**9
 AGAIN = 30
@@ -47,7 +49,7 @@ class GreedyBot:
         return max(moves, key=lambda move: self._value(game, state, seat, move))
 
     def _value(self, game: Towers, state: TowersState, seat: int, move: dict) -> int:
-        handle = move.get("play", move.get("discard"))
+        handle: int = move["play"] if "play" in move else move["discard"]
         if "play" in move:
             return score(game.apply(state, Move(seat, move, {handle: state.faces[handle]})), seat)
         # A discard changes nothing now; throw away the card whose effect would help least.

@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from fairtable.games.contract import (
+    BotFactory,
     Deal,
     Dealt,
     Decide,
-    Event,
     Faces,
     Finished,
     Forfeit,
-    Game,
     GameError,
     Handle,
     Move,
-    OptionsError,
     PrivateDraw,
     PrivateDrawn,
     PublicRandom,
@@ -29,14 +27,17 @@ from fairtable.games.contract import (
     Shuffle,
     Shuffled,
 )
-from fairtable.games.options import TIMER, Choice, validate
+from fairtable.games.options import TIMER, Choice
+from fairtable.games.rules import Rules
+from fairtable.games.towers import render
+from fairtable.games.towers.bots import GreedyBot
 from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS, DEFAULT_BATTLEFIELD, HAND_SIZE, Battlefield, Card
 from fairtable.games.towers.effects import RESOURCES, Change, Side, resolve
 from fairtable.games.towers.state import RECENT, Action, TowersState
 
 VARIANTS = ("normal", "infinite")
 OPTIONS = {"battlefield": Choice(tuple(BATTLEFIELDS), DEFAULT_BATTLEFIELD), **TIMER}
-"""name: (lowest, highest, default)."""
+BOTS: dict[str, BotFactory] = {"greedy": lambda rng: GreedyBot()}
 
 
 def battlefield(state: TowersState) -> Battlefield:
@@ -87,7 +88,7 @@ def _victory(state: TowersState, sides: tuple[Side, ...]) -> Result | None:
     """Checked after every card: a seat wins by its own tower, any own resource, or the
     enemy's tower at 0; both at once is a draw."""
     field = battlefield(state)
-    reasons = []
+    reasons: list[str | None] = []
     for seat, side in enumerate(sides):
         if side.tower >= field.victory_tower:
             reasons.append("tower")
@@ -100,26 +101,25 @@ def _victory(state: TowersState, sides: tuple[Side, ...]) -> Result | None:
     winners = tuple(seat for seat, reason in enumerate(reasons) if reason)
     if len(winners) == 2:
         return Result((), "simultaneous")
-    return Result(winners, reasons[winners[0]]) if winners else None
+    first = next((reason for reason in reasons if reason), None)
+    return Result(winners, first) if first else None
 
 
-class Towers(Game):
+class Towers(Rules[TowersState]):
     id = "towers"
     variants = VARIANTS
     min_seats = 2
     max_seats = 2
     state_type = TowersState
+    options = OPTIONS
+    bots = BOTS
+    renderer = render
 
-    def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> TowersState:
-        if variant not in VARIANTS:
-            raise OptionsError(f"unknown variant {variant!r}; towers variants are: {', '.join(VARIANTS)}")
-        if seats != 2:
-            raise OptionsError(f"towers is played by exactly 2 seats, got {seats}")
-        filled = validate(self.id, OPTIONS, options)
-        start = BATTLEFIELDS[filled["battlefield"]].start
+    def start(self, variant: str, options: dict[str, Any], seats: int) -> TowersState:
+        start = BATTLEFIELDS[options["battlefield"]].start
         return TowersState(
             variant=variant,
-            options=filled,
+            options=options,
             sides=(start, start),
             hands=((), ()),
             deck=(),
@@ -159,25 +159,17 @@ class Towers(Game):
 
     # ------------------------------------------------------------------ events
 
-    def apply(self, state: TowersState, event: Event) -> TowersState:
-        request = self.pending(state)
-        if isinstance(request, Finished):
-            raise RuleError("towers.over", "the game is over")
-        if isinstance(event, Forfeit):
-            if event.seat not in (0, 1):
-                raise RuleError("towers.seat", f"no seat {event.seat!r}")
-            return dataclasses.replace(state, result=Result((1 - event.seat,), f"forfeit: {event.reason}"))
-        handler = _HANDLERS.get((type(request), type(event)))
-        if handler is None:
-            raise RuleError("towers.sequence", f"{type(request).__name__} is pending, not answered by {type(event).__name__}")
-        return handler(self, state, request, event)
+    def on_forfeit(self, state: TowersState, event: Forfeit) -> TowersState:
+        if event.seat not in (0, 1):
+            raise RuleError("towers.seat", f"no seat {event.seat!r}")
+        return dataclasses.replace(state, result=Result((1 - event.seat,), f"forfeit: {event.reason}"))
 
-    def _started(self, state: TowersState, request: PublicRandom, event: RandomValue) -> TowersState:
+    def on_random(self, state: TowersState, request: PublicRandom, event: RandomValue) -> TowersState:
         if event.value not in (0, 1) or isinstance(event.value, bool):
             raise RuleError("towers.random", f"who starts must be 0 or 1, got {event.value!r}")
         return dataclasses.replace(state, turn=event.value, sides=_income(state.sides, event.value))
 
-    def _shuffled(self, state: TowersState, request: Shuffle, event: Shuffled) -> TowersState:
+    def on_shuffled(self, state: TowersState, request: Shuffle, event: Shuffled) -> TowersState:
         handles = range(request.first_handle, request.first_handle + len(request.cards))
         if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != sorted(request.cards)):
             raise RuleError("towers.shuffle", "the shuffled faces are not the pile that was shuffled")
@@ -189,7 +181,7 @@ class Towers(Game):
             next_handle=handles.stop,
         )
 
-    def _dealt(self, state: TowersState, request: Deal, event: Dealt) -> TowersState:
+    def on_dealt(self, state: TowersState, request: Deal, event: Dealt) -> TowersState:
         dealt = {handle for _, handles in request.to for handle in handles}
         hands, owed = list(state.hands), list(state.owed)
         for seat, handles in request.to:
@@ -203,7 +195,7 @@ class Towers(Game):
             faces=_learn(state, event.faces, dealt),
         )
 
-    def _drawn(self, state: TowersState, request: PrivateDraw, event: PrivateDrawn) -> TowersState:
+    def on_drawn(self, state: TowersState, request: PrivateDraw, event: PrivateDrawn) -> TowersState:
         handles = range(request.first_handle, request.first_handle + request.count)
         return dataclasses.replace(
             state,
@@ -213,7 +205,7 @@ class Towers(Game):
             next_handle=handles.stop,
         )
 
-    def _moved(self, state: TowersState, request: Decide, event: Move) -> TowersState:
+    def on_move(self, state: TowersState, request: Decide, event: Move) -> TowersState:
         seat = request.seat
         if event.seat != seat:
             raise RuleError("towers.turn", f"seat {seat} is to move, not seat {event.seat}")
@@ -320,11 +312,3 @@ def _phase(state: TowersState) -> str:
         return "start"
     return "discard" if state.must_discard else "play"
 
-
-_HANDLERS: dict[tuple[type, type], Callable[..., TowersState]] = {
-    (PublicRandom, RandomValue): Towers._started,
-    (Shuffle, Shuffled): Towers._shuffled,
-    (Deal, Dealt): Towers._dealt,
-    (PrivateDraw, PrivateDrawn): Towers._drawn,
-    (Decide, Move): Towers._moved,
-}

@@ -6,16 +6,17 @@ seat's own node.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fairtable.games import bots
-from fairtable.games.contract import CommitHidden
-from fairtable.games.referee import Rng
+from fairtable.games.contract import CommitHidden, Rng
 from fairtable.games.zeeslag.duel import targets
 from fairtable.games.zeeslag.fleet import Fleet, layers, random_placements
-from fairtable.games.zeeslag.game import Zeeslag
 from fairtable.games.zeeslag.sea import SEA
 from fairtable.games.zeeslag.state import Board, ZeeslagState, fleet_of
+
+if TYPE_CHECKING:
+    from fairtable.games.zeeslag.game import Zeeslag
 
 
 def random_fleet(state: ZeeslagState, rng: Rng) -> dict[str, tuple[int, ...]]:
@@ -24,10 +25,8 @@ def random_fleet(state: ZeeslagState, rng: Rng) -> dict[str, tuple[int, ...]]:
 
 
 class RandomBot(bots.RandomBot):
-    """Shoots at a uniformly random target; the only legal sink answer it knows is the true one."""
-
-    def commit(self, game: Zeeslag, state: ZeeslagState, seat: int, request: CommitHidden) -> dict[str, tuple[int, ...]]:
-        return random_fleet(state, self.rng)
+    """Shoots at a uniformly random target; the only legal sink answer it knows is the true one.
+    Its fleet is the game's ``random_hidden``: :func:`random_fleet`."""
 
 
 class GreedyBot:

@@ -13,17 +13,13 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Protocol
 
+from fairtable.games.contract import Rng
 from fairtable.games.zeeslag.sea import Grid
 
 SHIPS, IDS = "ships", "ids"
 LAYERS = (SHIPS, IDS)
 """The hidden layers: ``ships`` is 1 on a ship cell, else 0; ``ids`` is the ship's index + 1, or 0."""
-
-
-class Rng(Protocol):
-    def randrange(self, n: int) -> int: ...
 
 
 @dataclass(frozen=True)

@@ -6,27 +6,30 @@ opening and the views, shared by all variants; a variant's turns live in its own
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from fairtable.games.contract import (
+    ABSENT,
+    BotFactory,
     CommitHidden,
     Committed,
     Decide,
-    Event,
     Finished,
     Forfeit,
-    Game,
     Move,
     Opened,
     OpenHidden,
-    OptionsError,
     PublicRandom,
     RandomValue,
     Request,
+    Rng,
     RuleError,
 )
-from fairtable.games.options import TIMER, Choice, Flag, validate
+from fairtable.games.options import TIMER, Choice, Flag
+from fairtable.games.rules import Rules
+from fairtable.games.zeeslag import render
+from fairtable.games.zeeslag.bots import GreedyBot, RandomBot, random_fleet
 from fairtable.games.zeeslag.duel import Duel
 from fairtable.games.zeeslag.fleet import DEFAULT_FLEET, FLEETS, IDS, LAYERS, SHIPS, fleet_problem, shape_problem
 from fairtable.games.zeeslag.sea import SEA
@@ -35,6 +38,7 @@ from fairtable.games.zeeslag.state import Board, Shot, ZeeslagState, fleet_of, w
 
 VARIANTS = {"duel": Duel()}
 OPTIONS = {"fleet": Choice(tuple(FLEETS), DEFAULT_FLEET), "water_ring": Flag(True), **TIMER}
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def opening_steps(seats: int) -> tuple[tuple[int, str], ...]:
@@ -48,19 +52,25 @@ def _opening_step(state: ZeeslagState) -> int | None:
     return next((i for i in range(state.opening, len(steps)) if steps[i][0] not in state.withheld), None)
 
 
-class Zeeslag(Game):
+class Zeeslag(Rules[ZeeslagState]):
     id = "zeeslag"
     variants = tuple(VARIANTS)
     min_seats = 2
     max_seats = 2
     state_type = ZeeslagState
+    options = OPTIONS
+    bots = BOTS
+    renderer = render
 
-    def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> ZeeslagState:
-        if variant not in VARIANTS:
-            raise OptionsError(f"unknown variant {variant!r}; zeeslag variants are: {', '.join(VARIANTS)}")
-        if seats != VARIANTS[variant].seats:
-            raise OptionsError(f"zeeslag {variant} is played by exactly {VARIANTS[variant].seats} seats, got {seats}")
-        return ZeeslagState(variant, validate(self.id, OPTIONS, options), (Board(),) * seats, timeouts=(0,) * seats)
+    def seat_range(self, variant: str) -> tuple[int, int]:
+        return VARIANTS[variant].seats, VARIANTS[variant].seats
+
+    def start(self, variant: str, options: dict[str, Any], seats: int) -> ZeeslagState:
+        return ZeeslagState(variant, options, (Board(),) * seats, timeouts=(0,) * seats)
+
+    def random_hidden(self, state: ZeeslagState, seat: int, request: Request, rng: Rng) -> dict[str, tuple[int, ...]]:
+        """A random legal fleet."""
+        return random_fleet(state, rng)
 
     # ------------------------------------------------------------------ what happens next
 
@@ -88,18 +98,7 @@ class Zeeslag(Game):
 
     # ------------------------------------------------------------------ events
 
-    def apply(self, state: ZeeslagState, event: Event) -> ZeeslagState:
-        request = self.pending(state)
-        if isinstance(request, Finished):
-            raise RuleError("zeeslag.over", "the game is over")
-        if isinstance(event, Forfeit):
-            return self._forfeit(state, event)
-        handler = _HANDLERS.get((type(request), type(event)))
-        if handler is None:
-            raise RuleError("zeeslag.sequence", f"{type(request).__name__} is pending, not answered by {type(event).__name__}")
-        return handler(self, state, request, event)
-
-    def _committed(self, state: ZeeslagState, request: CommitHidden, event: Committed) -> ZeeslagState:
+    def on_committed(self, state: ZeeslagState, request: CommitHidden, event: Committed) -> ZeeslagState:
         boards = list(state.boards)
         for seat, data in event.data.items():
             if seat not in request.seats:
@@ -110,15 +109,15 @@ class Zeeslag(Game):
             boards[seat] = dataclasses.replace(boards[seat], own={layer: tuple(data[layer]) for layer in LAYERS})
         return dataclasses.replace(state, boards=tuple(boards), committed=True)
 
-    def _started(self, state: ZeeslagState, request: PublicRandom, event: RandomValue) -> ZeeslagState:
+    def on_random(self, state: ZeeslagState, request: PublicRandom, event: RandomValue) -> ZeeslagState:
         if type(event.value) is not int or not 0 <= event.value < request.bound:
             raise RuleError("zeeslag.random", f"who starts must be below {request.bound}, got {event.value!r}")
         return VARIANTS[state.variant].start(state, event.value)
 
-    def _moved(self, state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
+    def on_move(self, state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
         return VARIANTS[state.variant].moved(state, request, event)
 
-    def _opened(self, state: ZeeslagState, request: OpenHidden, event: Opened) -> ZeeslagState:
+    def on_opened(self, state: ZeeslagState, request: OpenHidden, event: Opened) -> ZeeslagState:
         board = self._learn(state, request, event)
         if state.outcome is None:
             return VARIANTS[state.variant].opened(state, request, board, event)
@@ -142,7 +141,8 @@ class Zeeslag(Game):
             if known not in (None, value):
                 raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {SEA.name(cell)} opened as {value}, known as {known}")
         # A board keeps each layer's openings in the field named after the layer.
-        return dataclasses.replace(board, **{request.layer: {**getattr(board, request.layer), **event.cells}})
+        opened: dict[str, Any] = {request.layer: {**getattr(board, request.layer), **event.cells}}
+        return dataclasses.replace(board, **opened)
 
     def _judge(self, state: ZeeslagState, seat: int, board: Board) -> None:
         """At the full opening of ``seat``'s ids: a legal fleet, and every sink answer true."""
@@ -155,10 +155,11 @@ class Zeeslag(Game):
             rule, message = wrong
             raise RuleError(rule, f"seat {seat}: {message}")
 
-    def _forfeit(self, state: ZeeslagState, event: Forfeit) -> ZeeslagState:
+    def on_forfeit(self, state: ZeeslagState, event: Forfeit) -> ZeeslagState:
         """Before the outcome: the others win, and the full opening follows (nothing to open
-        before the fleets are committed). During the full opening: the seat withholds the rest
-        of its fleet; if it had won, it loses."""
+        before the fleets are committed); an absent seat cannot open, so its fleet stays
+        closed. During the full opening: the seat withholds the rest of its fleet; if it had
+        won, it loses."""
         seat, seats = event.seat, len(state.boards)
         if type(seat) is not int or not 0 <= seat < seats or seat in state.withheld:
             raise RuleError("zeeslag.seat", f"seat {seat!r} cannot forfeit")
@@ -166,7 +167,8 @@ class Zeeslag(Game):
         rules = VARIANTS[state.variant]
         if state.outcome is None:
             outcome = rules.result(state, tuple(s for s in range(seats) if s != seat), reason)
-            return dataclasses.replace(state, outcome=outcome, stage="shoot", aim=None)
+            withheld = state.withheld + ((seat,) if event.reason == ABSENT else ())
+            return dataclasses.replace(state, outcome=outcome, stage="shoot", aim=None, withheld=withheld)
         withheld = state.withheld + (seat,)
         outcome = state.outcome
         if seat in outcome.winners:
@@ -234,10 +236,3 @@ def _phase(state: ZeeslagState) -> str:
         return "placement"
     return "start" if state.turn is None else state.stage
 
-
-_HANDLERS: dict[tuple[type, type], Callable[..., ZeeslagState]] = {
-    (CommitHidden, Committed): Zeeslag._committed,
-    (PublicRandom, RandomValue): Zeeslag._started,
-    (Decide, Move): Zeeslag._moved,
-    (OpenHidden, Opened): Zeeslag._opened,
-}

@@ -78,11 +78,8 @@ def table_event(update: TableUpdate) -> dict[str, Any]:
 
 
 async def _games(service: NodeService, args: Mapping[str, Any]) -> dict:
-    games = [registry.get(game_id) for game_id in registry.ids()]
-    return {"games": [
-        {"id": game.id, "max_seats": game.max_seats, "min_seats": game.min_seats, "variants": list(game.variants)}
-        for game in games
-    ]}
+    """Every game's declarations (``Game.describe``), the same as ``fairtable games --json``."""
+    return {"games": [registry.get(game_id).describe() for game_id in registry.ids()]}
 
 
 async def _list(service: NodeService, args: Mapping[str, Any]) -> dict:

@@ -12,6 +12,7 @@ import logging
 
 import trio
 
+from fairtable.games.results import describe
 from fairtable.node.node import Node
 from fairtable.node.service import NodeService, ServiceError
 
@@ -52,12 +53,10 @@ async def join_first(service: NodeService, peer: str) -> None:
 async def until_done(node: Node) -> None:
     """Return once this node sits at a table and every one is finished and settled with its peers."""
     while not node.tables or not all(table.finished for table in node.tables.values()):
-        await trio.sleep(RETRY / 4)
+        await node.updates_hub.changed()
     with trio.move_on_after(SETTLE_SECONDS):
-        while not node.settled():
-            await trio.sleep(RETRY / 4)
+        await node.wait_settled()
     for table in node.tables.values():
-        result = table.session.result
-        winners = ", ".join(f"seat {seat}" for seat in result.winners) or "draw"
-        print(f"table {table.table_id.hex()} finished: {winners} ({result.reason}), {len(table.envelopes)} envelopes, "
+        names = [seat.name for seat in table.genesis.genesis.seats]
+        print(f"table {table.table_id.hex()} finished: {describe(table.session.result, names)}, {len(table.envelopes)} envelopes, "
               f"transcript {table.files.dir / 'transcript.ftt'}", flush=True)

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from fairtable.node.cli import bench
-from fairtable.node.cli.commands import demo, node, play, selfplay, verify
+from fairtable.node.cli.commands import demo, games, node, play, selfplay, verify
 
 INTERRUPTED = 130
 BROKEN_PIPE = 141
@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     node.add_parser(commands)
     demo.add_parser(commands)
+    games.add_parser(commands)
     play.add_parser(commands)
     selfplay.add_parser(commands)
     verify.add_parser(commands)

@@ -1,25 +1,24 @@
 """The terminal client: a person hosts or joins a table and plays it through the client API.
 
 It is a client like any other (it holds an :class:`ApiClient`, never the node), so what it
-can do a bot or a browser page can do too. Views are rendered by the game's own
-``games.<id>.render`` module when the registry knows the game, else shown generically.
+can do a bot or a browser page can do too. Views are rendered by the game's declared
+renderer (``Game.renderer``) when the registry knows the game, else shown generically.
 Input is read one line per prompt, so a script piped to stdin answers the prompts in order,
 and bad input re-prompts rather than failing.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, TextIO
 
 import trio
 
 from fairtable.games import registry
+from fairtable.games.contract import Renderer
 from fairtable.node.clients.apiclient import REFUSALS, ApiClient, ApiError, helper_tasks
 
 LineReader = Callable[[], Awaitable[str | None]]
@@ -41,20 +40,15 @@ class HostSettings:
         return {name: value for name, value in vars(self).items() if value is not None}
 
 
-def _render_module(game_id: str) -> ModuleType | None:
-    if game_id not in registry.ids():
-        return None
-    try:
-        return importlib.import_module(f"fairtable.games.{game_id}.render")
-    except ModuleNotFoundError:
-        return None
+def _renderer(game_id: str) -> Renderer | None:
+    return registry.get(game_id).renderer if game_id in registry.ids() else None
 
 
 def render_view(game_id: str, view: Any) -> str:
     """The game's own text rendering of a view, or every field of it, indented."""
-    module = _render_module(game_id)
-    if module is not None:
-        return module.render(view)
+    renderer = _renderer(game_id)
+    if renderer is not None:
+        return renderer.render(view)
     return "\n".join(_generic_lines(view, ""))
 
 
@@ -83,9 +77,9 @@ def offered(update: dict) -> list:
 def describe_move(game_id: str, view: Any, move: Any) -> str:
     if move == RANDOM_PLACEMENT:
         return "place at random (your node draws a legal placement and commits to it)"
-    module = _render_module(game_id)
-    if module is not None and hasattr(module, "move_line"):
-        return module.move_line(view, move)
+    renderer = _renderer(game_id)
+    if renderer is not None:
+        return renderer.move_line(view, move)
     return json.dumps(move, sort_keys=True)
 
 
@@ -229,7 +223,7 @@ class Terminal:
                 if answer.lower() == "j":
                     peer = await self.ask("Peer address (host:port): ")
                     lobby_id = None if peer is None else await self.ask("Lobby id: ")
-                    return None if lobby_id is None else await self._join(peer, lobby_id)
+                    return None if peer is None or lobby_id is None else await self._join(peer, lobby_id)
                 if answer.lower() == "l":
                     peer = await self.ask("Peer address (host:port; empty for this node): ")
                     if peer is None:

@@ -67,7 +67,7 @@ FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
     "signature": {"sig": _bytes},
     "start": {"genesis": _map, "peers": _array},
     # table mesh, on a channel the lower seat opens to the higher
-    "hello": {"v": _version, "table": _hash, "seat": _int, "have": _int, "head": _hash},
+    "hello": {"v": _version, "table": _hash, "seat": _int, "have": _int, "head": _hash, "start": _map},
     "env": {"env": _array},
     "sync": {"have": _int, "head": _hash},
 }

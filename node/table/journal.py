@@ -4,103 +4,189 @@
   with mode 0600 and fsynced before the node signs the genesis, so a restarted node derives
   the same seeds and therefore signs the same automatic messages;
 - ``peers``: the lobby id and every seat's address, for reconnecting;
-- ``journal``: transcript records (header, signed genesis, one record per accepted
-  envelope) without the end record, appended and fsynced before the node acts on an
-  envelope; a torn last record is cut off on load;
-- ``transcript.ftt``: the complete transcript file, written once the table is finished;
-- ``equivocations``: one record per equivocation proof this node received.
+- ``journal``: an append-only stream of records (``spec/node.md``): the genesis, every
+  envelope placed on the chain (one at a sequence number already held replaces what stood
+  there, so a fork the node left stays on disk), evidence, this seat's committed choices and
+  when each slot became due. Every batch is written in full and fsynced before the node acts
+  on it; a write that fails is cut off again, so the file never holds a torn record before a
+  good one, and a torn tail left by a crash is cut on load;
+- ``transcript.ftt``: the complete transcript file, written once the table is finished.
+
+Nothing here knows the protocol's rules: the records are the replica's
+(:mod:`fairtable.protocol.session.replica`), the bytes are canonical msgpack.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any
 
+from fairtable.node.files import FileError, write_atomically, write_secret_file
 from fairtable.protocol import codec
-from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.envelope import Envelope, EnvelopeError
 from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.genesis import SignedGenesis
-from fairtable.protocol.transcript import EquivocationProof
-from fairtable.protocol.transcript_file import RECORD_LIMITS, TranscriptReader, header_bytes, record_bytes
+from fairtable.protocol.genesis import GenesisError, SignedGenesis
+from fairtable.protocol.session.errors import Violation
+from fairtable.protocol.session.replica import Choices, Kept, Placed, Record
+from fairtable.protocol.transcript_file import RECORD_LIMITS, record_bytes
 
 SECRET_SIZE = 32
+FORMAT = "fairtable-journal"
+VERSION = 1
+
+Writer = Callable[[int, bytes], int]
+"""``os.write``, or a stand-in that fails the way a full disk does."""
 
 
 class JournalError(Exception):
-    """A table directory that cannot be read or written; the message names the file."""
+    """A table directory that cannot be read or written; the message names the file and why."""
 
 
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
+# ------------------------------------------------------------------ records
+
+
+def _violation_value(violation: Violation | None) -> Any:
+    if violation is None:
+        return None
+    return {"detail": violation.detail, "index": violation.index, "rule": violation.rule, "seat": violation.seat,
+            "suspects": list(violation.suspects)}
+
+
+def _violation(value: Any, envelope: Envelope) -> Violation | None:
+    if value is None:
+        return None
+    return Violation(value["index"], value["seat"], value["rule"], value["detail"], envelope, tuple(value["suspects"]))
+
+
+def record_value(record: Record) -> bytes:
+    """One replica record as the bytes of a journal record."""
+    if isinstance(record, Placed):
+        return record_bytes("envelope", record.envelope.to_value())
+    if isinstance(record, Kept):
+        twin = None if record.twin is None else record.twin.to_value()
+        return record_bytes("evidence", {"envelope": record.envelope.to_value(), "twin": twin,
+                                         "violation": _violation_value(record.violation)})
+    if isinstance(record, Choices):
+        return record_bytes("choices", record.value)
+    return record_bytes("due", {"count": record.count, "since": round(record.since * 1000)})
+
+
+@dataclass
+class Contents:
+    """What a journal holds, in the replica's terms."""
+
+    genesis: SignedGenesis
+    placed: list[Envelope] = field(default_factory=list)
+    kept: list[Kept] = field(default_factory=list)
+    choices: list = field(default_factory=list)
+    since: float | None = None
+    """When the slot after the last placed envelope became due, if the journal says."""
+
+
+def _read(data: bytes, path: Path) -> tuple[Contents, int]:
+    """The records of ``data`` up to the first one that does not decode, and where that is."""
+    position = 0
+    contents: Contents | None = None
+    due: tuple[int, float] | None = None
+    count = 0
+    while position < len(data):
+        try:
+            value, end = codec.decode_prefix(data, position, RECORD_LIMITS)
+        except ProtocolError:
+            break
+        try:
+            if position == 0:
+                if value != {"format": FORMAT, "version": VERSION}:
+                    raise JournalError(f"{path}: not a fairtable journal of version {VERSION}")
+            else:
+                tag, payload = value
+                if contents is None:
+                    if tag != "genesis":
+                        raise JournalError(f"{path}: the genesis record is missing")
+                    contents = Contents(SignedGenesis.from_value(payload))
+                elif tag == "envelope":
+                    envelope = Envelope.from_value(payload)
+                    if envelope.seq > count:
+                        raise JournalError(f"{path}: envelope {envelope.seq} follows only {count} envelopes")
+                    contents.placed.append(envelope)
+                    count = envelope.seq + 1
+                elif tag == "evidence":
+                    envelope = Envelope.from_value(payload["envelope"])
+                    twin = None if payload["twin"] is None else Envelope.from_value(payload["twin"])
+                    contents.kept.append(Kept(envelope, _violation(payload["violation"], envelope), twin))
+                elif tag == "choices":
+                    contents.choices = list(payload)
+                elif tag == "due":
+                    due = (payload["count"], payload["since"] / 1000)
+                else:
+                    raise JournalError(f"{path}: unknown record {tag!r}")
+        except (ValueError, TypeError, KeyError, EnvelopeError, GenesisError) as exc:
+            raise JournalError(f"{path}: unreadable record at byte {position}: {exc}") from None
+        position = end
+    if contents is None:
+        raise JournalError(f"{path}: no genesis record")
+    if due is not None and due[0] == count:
+        contents.since = due[1]
+    return contents, position
+
+
+def peek(path: Path) -> Contents:
+    """A journal's contents as they are on disk now, without cutting anything (for inspection)."""
     try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _write_atomically(path: Path, data: bytes, mode: int = 0o644) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-    _fsync_dir(path.parent)
+        return _read(path.read_bytes(), path)[0]
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot read: {exc.strerror}") from None
 
 
 class Journal:
-    """The append-only record stream of one table.
+    """The append-only record stream of one table, written a batch at a time."""
 
-    :meth:`append` writes; :meth:`sync` puts every append on disk. A node syncs once after
-    the appends one envelope caused (the envelope and the answers it dictates) and before
-    it acts on any of them.
-    """
-
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, size: int, writer: Writer = os.write) -> None:
         self.path = path
-        self._handle: BinaryIO = open(path, "ab", buffering=0)
-        self._unsynced = False
+        self._writer = writer
+        try:
+            self._fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        except OSError as exc:
+            raise JournalError(f"{path}: cannot open for writing: {exc.strerror}") from None
+        self._size = size
 
-    def append(self, envelope: Envelope) -> None:
-        self._handle.write(record_bytes("envelope", envelope.to_value()))
-        self._unsynced = True
+    def write(self, records: list[Record]) -> None:
+        """Append ``records`` in full and fsync them; on any failure cut the file back to what
+        it held before and raise :class:`JournalError` (nothing of the batch counts)."""
+        if not records:
+            return
+        data = b"".join(record_value(record) for record in records)
+        try:
+            written = 0
+            while written < len(data):
+                written += self._writer(self._fd, data[written:])
+            os.fsync(self._fd)
+        except OSError as exc:
+            self._cut()
+            raise JournalError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
+        self._size += len(data)
 
-    def sync(self) -> None:
-        if self._unsynced:
-            os.fsync(self._handle.fileno())
-            self._unsynced = False
-
-    def transcript(self, count: int, head: bytes) -> bytes:
-        """The transcript file: the journal's records and the end record (``spec/transcript.md``)."""
-        self.sync()
-        return self.path.read_bytes() + record_bytes("end", {"count": count, "head": head})
-
-    def rewrite(self, genesis: SignedGenesis, envelopes: list[Envelope]) -> None:
-        """Replace the journal with ``envelopes`` (after adopting a peer's chain at a fork)."""
-        self._handle.close()
-        self._unsynced = False
-        _write_atomically(self.path, journal_bytes(genesis, envelopes))
-        self._handle = open(self.path, "ab", buffering=0)
+    def _cut(self) -> None:
+        try:
+            os.ftruncate(self._fd, self._size)
+            os.fsync(self._fd)
+        except OSError:
+            pass  # the next load cuts the torn tail; nothing after it was ever written
 
     def close(self) -> None:
-        self._handle.close()
-
-
-def journal_bytes(genesis: SignedGenesis, envelopes: list[Envelope]) -> bytes:
-    parts = [header_bytes(), record_bytes("genesis", genesis.to_value())]
-    parts += [record_bytes("envelope", envelope.to_value()) for envelope in envelopes]
-    return b"".join(parts)
+        os.close(self._fd)
 
 
 class TableFiles:
     """The directory of one table this node sits at."""
 
-    def __init__(self, root: Path, table_id: bytes) -> None:
+    def __init__(self, root: Path, table_id: bytes, writer: Writer = os.write) -> None:
         self.table_id = table_id
         self.dir = root / table_id.hex()
+        self._writer = writer
 
     @classmethod
     def existing(cls, root: Path) -> Iterator[TableFiles]:
@@ -117,51 +203,33 @@ class TableFiles:
 
     # ------------------------------------------------------------ secret
 
+    def has_secret(self) -> bool:
+        """Whether this node signed this table's genesis (it creates the secret first)."""
+        return (self.dir / "secret").is_file()
+
     def secret(self) -> bytes:
         """The per-table secret, created (0600, fsynced) on first use: call before signing the genesis."""
         path = self.dir / "secret"
         if path.exists():
-            return self._read_secret(path)
-        self.dir.mkdir(parents=True, exist_ok=True)
+            value = path.read_bytes()
+            if len(value) != SECRET_SIZE:
+                raise JournalError(f"{path}: a table secret is {SECRET_SIZE} bytes, found {len(value)}")
+            return value
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"{self.dir}: cannot create: {exc.strerror}") from None
         value = os.urandom(SECRET_SIZE)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except OSError as exc:
-            raise JournalError(f"{path}: cannot create: {exc.strerror}") from None
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(value)
-            handle.flush()
-            os.fsync(handle.fileno())
-        _fsync_dir(self.dir)
+            write_secret_file(path, value)
+        except FileError as exc:
+            raise JournalError(str(exc)) from None
         return value
-
-    @staticmethod
-    def _read_secret(path: Path) -> bytes:
-        value = path.read_bytes()
-        if len(value) != SECRET_SIZE:
-            raise JournalError(f"{path}: a table secret is {SECRET_SIZE} bytes, found {len(value)}")
-        return value
-
-    # ------------------------------------------------------------ private choices
-
-    def write_private(self, value: list) -> None:
-        """This seat's committed free choices (hidden data, simultaneous choices), 0600 and
-        fsynced before the commitment is sent: they must survive a crash to be opened later."""
-        _write_atomically(self.dir / "private", codec.encode(value), mode=0o600)
-
-    def read_private(self) -> list:
-        path = self.dir / "private"
-        if not path.exists():
-            return []
-        try:
-            return list(codec.decode(path.read_bytes()))
-        except (OSError, ProtocolError, TypeError) as exc:
-            raise JournalError(f"{path}: unreadable private choices: {exc}") from None
 
     # ------------------------------------------------------------ peers
 
     def write_peers(self, lobby: str, addresses: tuple[str, ...]) -> None:
-        _write_atomically(self.dir / "peers", codec.encode({"addresses": list(addresses), "lobby": lobby}))
+        self._replace("peers", codec.encode({"addresses": list(addresses), "lobby": lobby}))
 
     def read_peers(self) -> tuple[str, tuple[str, ...]]:
         path = self.dir / "peers"
@@ -175,43 +243,36 @@ class TableFiles:
 
     def start_journal(self, genesis: SignedGenesis) -> Journal:
         """Write a new journal holding the genesis alone."""
-        self.dir.mkdir(parents=True, exist_ok=True)
-        _write_atomically(self.dir / "journal", journal_bytes(genesis, []))
-        return Journal(self.dir / "journal")
+        data = codec.encode({"format": FORMAT, "version": VERSION}) + record_bytes("genesis", genesis.to_value())
+        self._replace("journal", data)
+        return Journal(self.dir / "journal", len(data), self._writer)
 
-    def load_journal(self) -> tuple[SignedGenesis, list[Envelope], Journal]:
-        """The journal's genesis and envelopes; a torn or bad tail (a crash mid-write) is cut off."""
+    def load_journal(self) -> tuple[Contents, Journal]:
+        """The journal's contents; a torn or bad tail (a crash mid-write) is cut off first."""
         path = self.dir / "journal"
         try:
             data = path.read_bytes()
         except OSError as exc:
             raise JournalError(f"{path}: cannot read: {exc.strerror}") from None
-        reader = TranscriptReader()
-        good = 0
-        while good < len(data):
-            try:
-                _, end = codec.decode_prefix(data, good, RECORD_LIMITS)
-                reader.feed(data[good:end])
-            except ProtocolError:
-                break
-            good = end
-        if reader.transcript is None:
-            raise JournalError(f"{path}: no genesis record")
+        contents, good = _read(data, path)
         if good < len(data):
-            with open(path, "r+b") as handle:
-                handle.truncate(good)
-                os.fsync(handle.fileno())
-        return reader.transcript.genesis, list(reader.transcript.envelopes), Journal(path)
+            try:
+                with open(path, "r+b") as handle:
+                    handle.truncate(good)
+                    os.fsync(handle.fileno())
+            except OSError as exc:
+                raise JournalError(f"{path}: cannot cut the torn tail: {exc.strerror}") from None
+        return contents, Journal(path, good, self._writer)
 
     # ------------------------------------------------------------ outcomes
 
     def write_transcript(self, data: bytes) -> Path:
-        path = self.dir / "transcript.ftt"
-        _write_atomically(path, data)
-        return path
+        return self._replace("transcript.ftt", data)
 
-    def add_equivocation(self, proof: EquivocationProof) -> None:
-        with open(self.dir / "equivocations", "ab") as handle:
-            handle.write(codec.encode(proof.to_value(), RECORD_LIMITS))
-            handle.flush()
-            os.fsync(handle.fileno())
+    def _replace(self, name: str, data: bytes) -> Path:
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            write_atomically(self.dir / name, data)
+        except (OSError, FileError) as exc:
+            raise JournalError(str(exc)) from None
+        return self.dir / name

@@ -16,6 +16,7 @@ both sides hold the whole finished table.
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 import trio
 
@@ -39,9 +40,11 @@ BURST = 4096.0
 
 
 def hello(table: LiveTable) -> dict:
-    """The first message on a link, from each side: which table and seat, and how far its chain goes."""
+    """The first message on a link, from each side: which table and seat, how far its chain goes,
+    and the table's start (signed genesis, addresses, lobby id) for a peer that never received it."""
+    start = {"genesis": table.genesis.to_value(), "lobby": table.lobby, "peers": list(table.addresses)}
     return message("hello", v=PROTOCOL_VERSION, table=table.table_id, seat=table.seat,
-                   have=len(table.envelopes), head=table.session.head)
+                   have=len(table.envelopes), head=table.session.head, start=start)
 
 
 class LinkError(Exception):
@@ -62,6 +65,7 @@ class Link:
         self.told_final = False
         self.refused = 0
         self._resent = False
+        self._ask = trio.Event()
         self._forks_seen = len(table.forks)
         self._bucket = TokenBucket(RATE, BURST)
         self._absorb(hello["have"], hello["head"])
@@ -129,8 +133,10 @@ class Link:
                 return
             version = table.version
             with trio.move_on_after(self.heartbeat):
-                await table.wait_change(version)
-                continue
+                await race(partial(table.wait_change, version), self._ask.wait)
+                if not self._ask.is_set():
+                    continue
+            self._ask = trio.Event()
             await self.channel.send(self._sync())
 
     async def _receive_loop(self) -> None:
@@ -152,14 +158,18 @@ class Link:
     def _offer(self, envelope: Envelope) -> None:
         offered = self.table.offer(envelope)
         if offered.outcome in (Outcome.ACCEPTED, Outcome.DUPLICATE):
-            self.peer_has = max(self.peer_has, envelope.seq + 1)
+            if envelope.seq < len(self.table.envelopes) and self.table.envelopes[envelope.seq].hash == envelope.hash:
+                self.peer_has = max(self.peer_has, envelope.seq + 1)
             self._catch_forks()
             return
-        if offered.outcome is Outcome.AHEAD:
+        if offered.outcome is Outcome.HELD:
+            if envelope.seq > len(self.table.envelopes):
+                self._ask.set()  # we are behind: say how far we are, and the peer sends the rest
             return
+        if offered.outcome is not Outcome.INVALID:
+            # the peer holds another envelope for this slot: let it have ours from there
+            self.peer_has = min(self.peer_has, envelope.seq)
         self.refused += 1
         log.warning("peer %s: envelope %d %s: %s", self.who, envelope.seq, offered.outcome.value, offered.reason)
-        if offered.outcome is Outcome.CONFLICT:
-            self.peer_has = min(self.peer_has, envelope.seq)
         if self.refused > MAX_REFUSED:
             raise LinkError(f"more than {MAX_REFUSED} refused envelopes")

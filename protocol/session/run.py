@@ -3,16 +3,17 @@
 The table session decides *when* each message is due; this module knows *what* each one
 must contain and how to check it, in terms of the fairness primitives. A handle is either
 a position of a mental deck (opened by every seat's position key) or a private draw of
-one seat (shown by its claimed face, checked after the seed reveal).
+one seat (shown by its claimed face, checked after the seed reveal). Owned decks and
+showing dealt cards to a subset have their own modules (``owned``, ``showing``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle
+from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle, ShuffleOwned
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.fair import private_stream, simultaneous
 from fairtable.protocol.fair.errors import Violation as FairViolation
@@ -47,12 +48,14 @@ def _pairs(seat: int, value: Any, what: str) -> list[tuple[int, Any]]:
 
 @dataclass
 class DeckRecord:
-    """A mental deck of this game: its final entries and every position key seen so far."""
+    """A mental deck of this game: its final entries and every position key seen so far
+    (and, for an owned deck, the composition commitment of its first stage)."""
 
     deck: Deck
     first_handle: int
     run: GameRun
     entries: tuple[bytes, ...] = ()
+    commitment: bytes | None = None
     published: dict[int, dict[int, bytes]] = field(default_factory=dict)
     opened: dict[Card, int] = field(default_factory=dict)
     _derived: dict[int, DeckKeys] = field(default_factory=dict)
@@ -79,7 +82,7 @@ class GameRun:
     """The cryptographic side of one game: what each seat must send and what it proves."""
 
     def __init__(self, fair: FairGame, seat_count: int, known: Mapping[int, bytes], envelopes: Sequence[Envelope],
-                 ops: Ops, chain_length: int, private: dict[str, Any]) -> None:
+                 ops: Ops, chain_length: int, private: dict[str, Any], compositions: Mapping[str, tuple[int, ...]] | None = None) -> None:
         self.fair = fair
         self.seat_count = seat_count
         self.envelopes = envelopes
@@ -92,14 +95,19 @@ class GameRun:
         self.decks: list[DeckRecord] = []
         self.handles: dict[int, tuple[DeckRecord, int]] = {}
         self.holder: dict[int, int] = {}
-        self.private: dict[int, tuple[int, int, int | None]] = {}
+        self.drawn: dict[int, tuple[int, int, int | None]] = {}
+        """Each private-draw handle: (drawing seat, bound, face if this session knows it)."""
         self.draws: dict[int, int] = {}
         self.public_faces: dict[int, int] = {}
         self.known_faces: dict[int, int] = {}
         self.boards: dict[tuple[int, str], tuple[Board, bytes | None]] = {}
         self.hidden_rounds = 0
         self.choice_rounds = 0
+        self.show_rounds = 0
         self.private = private
+        """This seat's free choices (hidden data, choices, compositions), persisted by the node."""
+        self.compositions = dict(compositions or {})
+        """The owned decks' compositions as revealed after the game, by deck name (the verifier's)."""
         self.ops = ops
 
     # ------------------------------------------------------------ seeds
@@ -134,8 +142,13 @@ class GameRun:
 
     # ------------------------------------------------------------ decks and keys
 
-    def new_deck(self, request: Shuffle) -> DeckRecord:
-        deck = Deck.public(self.fair, f"deck-{len(self.decks)}", range(self.seat_count), request.cards)
+    def new_deck(self, request: Shuffle | ShuffleOwned) -> DeckRecord:
+        """The deck ``deck-<n>`` (n counts the game's shuffles of either kind) over the request's seats."""
+        name, seats = f"deck-{len(self.decks)}", request.seats or tuple(range(self.seat_count))
+        if isinstance(request, ShuffleOwned):
+            deck = Deck.hidden(self.fair, name, seats, request.owner, request.size, request.catalogue, request.max_copies)
+        else:
+            deck = Deck.public(self.fair, name, seats, request.cards)
         record = DeckRecord(deck, request.first_handle, self)
         self.decks.append(record)
         for position in range(deck.size):
@@ -157,13 +170,18 @@ class GameRun:
         return faces
 
     def deal_needs(self, request: Deal) -> dict[int, tuple[int, ...]]:
+        """The keys each seat must publish: every seat's but the recipient's, except those already
+        published (a card dealt again to its holder, e.g. put back on a pile, needs none)."""
         needs: dict[int, list[int]] = {}
         for recipient, handles in request.to:
             for handle in handles:
-                record, _ = self._deck_handle(handle)
+                record, position = self._deck_handle(handle)
+                holder = self.holder.get(handle, recipient)
+                if holder != recipient and handle not in self.public_faces:
+                    raise ValueError(f"the game dealt handle {handle}, held by seat {holder}, to seat {recipient}; Show shows it")
                 self.holder[handle] = recipient
                 for seat in record.deck.seats:
-                    if seat != recipient:
+                    if seat != recipient and seat not in record.published.get(position, {}):
                         needs.setdefault(seat, []).append(handle)
         return {seat: tuple(sorted(handles)) for seat, handles in needs.items()}
 
@@ -201,8 +219,9 @@ class GameRun:
             record, position = self.handles[handle]
             record.published.setdefault(position, {})[seat] = key
 
-    def open_visible(self, handles: list[int], local: int | None) -> tuple[dict[int, int], FairViolation | None]:
-        """Open the handles this session may see now; the first failure comes back as a dispute."""
+    def open_visible(self, handles: list[int], local: int | None, public: bool = False) -> tuple[dict[int, int], FairViolation | None]:
+        """Open the handles this session may see now (all of them when ``public``, a reveal);
+        the first failure comes back as a dispute."""
         faces: dict[int, int] = {}
         dispute = None
         for handle in handles:
@@ -211,10 +230,10 @@ class GameRun:
                 continue
             record, position = self.handles[handle]
             holder = self.holder.get(handle)
-            if local is not None and holder is not None and holder != local and handle not in self.public_faces:
+            if local is not None and holder is not None and holder != local and not public and handle not in self.public_faces:
                 continue
-            keys = {seat: record.key(position, seat) for seat in record.deck.seats}
-            if any(key is None for key in keys.values()):
+            keys = {seat: key for seat in record.deck.seats if (key := record.key(position, seat)) is not None}
+            if len(keys) < len(record.deck.seats):
                 continue
             try:
                 faces[handle] = record.open(position, keys)
@@ -249,7 +268,7 @@ class GameRun:
         if seed is not None:
             faces = private_stream.draw(seed, DRAW_LABEL, self.draw_context(request.seat), counter, request.bound, request.count)
         for offset, face in enumerate(faces):
-            self.private[request.first_handle + offset] = (request.seat, request.bound, face)
+            self.drawn[request.first_handle + offset] = (request.seat, request.bound, face)
         visible = local is None or local == request.seat
         return {request.first_handle + i: face for i, face in enumerate(faces) if face is not None and visible}
 
@@ -260,8 +279,8 @@ class GameRun:
         for handle in sorted(set(reveals)):
             if handle in self.public_faces:
                 continue
-            if handle in self.private:
-                faces.append([handle, self.private[handle][2]])
+            if handle in self.drawn:
+                faces.append([handle, self.drawn[handle][2]])
             else:
                 record, position = self.handles[handle]
                 keys.append([handle, record.keys_of(seat).position_keys[position]])
@@ -275,8 +294,8 @@ class GameRun:
         keys = dict(_pairs(seat, body["keys"], "keys"))
         claimed = dict(_pairs(seat, body["faces"], "faces"))
         due = sorted(set(handle for handle in reveals if handle not in self.public_faces))
-        due_keys = [handle for handle in due if handle not in self.private]
-        due_faces = [handle for handle in due if handle in self.private]
+        due_keys = [handle for handle in due if handle not in self.drawn]
+        due_faces = [handle for handle in due if handle in self.drawn]
         if sorted(keys) != due_keys or sorted(claimed) != due_faces:
             raise _malformed(seat, f"the move shows handles {due}: keys for {due_keys} and faces for {due_faces} are due")
         faces: dict[int, int] = {}
@@ -292,14 +311,14 @@ class GameRun:
                     raise FairViolation(seat, "deck.key-mismatch", f"the key shown for handle {handle} is not the derived one")
                 faces[handle] = self.known_faces[handle]
                 continue
-            opening = {other: record.key(position, other) for other in record.deck.seats if other != seat}
+            opening = {other: key for other in record.deck.seats if other != seat and (key := record.key(position, other)) is not None}
             opening[seat] = keys[handle]
             try:
                 faces[handle] = record.open(position, opening)
             except FairViolation as exc:
                 raise FairViolation(seat, "deck.bad-reveal", f"handle {handle}: {exc.detail}") from None
         for handle in due_faces:
-            owner, bound, known = self.private[handle]
+            owner, bound, known = self.drawn[handle]
             face = claimed[handle]
             if owner != seat:
                 raise FairViolation(seat, "session.not-held", f"the move shows handle {handle}, a private draw of seat {owner}")
@@ -358,13 +377,14 @@ class GameRun:
 
     def check_open_hidden(self, request: OpenHidden, body: Any) -> dict[int, int]:
         board, root = self.boards[(request.seat, request.layer)]
+        assert root is not None, "cells are opened only after the commitment"
         opened = check_openings(board, root, body)
         cells = {board.index(cell): value for cell, value in opened.items()}
         if sorted(cells) != sorted(set(request.cells)) or len(body["cells"]) != len(cells):
             raise _malformed(request.seat, f"cells {sorted(set(request.cells))} of {request.layer!r} are due, each once")
         if any(type(value) is not int for value in cells.values()):
             raise _malformed(request.seat, "hidden cell values are integers")
-        return cells
+        return cast(dict[int, int], cells)
 
     def _hidden_key(self, seat: int) -> str:
         return f"hidden-{self.hidden_rounds - 1}-{seat}"

@@ -19,6 +19,9 @@ HIDDEN = "hidden"
 OPEN = "open"
 CHOICE = "choice"
 REVEAL = "reveal"
+COMPOSITION = "composition"
+BLIND = "blind"
+UNBLIND = "unblind"
 
 
 @dataclass(frozen=True)

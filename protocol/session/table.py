@@ -11,7 +11,14 @@ node computes identically from the transcript so far. Game requests become round
 - ``Deal`` / ``Reveal``: one ``keys`` message per seat that holds keys the recipients lack;
 - ``Decide``: one ``move`` from the deciding seat, carrying the keys (or private-draw faces)
   of the cards the move shows;
-- ``PrivateDraw``: no message at all; the drawing seat derives its faces, the verifier later too.
+- ``PrivateDraw``: no message at all; the drawing seat derives its faces, the verifier later too;
+- ``ShuffleOwned``: the owner's first ``deck`` stage is its decision (its composition), then
+  the stages of a shuffle; the owner reveals the composition after play (``composition``);
+- ``Show``: a ``blind`` from each recipient, then an ``unblind`` from each holder;
+- ``CommitHidden`` / ``OpenHidden`` / ``Simultaneous``: ``hidden``, ``open``, ``choice`` + ``reveal``.
+
+A seat declared absent forfeits (the game decides whether it goes on); a game that then
+still needs that seat ends with the default result over its teams.
 
 A live session knows its own seat's seeds; the verifier knows every revealed seed. Where a
 seed is known the session recomputes what that seat had to send and records a violation
@@ -21,9 +28,11 @@ when the envelope differs: the same code checks live and after the game.
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
+from functools import partial
 from typing import Any
 
 from fairtable.games import registry
+from fairtable.games.contract import ABSENT as ABSENT_REASON
 from fairtable.games.contract import (
     Chosen,
     CommitHidden,
@@ -35,6 +44,7 @@ from fairtable.games.contract import (
     Event,
     Finished,
     Forfeit,
+    GameError,
     Move,
     NextDeal,
     Opened,
@@ -47,8 +57,11 @@ from fairtable.games.contract import (
     Reveal,
     Revealed,
     RuleError,
+    Show,
+    Shown,
     Shuffle,
     Shuffled,
+    ShuffleOwned,
     Simultaneous,
 )
 from fairtable.protocol import codec
@@ -61,9 +74,29 @@ from fairtable.protocol.fair.public_random import check_reveal, public_below, re
 from fairtable.protocol.fair.seeds import Game as FairGame
 from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.hashing import digest
+from fairtable.protocol.session import owned
 from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
-from fairtable.protocol.session.run import GameRun
-from fairtable.protocol.session.slots import ABSENT, CHOICE, COMMIT, DECK, DISPUTE, HIDDEN, KEYS, MOVE, OPEN, RANDOM, RESIGN, REVEAL, SEED, Slot
+from fairtable.protocol.session.run import DeckRecord, GameRun
+from fairtable.protocol.session.showing import ShowRound
+from fairtable.protocol.session.slots import (
+    ABSENT,
+    BLIND,
+    CHOICE,
+    COMMIT,
+    COMPOSITION,
+    DECK,
+    DISPUTE,
+    HIDDEN,
+    KEYS,
+    MOVE,
+    OPEN,
+    RANDOM,
+    RESIGN,
+    REVEAL,
+    SEED,
+    UNBLIND,
+    Slot,
+)
 from fairtable.protocol.transcript import Transcript, TranscriptError, check_link
 
 Flow = Generator[Slot, Any, None]
@@ -83,6 +116,10 @@ class _Disputed(Exception):
     pass
 
 
+class _Stalled(Exception):
+    """The game asked an absent seat for a message: it cannot go on."""
+
+
 def game_seed(secret: bytes, game: int) -> bytes:
     """A seat's seed for game ``game`` of a table, from its per-table secret."""
     return digest("session/seed", codec.encode([secret, game]))
@@ -93,7 +130,8 @@ class TableSession:
 
     ``secret`` is the seat's random per-table secret (its game seeds derive from it).
     ``seeds`` maps ``(game, seat)`` to seeds known in advance; the verifier passes every
-    revealed seed, so it knows every face from the first shuffle on.
+    revealed seed, so it knows every face from the first shuffle on, and ``compositions``,
+    every owned deck's revealed composition by ``(game, deck name)``.
 
     ``private`` restores what :meth:`private_value` returned: the seat's own free choices
     that later messages must open (hidden data, simultaneous choices). They are not
@@ -110,6 +148,7 @@ class TableSession:
         secret: bytes | None = None,
         seeds: Mapping[tuple[int, int], bytes] | None = None,
         private: Any = None,
+        compositions: Mapping[tuple[int, str], tuple[int, ...]] | None = None,
     ) -> None:
         if (seat is None) != (secret is None):
             raise ValueError("a seat's session needs the seat and its secret; the verifier needs neither")
@@ -118,18 +157,26 @@ class TableSession:
         self.auditing = seat is None
         self._secret = secret
         self._given_seeds = dict(seeds or {})
+        self._given_compositions = dict(compositions or {})
         self.envelopes: list[Envelope] = []
         self.head = genesis.table_id
         self.game = registry.get(genesis.genesis.game)
         self.seat_count = len(genesis.genesis.seats)
         self.state = self.game.setup(genesis.genesis.variant, genesis.genesis.options, self.seat_count)
+        self.teams = self.game.teams(genesis.genesis.variant, self.game.options_of(self.state), self.seat_count)
+        if sorted(seat for team in self.teams for seat in team) != list(range(self.seat_count)):
+            raise ValueError(f"{self.game.id} declared teams {self.teams}, which do not partition {self.seat_count} seats")
         self.result: Result | None = None
+        self.deal_results: list[Result] = []
+        """Each finished deal's result, in order (one per game of a match that reports one)."""
         self.violations: list[Violation] = []
         self.absent: set[int] = set()
+        self.claims: list[tuple[int, int, int]] = []
+        """Accepted absence claims as ``(envelope index, claimant, absent seat)``."""
         self.disputes: list[tuple[int, int, str, int]] = []
         self.ops = Ops()
         self.private: dict[int, dict[str, Any]] = {game: dict(data) for game, data in (private or ())}
-        self.run: GameRun | None = None
+        self.run: GameRun  # set by the flow as it starts each game
         self._events: list[Event] = []
         self._flow_gen = self._flow()
         self.slot: Slot | None = next(self._flow_gen)
@@ -174,7 +221,8 @@ class TableSession:
 
     def awaiting_decision(self) -> bool:
         """True when this seat must choose: a ``move`` (:meth:`move_body`), its hidden data
-        (``hidden``, :meth:`hidden_body`) or a simultaneous choice (``choice``, :meth:`choice_body`)."""
+        (``hidden``, :meth:`hidden_body`), a simultaneous choice (``choice``, :meth:`choice_body`)
+        or its owned deck's composition (``deck``, :meth:`composition_body`)."""
         slot = self.slot
         return slot is not None and slot.seat == self.seat and slot.decision
 
@@ -185,50 +233,81 @@ class TableSession:
 
     def hidden_body(self, data: Mapping[str, Any]) -> tuple[str, Any]:
         """Commit this seat's hidden data, after the game's own check of it."""
-        self._expect_decision(HIDDEN)
+        seat, _ = self._expect_decision(HIDDEN)
         request = self.pending
         if not isinstance(data, Mapping) or any(not isinstance(values, (list, tuple)) for values in data.values()):
-            raise Rejected(Violation(len(self.envelopes), self.seat, "session.malformed", "hidden data is {layer: [one integer per cell]}"))
+            raise Rejected(Violation(len(self.envelopes), seat, "session.malformed", "hidden data is {layer: [one integer per cell]}"))
         data = {layer: tuple(values) for layer, values in data.items()}
-        self.game.check_hidden(self.state, self.seat, data)
-        return HIDDEN, self.run.hidden_body(self.seat, request, data)
+        self.game.check_hidden(self.state, seat, data)
+        return HIDDEN, self.run.hidden_body(seat, request, data)
 
-    def choice_body(self, choice: Any) -> tuple[str, Any]:
-        """Commit this seat's simultaneous choice (revealed automatically once all have committed)."""
-        self._expect_decision(CHOICE)
+    def choice_body(self, choice: Any, default: bool = False) -> tuple[str, Any]:
+        """Commit this seat's simultaneous choice (revealed automatically once all have committed);
+        ``default``: the seat's timer ran out and ``choice`` is the rules' default."""
+        seat, _ = self._expect_decision(CHOICE)
         round_id = f"choice-{self.run.choice_rounds - 1}"
-        return CHOICE, self.run.choice_body(self.seat, round_id, codec.decode(codec.encode(choice)))
+        body = self.run.choice_body(seat, round_id, codec.decode(codec.encode(choice)))
+        return CHOICE, {**body, "default": True} if default else body
+
+    def default_choice_body(self) -> tuple[str, Any]:
+        """What this seat's node sends when its timer runs out on a timed simultaneous choice:
+        a commitment to the game's :meth:`~games.contract.Game.default_move`, marked as the default."""
+        seat, _ = self._expect_decision(CHOICE)
+        if not self.pending.timed:
+            raise NotYourTurn("this simultaneous choice has no timer, so no default")
+        return self.choice_body(self.game.default_move(self.state, seat), default=True)
+
+    def composition_body(self, cards: Any) -> tuple[str, Any]:
+        """The first stage of this seat's owned deck holding ``cards``, after the deck's and the
+        game's checks of the composition (kept to reveal it after the game)."""
+        seat, _ = self._expect_decision(DECK)
+        if not isinstance(cards, (list, tuple)):
+            raise Rejected(Violation(len(self.envelopes), seat, "session.malformed", "a composition is a list of card ids"))
+        record = self.run.decks[-1]
+        try:
+            chosen = record.deck.check_composition(cards)
+        except ValueError as exc:
+            raise Rejected(Violation(len(self.envelopes), seat, "deck.bad-composition", str(exc))) from None
+        self.game.check_composition(self.state, seat, chosen)
+        return DECK, owned.choose(self.run, record, chosen)
 
     @property
     def decision_kind(self) -> str | None:
-        """What this seat must decide now: ``move``, ``hidden`` (its hidden data) or ``choice``; else None."""
-        return self.slot.kind if self.awaiting_decision() else None
+        """What this seat must decide now: ``move``, ``hidden`` (its hidden data), ``choice``
+        or ``deck`` (its owned deck's composition); else None."""
+        slot = self.slot
+        return slot.kind if slot is not None and self.awaiting_decision() else None
 
     def decide(self, decision: Any) -> tuple[str, Any]:
-        """The ``(kind, body)`` for whatever decision is due: a move, hidden data or a choice."""
+        """The ``(kind, body)`` for whatever decision is due: a move, hidden data, a choice or a composition."""
         kind = self.decision_kind
         if kind == HIDDEN:
             return self.hidden_body(decision)
         if kind == CHOICE:
             return self.choice_body(decision)
+        if kind == DECK:
+            return self.composition_body(decision)
         return self.move_body(decision)
 
-    def _expect_decision(self, kind: str) -> None:
-        if not self.awaiting_decision() or self.slot.kind != kind:
+    def _expect_decision(self, kind: str) -> tuple[int, Slot]:
+        """This seat and its due slot, if the slot is its decision of ``kind``."""
+        slot = self.slot
+        if self.seat is None or slot is None or not self.awaiting_decision() or slot.kind != kind:
             raise NotYourTurn(f"seat {self.seat} is not to send {kind!r} now")
+        return self.seat, slot
 
     def move_body(self, move: Any) -> tuple[str, Any]:
         """The ``(kind, body)`` of a move by this seat, with the openings of the cards it shows.
 
         Raises :class:`Rejected` when the move is not legal, before anything is sent.
         """
-        self._expect_decision(MOVE)
+        seat, slot = self._expect_decision(MOVE)
         move = codec.decode(codec.encode(move))
-        body = codec.decode(codec.encode(self.run.move_body(self.seat, move, self.game.reveals(self.state, move))))
+        body = codec.decode(codec.encode(self.run.move_body(seat, move, self.game.reveals(self.state, move))))
         try:
-            self.slot.check(body)
+            slot.check(body)
         except (FairViolation, RuleError) as exc:
-            raise Rejected(self._violation(len(self.envelopes), self.seat, exc, None)) from None
+            raise Rejected(self._violation(len(self.envelopes), seat, exc, None)) from None
         return MOVE, body
 
     def resign_body(self) -> tuple[str, Any]:
@@ -290,16 +369,21 @@ class TableSession:
         return tuple(self._events)
 
     def _absence_claim(self, index: int, envelope: Envelope) -> tuple[Event, ...]:
-        """Another seat declares the due seat absent: the game ends, the absent seat loses."""
+        """Another seat declares the due seat absent: the due seat forfeits on the claimant's word.
+
+        This is no finding against the absent seat: whether it was really silent is a matter of
+        clocks, which a transcript does not hold. It is recorded in :attr:`claims`; the claim is
+        void if the claimed seat's own envelope for the slot turns up (``replica.py``)."""
         due = self.slot.seat
+        if envelope.seat in self.absent:
+            raise Rejected(Violation(index, envelope.seat, "session.out-of-turn", "an absent seat cannot declare others absent", envelope))
         if envelope.body != {"seat": due}:
             detail = f"an absence claim is {{seat: {due}}}, naming the due seat"
             raise Rejected(Violation(index, envelope.seat, "session.malformed", detail, envelope))
         self._events = []
         self._append(envelope)
         self.absent.add(due)
-        detail = f"declared absent by seat {envelope.seat} while due to send {self.slot.kind!r}"
-        self.violations.append(Violation(index, due, "session.absent", detail, envelope))
+        self.claims.append((index, envelope.seat, due))
         self._advance(lambda: self._flow_gen.throw(_Absent(due)))
         return tuple(self._events)
 
@@ -346,7 +430,10 @@ class TableSession:
 
     def _advance(self, step) -> None:
         try:
-            self.slot = step()
+            slot = step()
+            while slot.seat in self.absent:
+                slot = self._flow_gen.throw(_Stalled())
+            self.slot = slot
         except StopIteration:
             self.slot = None
 
@@ -366,37 +453,44 @@ class TableSession:
         index = 0
         while True:
             self.run = GameRun(FairGame(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes, self.ops,
-                                self.game.public_values, self.private.setdefault(index, {}))
+                                self.game.public_values, self.private.setdefault(index, {}),
+                                {name: cards for (g, name), cards in self._given_compositions.items() if g == index})
             try:
                 yield from self._commit_round(self.run)
                 request = yield from self._play(self.run)
-            except _Absent as absent:
-                request = self._forfeit_absent(absent.seat)
             except _Disputed:
                 request = Finished(Result((), "disputed"))
+            deal = request.result if isinstance(request, NextDeal) else request.deal
+            if deal is not None:
+                self.deal_results.append(deal)
             if isinstance(request, Finished):
                 self.result = request.result
+            yield from self._composition_round(self.run)
             yield from self._seed_round(self.run)
             if isinstance(request, Finished):
                 return
             self._apply(DealStarted())
             index += 1
 
-    def _forfeit_absent(self, seat: int) -> Finished:
-        """An absent seat can no longer open its cards or reveal its share: the table ends."""
-        self._apply(Forfeit(seat, "absent"))
-        request = self.game.pending(self.state)
-        if isinstance(request, Finished):
-            return request
-        others = tuple(other for other in range(self.seat_count) if other not in self.absent)
-        return Finished(Result(others, "absent"))
+    def _forfeit(self, seat: int, reason: str) -> None:
+        """Tell the game ``seat`` left, unless it is over or refuses (the seat had left already)."""
+        if isinstance(self.game.pending(self.state), Finished):
+            return
+        try:
+            self._apply(Forfeit(seat, reason))
+        except RuleError:
+            return
 
     def _known_seeds(self, game: int) -> dict[int, bytes]:
-        if self.seat is not None:
+        if self.seat is not None and self._secret is not None:
             return {self.seat: game_seed(self._secret, game)}
         return {seat: seed for (g, seat), seed in self._given_seeds.items() if g == game}
 
     def _play(self, run: GameRun) -> Generator[Slot, Any, Finished | NextDeal]:
+        """The game's requests until a deal or the game ends. A round interrupted by a
+        resignation or an absence is dropped (its messages stay, without effect) and the game,
+        told the forfeit, says what comes next; a request only an absent seat can answer ends
+        the game with the default result over the teams."""
         while True:
             request = self.game.pending(self.state)
             if isinstance(request, (Finished, NextDeal)):
@@ -405,21 +499,27 @@ class TableSession:
                 yield from self._resolve(run, request)
             except _Resigned as resigned:
                 self._apply(Forfeit(resigned.seat, "resigned"))
+            except _Absent as absent:
+                self._forfeit(absent.seat, ABSENT_REASON)
+            except _Stalled:
+                return Finished(Result.forfeit(self.teams, tuple(sorted(self.absent)), ABSENT_REASON))
 
     def _resolve(self, run: GameRun, request: Any) -> Flow:
         if isinstance(request, Decide):
             yield from self._decide(run, request)
         elif isinstance(request, PublicRandom):
             yield from self._public_random(run, request)
-        elif isinstance(request, Shuffle):
+        elif isinstance(request, (Shuffle, ShuffleOwned)):
             yield from self._shuffle(run, request)
         elif isinstance(request, Deal):
             faces = yield from self._open_round(run, run.deal_needs(request), [h for _, hs in request.to for h in hs])
             self._apply(Dealt(faces))
         elif isinstance(request, Reveal):
-            faces = yield from self._open_round(run, run.reveal_needs(request), list(request.handles))
+            faces = yield from self._open_round(run, run.reveal_needs(request), list(request.handles), public=True)
             run.public_faces.update(faces)
             self._apply(Revealed(faces))
+        elif isinstance(request, Show):
+            yield from self._show(run, request)
         elif isinstance(request, PrivateDraw):
             self._apply(PrivateDrawn(run.private_draw(request, self.seat)))
         elif isinstance(request, CommitHidden):
@@ -434,10 +534,39 @@ class TableSession:
             raise TypeError(f"the game asked for {request!r}, which is not a request")
 
     def _commit_round(self, run: GameRun) -> Flow:
+        """Every present seat commits; a seat declared absent here forfeits and is skipped."""
         for seat in range(self.seat_count):
+            if seat in self.absent:
+                continue
             produce = (lambda seat=seat: run.commit_body(seat)) if seat in run.seeds else None
-            body = yield Slot(seat, COMMIT, lambda body, seat=seat: run.check_commit(seat, body), produce)
+            try:
+                body = yield Slot(seat, COMMIT, partial(run.check_commit, seat), produce)
+            except _Absent:
+                self._forfeit(seat, ABSENT_REASON)
+                continue
             run.adopt_commitment(seat, body)
+
+    def _composition_round(self, run: GameRun) -> Flow:
+        """After play: each owned deck's owner (unless absent) reveals its composition, deck by deck."""
+        for record in run.decks:
+            owner = record.deck.owner
+            if owner is None or record.commitment is None or owner in self.absent:
+                continue
+            produce = (lambda record=record: owned.reveal_body(run, record)) if owned.known_composition(run, record) is not None else None
+            try:
+                yield Slot(owner, COMPOSITION, partial(self._check_composition, run, record), produce)
+            except _Absent:
+                continue
+
+    def _check_composition(self, run: GameRun, record: DeckRecord, body: Any) -> None:
+        """A revealed composition: well formed, in the catalogue, holding every card seen from
+        the deck, and a deck the game allows; where the owner's seed is known, opening the commitment."""
+        cards = owned.check_reveal(record, body)
+        assert record.deck.owner is not None
+        self.game.check_composition(self.state, record.deck.owner, cards)
+        problem = owned.commitment_violation(run, record, cards)
+        if problem is not None:
+            raise problem
 
     def _seed_round(self, run: GameRun) -> Flow:
         for seat in range(self.seat_count):
@@ -445,26 +574,41 @@ class TableSession:
                 continue
             produce = (lambda seat=seat: run.seed_body(seat)) if seat in run.seeds else None
             try:
-                yield Slot(seat, SEED, lambda body, seat=seat: run.check_seed(seat, body), produce, "seed.mismatch")
+                yield Slot(seat, SEED, partial(run.check_seed, seat), produce, "seed.mismatch")
             except _Absent:
                 continue
 
     def _public_random(self, run: GameRun, request: PublicRandom) -> Flow:
+        """Every present seat reveals; one declared absent meanwhile is left out of the value
+        (it cannot be waited for) and forfeits once the value is known. Not resignable: a
+        round restarted after some reveals would leave the seats' chains out of step."""
         run.random_index += 1
         index = run.random_index
         reveals: dict[int, bytes] = {}
+        left = []
         for seat in range(self.seat_count):
+            if seat in self.absent:
+                continue
             produce = (lambda seat=seat: reveal_body(run.chains[seat], index)) if seat in run.chains else None
             check = lambda body, seat=seat: check_reveal(seat, index, body, run.last_reveal[seat], run.chain_length)
-            reveals[seat] = yield Slot(seat, RANDOM, check, produce, "public-random.mismatch", resignable=True)
+            try:
+                reveals[seat] = yield Slot(seat, RANDOM, check, produce, "public-random.mismatch")
+            except _Absent:
+                left.append(seat)
+                continue
             run.last_reveal[seat] = reveals[seat]
         self._apply(RandomValue(public_below(run.fair, index, reveals, request.bound)))
+        for seat in left:
+            self._forfeit(seat, ABSENT_REASON)
 
-    def _shuffle(self, run: GameRun, request: Shuffle) -> Flow:
+    def _shuffle(self, run: GameRun, request: Shuffle | ShuffleOwned) -> Flow:
         record = run.new_deck(request)
         deck = record.deck
-        entries = deck.initial()
+        entries = deck.initial() if deck.owner is None else ()
         for stage in deck.stages:
+            if stage.index == 0 and deck.owner is not None:
+                entries = yield from self._owned_first_stage(run, record)
+                continue
             produce = None
             if stage.seat in run.seeds:
                 produce = lambda stage=stage, entries=entries: stage_body(
@@ -472,9 +616,39 @@ class TableSession:
             check = lambda body, stage=stage: check_stage(deck, stage.index, body)
             entries = yield Slot(stage.seat, DECK, check, produce, "deck.stage-mismatch", resignable=True)
         record.entries = entries
-        self._apply(Shuffled(run.open_all(record) if self.auditing else {}))
+        faces = run.open_all(record) if self.auditing else {}
+        composition: tuple[int, ...] = ()
+        if deck.owner is not None and (self.auditing or deck.owner == self.seat):
+            composition = tuple(sorted(faces.values())) if self.auditing else owned.known_composition(run, record) or ()
+        self._apply(Shuffled(faces, composition))
 
-    def _open_round(self, run: GameRun, needs: Mapping[int, tuple[int, ...]], handles: list[int]) -> Generator[Slot, Any, dict[int, int]]:
+    def _owned_first_stage(self, run: GameRun, record: DeckRecord) -> Generator[Slot, Any, tuple[bytes, ...]]:
+        """The owner's first stage: its decision (the composition), recomputed by the verifier
+        from the revealed composition."""
+        owner = record.deck.owner
+        assert owner is not None
+        composition = owned.known_composition(run, record)
+        produce = (lambda: owned.first_stage(run, record, composition)) if composition is not None and owner in run.seeds else None
+        entries, record.commitment = yield Slot(owner, DECK, lambda body: owned.check_first_stage(record, body), produce,
+                                                "deck.stage-mismatch", decision=produce is None, resignable=True)
+        return entries
+
+    def _show(self, run: GameRun, request: Show) -> Flow:
+        plan = ShowRound.plan(run, request)
+        for recipient in sorted(plan.wanted):
+            produce = (lambda recipient=recipient: plan.blind_body(recipient)) if recipient in run.seeds else None
+            check = partial(plan.check_blind, recipient)
+            plan.adopt_blind(recipient, (yield Slot(recipient, BLIND, check, produce, "deck.blind-mismatch", resignable=True)))
+        for holder in sorted(plan.holders):
+            produce = (lambda holder=holder: plan.unblind_body(holder)) if holder in run.seeds else None
+            plan.adopt_unblind((yield Slot(holder, UNBLIND, partial(plan.check_unblind, holder), produce, "deck.unblind-mismatch", resignable=True)))
+        faces, dispute = plan.open(self.seat)
+        if dispute is not None:
+            self.violations.append(Violation(len(self.envelopes) - 1, dispute.seat, dispute.rule, dispute.detail, None, dispute.suspects))
+        self._apply(Shown(faces))
+
+    def _open_round(self, run: GameRun, needs: Mapping[int, tuple[int, ...]], handles: list[int],
+                    public: bool = False) -> Generator[Slot, Any, dict[int, int]]:
         """Each seat in ``needs`` publishes its keys for its handles; then open what this session may see."""
         for seat in sorted(needs):
             wanted = needs[seat]
@@ -482,7 +656,7 @@ class TableSession:
             check = lambda body, seat=seat, wanted=wanted: run.check_keys(seat, wanted, body)
             published = yield Slot(seat, KEYS, check, produce, "deck.key-mismatch", resignable=True)
             run.store_keys(seat, published)
-        faces, dispute = run.open_visible(handles, self.seat)
+        faces, dispute = run.open_visible(handles, self.seat, public)
         if dispute is not None:
             self.violations.append(Violation(len(self.envelopes) - 1, dispute.seat, dispute.rule, dispute.detail, None, dispute.suspects))
         return faces
@@ -490,33 +664,72 @@ class TableSession:
     def _commit_hidden(self, run: GameRun, request: CommitHidden) -> Flow:
         run.begin_hidden(request)
         for seat in request.seats:
-            roots = yield Slot(seat, HIDDEN, lambda body, seat=seat: run.check_hidden(seat, request, body), decision=True, resignable=True)
+            roots = yield Slot(seat, HIDDEN, partial(run.check_hidden, seat, request), decision=True, resignable=True)
             run.adopt_hidden(seat, roots)
         own = {seat: data for seat in request.seats if (data := run.own_hidden(seat)) is not None}
         self._apply(Committed(own))
 
     def _simultaneous(self, run: GameRun, request: Simultaneous) -> Flow:
+        """Commit round, then reveal round. A commitment marked ``default`` binds the seat to the
+        rules' default, checked at its reveal. A seat declared absent before its reveal is left
+        out (None): the choices already revealed stand, and the seat forfeits after them."""
         round_id = run.begin_choice()
-        commitments = {}
+        commitments: dict[int, bytes] = {}
+        defaults: list[int] = []
         for seat in request.seats:
-            check = lambda body, seat=seat: simultaneous.check_commit(seat, round_id, body)
-            commitments[seat] = yield Slot(seat, CHOICE, check, decision=True, resignable=True)
+            check = lambda body, seat=seat: self._check_choice_commit(seat, round_id, request, body)
+            commitments[seat], default = yield Slot(seat, CHOICE, check, decision=True, resignable=True)
+            if default:
+                defaults.append(seat)
         choices: list[Any] = []
+        absent: list[int] = []
         for position, seat in enumerate(request.seats):
+            last = position == len(request.seats) - 1
             produce = (lambda seat=seat: run.reveal_choice_body(seat, round_id)) if f"{round_id}-{seat}" in run.private else None
 
-            def check(body: Any, seat: int = seat, last: bool = position == len(request.seats) - 1) -> Any:
+            def check(body: Any, seat: int = seat, last: bool = last) -> Any:
                 choice = run.check_choice_reveal(seat, round_id, commitments[seat], body)
-                legal = self.game.legal_moves(self.state, seat)
-                if legal and choice not in legal:
-                    raise RuleError(f"{self.game.id}.choice", f"seat {seat} chose {choice!r}, not one of its legal choices")
-                return self._ruled(Chosen((*choices, choice))) if last else choice
+                self._check_choice(seat, choice, seat in defaults)
+                return self._ruled(Chosen((*choices, choice), tuple(defaults), tuple(absent))) if last else choice
 
-            outcome = yield Slot(seat, REVEAL, check, produce, "choice.mismatch", resignable=True)
-            if position < len(request.seats) - 1:
-                choices.append(outcome)
-            else:
+            try:
+                outcome = yield Slot(seat, REVEAL, check, produce, "choice.mismatch")
+            except _Absent:
+                choices.append(None)
+                absent.append(seat)
+                if last:
+                    self._apply(Chosen(tuple(choices), tuple(defaults), tuple(absent)))
+                continue
+            if last:
                 self._adopt(outcome)
+            else:
+                choices.append(outcome)
+        for seat in absent:
+            self._forfeit(seat, ABSENT_REASON)
+
+    def _check_choice_commit(self, seat: int, round_id: str, request: Simultaneous, body: Any) -> tuple[bytes, bool]:
+        """The commitment, and whether it is marked as the timer's default."""
+        default = isinstance(body, dict) and "default" in body
+        if default:
+            if body["default"] is not True or not request.timed:
+                raise FairViolation(seat, "choice.malformed", "only a timed choice may be marked, with default: true")
+            body = {key: value for key, value in body.items() if key != "default"}
+        return simultaneous.check_commit(seat, round_id, body), default
+
+    def _check_choice(self, seat: int, choice: Any, default: bool) -> None:
+        """A free choice must be legal; a default must be the rules' default, where this state
+        can tell (the verifier always can)."""
+        if not default:
+            legal = self.game.legal_moves(self.state, seat)
+            if legal and choice not in legal:
+                raise RuleError(f"{self.game.id}.choice", f"seat {seat} chose {choice!r}, not one of its legal choices")
+            return
+        try:
+            expected = codec.decode(codec.encode(self.game.default_move(self.state, seat)))
+        except GameError:
+            return
+        if codec.encode(choice) != codec.encode(expected):
+            raise FairViolation(seat, "choice.not-default", f"seat {seat} marked {choice!r} as its default, which is {expected!r}")
 
     def _decide(self, run: GameRun, request: Decide) -> Flow:
         def check(body: Any) -> Any:

@@ -3,7 +3,8 @@
 Because it knows every seed, the session recomputes every message a seat's seed dictates
 (commitments, shuffle stages, keys, public-random reveals, private draws) and knows every
 face, so every rule check the live nodes had to skip is made here. The report lists each
-violation as (envelope index, seat, rule, explanation) with the seat's signed envelope.
+violation as (envelope index, seat, rule, explanation) with the seat's signed envelope, and
+the result of each deal of a match.
 """
 
 from __future__ import annotations
@@ -14,10 +15,27 @@ from dataclasses import dataclass, field
 from fairtable.games.contract import Result
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.session.errors import Rejected, Violation
-from fairtable.protocol.session.slots import SEED
+from fairtable.protocol.session.slots import COMPOSITION, SEED
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript import EquivocationProof, TranscriptError
 from fairtable.protocol.transcript_file import TranscriptFile, TranscriptReader
+
+
+@dataclass(frozen=True)
+class Absence:
+    """``seat`` forfeited at envelope ``index`` because ``claimant`` declared it absent.
+
+    Not a finding against ``seat``: a transcript holds no clock, so the forfeit rests on the
+    claimant's word. A claim the absent seat's own envelope refutes is a violation instead
+    (``session.refuted-claim``)."""
+
+    index: int
+    seat: int
+    claimant: int
+
+    def to_value(self) -> dict:
+        note = f"declared absent by seat {self.claimant}: a forfeit on seat {self.claimant}'s word"
+        return {"claimant": self.claimant, "index": self.index, "note": note, "seat": self.seat}
 
 
 @dataclass(frozen=True)
@@ -30,6 +48,9 @@ class Report:
     envelopes: int
     result: Result | None
     violations: tuple[Violation, ...] = field(default=())
+    absences: tuple[Absence, ...] = field(default=())
+    deals: tuple[Result, ...] = ()
+    """Each deal's own result, for a match of several deals."""
 
     @property
     def valid(self) -> bool:
@@ -37,6 +58,8 @@ class Report:
 
     def to_value(self) -> dict:
         return {
+            "absences": [absence.to_value() for absence in self.absences],
+            "deals": [deal.to_value() for deal in self.deals],
             "envelopes": self.envelopes,
             "game": self.game,
             "result": None if self.result is None else self.result.to_value(),
@@ -66,11 +89,29 @@ def revealed_seeds(file: TranscriptFile) -> dict[tuple[int, int], bytes]:
     return seeds
 
 
+def revealed_compositions(file: TranscriptFile) -> dict[tuple[int, str], tuple[int, ...]]:
+    """Every owned deck's composition its owner revealed, by ``(game, deck name)``.
+
+    A game's compositions come before its seeds, so the owner's count of seed envelopes so far
+    is the game. The session checks each one when it reaches it; here only the shape counts.
+    """
+    compositions: dict[tuple[int, str], tuple[int, ...]] = {}
+    games: dict[int, int] = {}
+    for envelope in file.transcript.envelopes:
+        body = envelope.body
+        if envelope.kind == SEED:
+            games[envelope.seat] = games.get(envelope.seat, 0) + 1
+        elif envelope.kind == COMPOSITION and isinstance(body, dict) and isinstance(body.get("deck"), str) \
+                and isinstance(body.get("cards"), tuple) and all(type(card) is int for card in body["cards"]):
+            compositions[(games.get(envelope.seat, 0), body["deck"])] = body["cards"]
+    return compositions
+
+
 def verify(file: TranscriptFile, broken: TranscriptError | None = None) -> Report:
     """Replay ``file``; ``broken`` is the chain error that cut a file short, if one did."""
     transcript = file.transcript
     genesis = transcript.genesis.genesis
-    session = TableSession(transcript.genesis, seeds=revealed_seeds(file))
+    session = TableSession(transcript.genesis, seeds=revealed_seeds(file), compositions=revealed_compositions(file))
     violations: list[Violation] = []
     for envelope in transcript.envelopes:
         try:
@@ -89,6 +130,7 @@ def verify(file: TranscriptFile, broken: TranscriptError | None = None) -> Repor
     return Report(
         genesis.game, genesis.variant, tuple(seat.key.fingerprint for seat in genesis.seats),
         len(transcript) + (broken is not None), session.result, tuple(violations),
+        tuple(Absence(index, seat, claimant) for index, claimant, seat in session.claims), tuple(session.deal_results),
     )
 
 

@@ -33,8 +33,11 @@ from fairtable.games.contract import (
     Reveal,
     Revealed,
     RuleError,
+    Show,
+    Shown,
     Shuffle,
     Shuffled,
+    ShuffleOwned,
     Simultaneous,
 )
 from fairtable.games.towers.bots import GreedyBot
@@ -51,7 +54,9 @@ SCRIPT = (
     (OpenHidden(1, "cells", (1,)), Opened),
     (Simultaneous((0, 1)), Chosen),
     (Decide(0, timed=False), Move),
-    (NextDeal(), DealStarted),
+    (ShuffleOwned(1, 2, (20, 21, 22), 10), Shuffled),
+    (Show((0,), (1,)), Shown),
+    (NextDeal(Result((1,), "deal")), DealStarted),
 )
 
 
@@ -75,6 +80,10 @@ class Toy(Game):
 
     def check_hidden(self, state, seat, data):
         pass
+
+    def check_composition(self, state, seat, cards):
+        if cards != (20, 22):
+            raise RuleError("toy.deck", f"seat {seat} owns 20 and 22, not {cards}")
 
     def pending(self, state):
         if state.step == len(SCRIPT):
@@ -117,6 +126,8 @@ class ToyBot:
         return {"show": 0} if isinstance(game.pending(state), Decide) else {"bid": seat + 1}
 
     def commit(self, game, state, seat, request):
+        if isinstance(request, ShuffleOwned):
+            return (22, 20)
         return {"cells": tuple(10 * seat + cell for cell in range(request.width * request.height))}
 
 
@@ -135,6 +146,9 @@ def test_referee_fulfils_every_request_kind(lockstep):
     assert chosen == Chosen(({"bid": 1}, {"bid": 2}))
     assert moved == Move(0, {"show": 0}, {0: shuffled.faces[0]})
     assert played.moves == 1
+    owned, shown = played.events[9], played.events[10]
+    assert sorted(owned.faces.values()) == [20, 22] and set(owned.faces) == {10, 11} and owned.composition == (20, 22)
+    assert shown == Shown({0: shuffled.faces[0]})
     if not lockstep:
         assert played.seat_states == ()
         return
@@ -142,6 +156,8 @@ def test_referee_fulfils_every_request_kind(lockstep):
     assert seat0.faces == {0: shuffled.faces[0], 2: shuffled.faces[2], **drawn.faces}
     assert seat1.faces == {0: shuffled.faces[0], 1: shuffled.faces[1], 2: shuffled.faces[2]}
     assert played.seat_events[1][1] == Shuffled() and played.seat_events[1][4] == PrivateDrawn()
+    assert played.seat_events[1][9] == Shuffled({}, (20, 22)) and played.seat_events[0][9] == Shuffled()
+    assert played.seat_events[1][10] == Shown({0: shuffled.faces[0]}) and played.seat_events[0][10] == Shown()
 
 
 class LeakyToy(Toy):
@@ -163,6 +179,13 @@ def test_timeout_plays_the_default_move_and_unfinished_games_are_reported():
 
     played = referee.play(Toy(), "plain", {}, [Sleeper(0), Sleeper(1)], random.Random(2))
     assert played.events[8].move == {"show": 0}
+
+    class Dreamer(ToyBot):
+        def choose(self, game, state, seat):
+            return referee.TIMEOUT if isinstance(game.pending(state), Simultaneous) and seat == 1 else super().choose(game, state, seat)
+
+    played = referee.play(Toy(), "plain", {}, [Dreamer(0), Dreamer(1)], random.Random(2))
+    assert played.events[7] == Chosen(({"bid": 1}, {"show": 1}), defaults=(1,))
     with pytest.raises(RuntimeError, match="did not finish"):
         referee.play(Toy(), "plain", {}, [ToyBot(0), ToyBot(1)], random.Random(2), max_steps=5)
 

@@ -77,7 +77,7 @@ async def _tcp_game(host: Node, guest: Node) -> tuple[float, list[float], LiveTa
     _stamp(host.tables[table_id], stamps)
     await _finished(host.tables[table_id])
     while table_id not in guest.tables:
-        await trio.sleep(0.001)
+        await guest.updates_hub.changed()
     await _finished(guest.tables[table_id])
     seconds = time.perf_counter() - started
     return seconds, _round_trips(host.tables[table_id], stamps), host.tables[table_id], guest.tables[table_id]

@@ -1,13 +1,14 @@
-"""``fairtable demo``: two node processes play a whole game over TCP; both transcripts are verified.
+"""``fairtable demo``: node processes play a whole game over TCP; every transcript is verified.
 
-One node hosts a table, the other joins it (the ``--host-table`` and ``--join`` flags of
+One node hosts a table, the others join it (the ``--host-table`` and ``--join`` flags of
 ``fairtable node``), bots play every decision, and each node writes its transcript. The
-demo compares the two files byte for byte and runs the verifier on them.
+demo compares the files byte for byte and runs the verifier on each.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -16,21 +17,26 @@ from pathlib import Path
 
 from fairtable.games import registry
 from fairtable.games.contract import GameError
+from fairtable.games.results import describe
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.verify import verify_chunks
 
-TIMEOUT = 60.0
+TIMEOUT = 120.0
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "demo", help="two local node processes play a game over TCP; verify and compare the transcripts",
-        description="Starts two nodes on free local ports, one hosts and one joins, bots play a full game, "
-                    "then both transcripts are verified and compared.",
+        "demo", help="local node processes play a game over TCP; verify and compare the transcripts",
+        description="Starts one node per seat on free local ports, one hosts and the others join, bots play a "
+                    "full game, then every transcript is verified and all are compared.",
     )
     parser.add_argument("--game", default="towers", help="game id (default towers)")
+    parser.add_argument("--variant", help="variant (default: the game's first)")
+    parser.add_argument("--seats", type=int, help="number of seats, one node each (default: the fewest the game allows)")
+    parser.add_argument("--options", default="{}", help="table options as JSON, e.g. '{\"turn_seconds\": 30}'")
     parser.add_argument("--out", type=Path, help="directory for the nodes' data, logs and transcripts (default: a new temporary one)")
-    parser.add_argument("--bots", default="greedy,random", help="bot of the host and of the guest (default greedy,random)")
+    parser.add_argument("--bots", default="greedy,random",
+                        help="bots of the host and the guests, in seat order, repeated as needed (default greedy,random)")
     parser.set_defaults(run=run)
 
 
@@ -53,43 +59,51 @@ def start_node(command: list[str], log: Path) -> tuple[subprocess.Popen, str]:
 def run(args: argparse.Namespace) -> int:
     try:
         game = registry.get(args.game)
-    except GameError as exc:
+        variant = args.variant or game.variants[0]
+        options = json.loads(args.options)
+        seats = args.seats or game.min_seats
+        game.setup(variant, options, seats)
+    except (GameError, ValueError) as exc:
         raise SystemExit(f"fairtable demo: {exc}") from None
     bots = args.bots.split(",")
-    if len(bots) != 2 or not set(bots) <= {"random", "greedy"}:
-        raise SystemExit("fairtable demo: --bots takes two of random, greedy, e.g. greedy,random")
+    if not bots or not set(bots) <= {"random", "greedy"}:
+        raise SystemExit("fairtable demo: --bots takes random or greedy, comma-separated, e.g. greedy,random")
+    names = ["host", *(f"guest-{n}" for n in range(1, seats))]
     out = args.out or Path(tempfile.mkdtemp(prefix="fairtable-demo-"))
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    host, address = start_node(node_command(out / "host", "host", bots[0], "--host-table", game.id, "--until-done"),
-                               out / "host.log")
-    guest, _ = start_node(node_command(out / "guest", "guest", bots[1], "--join", address, "--until-done"),
-                          out / "guest.log")
-    for process in (host, guest):
+    table = ["--host-table", game.id, "--variant", variant, "--options", json.dumps(options), "--seats", str(seats)]
+    host, address = start_node(node_command(out / "host", "host", bots[0], *table, "--until-done"), out / "host.log")
+    processes = [host]
+    for seat, name in enumerate(names[1:], start=1):
+        guest, _ = start_node(node_command(out / name, name, bots[seat % len(bots)], "--join", address, "--until-done"),
+                              out / f"{name}.log")
+        processes.append(guest)
+    for process in processes:
         try:
             process.communicate(timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
-            host.kill()
-            guest.kill()
+            for other in processes:
+                other.kill()
             raise SystemExit(f"fairtable demo: no result within {TIMEOUT:g} s; see the logs in {out}") from None
     seconds = time.perf_counter() - started
-    files = [sorted((out / side / "tables").glob("*/transcript.ftt")) for side in ("host", "guest")]
+    files = [sorted((out / name / "tables").glob("*/transcript.ftt")) for name in names]
     if any(len(found) != 1 for found in files):
         raise SystemExit(f"fairtable demo: a node wrote no transcript; see the logs in {out}")
     data = [found[0].read_bytes() for found in files]
-    for side, content in zip(("host", "guest"), data):
-        (out / f"{side}.ftt").write_bytes(content)
+    for name, content in zip(names, data):
+        (out / f"{name}.ftt").write_bytes(content)
     try:
         reports = [verify_chunks([content]) for content in data]
     except ProtocolError as exc:
         raise SystemExit(f"fairtable demo: a transcript is unreadable: {exc}") from None
     report = reports[0]
-    winners = ", ".join(f"seat {seat}" for seat in report.result.winners) if report.result else "none"
-    print(f"game          {report.game} ({report.variant}), {bots[0]} bot hosting, {bots[1]} bot joining")
-    print(f"result        {winners or 'draw'} ({report.result.reason if report.result else 'unfinished'})")
+    identical = all(content == data[0] for content in data)
+    print(f"game          {report.game} ({report.variant}), {seats} seats, bots {', '.join(bots[n % len(bots)] for n in range(seats))}")
+    print(f"result        {describe(report.result, names)}")
     print(f"envelopes     {report.envelopes}")
-    print(f"identical     {'yes' if data[0] == data[1] else 'NO'}")
+    print(f"identical     {'yes' if identical else 'NO'}")
     print(f"verification  {' / '.join('VALID' if r.valid else 'VIOLATIONS FOUND' for r in reports)}")
-    print(f"time          {seconds:.2f} s (two processes, start to both exited)")
-    print(f"transcripts   {out / 'host.ftt'}  {out / 'guest.ftt'}")
-    return 0 if data[0] == data[1] and all(r.valid for r in reports) else 1
+    print(f"time          {seconds:.2f} s ({seats} processes, start to all exited)")
+    print(f"transcripts   {'  '.join(str(out / f'{name}.ftt') for name in names)}")
+    return 0 if identical and all(r.valid for r in reports) else 1

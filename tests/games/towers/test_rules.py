@@ -84,7 +84,7 @@ def test_battlefield_start_and_thresholds(field):
 
 def test_default_options_and_variants():
     state = GAME.setup("normal", {}, 2)
-    assert GAME.options_of(state) == {"battlefield": "archmage_citadel", "turn_seconds": 60, "max_timeouts": 3}
+    assert GAME.options_of(state) == {"battlefield": "archmage_citadel", "turn_seconds": 60, "max_timeouts": 3, "idle_seconds": 300}
     assert GAME.variants == ("normal", "infinite")
     assert GAME.setup("infinite", {"turn_seconds": 0, "max_timeouts": 1}, 2).options["turn_seconds"] == 0
 

@@ -35,7 +35,7 @@ def rule(excinfo) -> str:
 
 def test_defaults_and_the_first_requests():
     state = GAME.setup("duel", {}, 2)
-    assert state.options == {"fleet": "classic", "water_ring": True, "turn_seconds": 60, "max_timeouts": 3}
+    assert state.options == {"fleet": "classic", "water_ring": True, "turn_seconds": 60, "max_timeouts": 3, "idle_seconds": 300}
     assert GAME.options_of(state) == state.options
     assert GAME.pending(state) == CommitHidden((0, 1), 10, 10, ("ships", "ids"))
     state = GAME.apply(state, Committed({}))

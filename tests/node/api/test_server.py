@@ -69,8 +69,11 @@ async def test_games_lists_what_can_be_hosted(url):
     assert reply["ok"] is True and reply["id"] == 1
     games = {game["id"]: game for game in reply["games"]}
     assert list(games) == list(registry.ids())  # every registered game (tests may register toy games)
-    assert games["towers"] == {"id": "towers", "max_seats": 2, "min_seats": 2, "variants": ["normal", "infinite"]}
-    assert games["zeeslag"] == {"id": "zeeslag", "max_seats": 2, "min_seats": 2, "variants": ["duel"]}
+    assert games["towers"] == json.loads(json.dumps(registry.get("towers").describe()))  # the games' own declarations
+    assert {key: games["zeeslag"][key] for key in ("id", "min_seats", "max_seats", "variants", "seats")} == {
+        "id": "zeeslag", "max_seats": 2, "min_seats": 2, "variants": ["duel"], "seats": {"duel": [2, 2]}}
+    fleet = games["zeeslag"]["options"]["duel"][0]
+    assert fleet == {"default": "classic", "name": "fleet", "type": "choice", "values": ["classic", "ten"]}
 
 
 async def test_host_list_and_leave(url, fake):

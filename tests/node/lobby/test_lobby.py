@@ -59,9 +59,9 @@ async def test_a_guest_can_leave_before_the_start(tmp_path):
     async with running(tmp_path, 2) as (host, guest):
         listing = await host.host("towers", "normal", {}, 2)
         await guest.join(host.address, listing.lobby_id)
-        await eventually(lambda: len(host.hosted[listing.lobby_id].entrants) == 2)
+        await eventually(lambda: len(host.lobby_host.hosted[listing.lobby_id].entrants) == 2)
         await guest.leave(listing.lobby_id)
-        await eventually(lambda: len(host.hosted[listing.lobby_id].entrants) == 1)
+        await eventually(lambda: len(host.lobby_host.hosted[listing.lobby_id].entrants) == 1)
         with pytest.raises(ServiceError, match="1 of its 2 seats"):
             await host.start(listing.lobby_id)
 

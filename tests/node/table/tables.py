@@ -23,21 +23,24 @@ def signed_genesis(game: str, seats: int, options: dict | None = None, variant: 
     return SignedGenesis(genesis, tuple(genesis.sign(KEYS[s]) for s in range(seats)))
 
 
-def live_table(root: Path, genesis: SignedGenesis, seat: int, *, bot: bool = True, timing: Timing = Timing()) -> LiveTable:
-    files = TableFiles(root / f"node-{seat}", genesis.table_id)
+def live_table(root: Path, genesis: SignedGenesis, seat: int, *, bot: bool = True, timing: Timing = Timing(),
+               files: TableFiles | None = None) -> LiveTable:
+    """Seat ``seat``'s table on a fresh journal under ``root``, on trio's clock (a mock clock in most tests)."""
+    files = files or TableFiles(root / f"node-{seat}", genesis.table_id)
     files.secret()
-    journal = files.start_journal(genesis)
+    files.start_journal(genesis).close()
     rng = random.Random(seat)
     player = game_bots.random_bot(registry.get(genesis.genesis.game), rng) if bot else None
     addresses = tuple(f"127.0.0.1:{9000 + s}" for s in range(len(genesis.genesis.seats)))
-    return LiveTable(files, journal, genesis, seat, KEYS[seat], lobby="lobby", addresses=addresses, bot=player, timing=timing)
+    return LiveTable(files, genesis, seat, KEYS[seat], lobby="lobby", addresses=addresses, bot=player, timing=timing,
+                     clock=trio.current_time)
 
 
 def reload(table: LiveTable) -> LiveTable:
     """The table as a restarted node sees it: from its journal alone."""
-    genesis, envelopes, journal = table.files.load_journal()
-    return LiveTable(table.files, journal, genesis, table.seat, KEYS[table.seat], lobby=table.lobby,
-                     addresses=table.addresses, bot=table.bot, timing=table.timing, envelopes=tuple(envelopes))
+    table.journal.close()
+    return LiveTable(table.files, table.genesis, table.seat, KEYS[table.seat], lobby=table.lobby,
+                     addresses=table.addresses, bot=table.bot, timing=table.timing, clock=table.clock)
 
 
 async def wire(tables: Sequence[LiveTable], *, cut: frozenset[int] = frozenset()) -> None:
@@ -57,10 +60,15 @@ async def wire(tables: Sequence[LiveTable], *, cut: frozenset[int] = frozenset()
         forwarders.cancel_scope.cancel()
 
 
+def held(table: LiveTable) -> list:
+    """Everything a table would send a peer: its chain, then what it keeps off the chain."""
+    return [*table.envelopes, *table.replica.off_chain()]
+
+
 async def forward(source: LiveTable, target: LiveTable) -> None:
     while True:
         version = source.version
-        for envelope in list(source.envelopes[len(target.envelopes):]):
+        for envelope in held(source):
             target.offer(envelope)
         await source.wait_change(version)
 
@@ -72,5 +80,5 @@ def settle(tables: Sequence[LiveTable]) -> None:
         changed = False
         for source in tables:
             for target in tables:
-                for envelope in list(source.envelopes[len(target.envelopes):]):
+                for envelope in held(source):
                     changed |= target.offer(envelope).outcome.value == "accepted"

@@ -211,3 +211,22 @@ def test_simultaneous_follows_the_spec():
         assert encode({"commitment": commitment, "round": v["round"]}).hex() == entry["commit_body_msgpack"]
         reveal = {"choice": entry["choice"], "round": v["round"], "salt": salt}
         assert encode(reveal).hex() == entry["reveal_body_msgpack"]
+
+
+def test_show_follows_the_spec():
+    v = load("show.json")
+    table, game = x(v["table"]), v["game"]
+    mult, mul, invert = bindings.crypto_scalarmult_ed25519_noclamp, bindings.crypto_core_ed25519_scalar_mul, bindings.crypto_core_ed25519_scalar_invert
+    scalar = RefStream(derive(table, game, v["recipient"], seed_of(v["recipient"]), "deck/blind", v["deck"], v["show"])).scalar()
+    assert scalar.hex() == v["blinding_scalar"]
+    others = (1).to_bytes(32, "little")
+    for key in v["published_keys"].values():
+        others = mul(others, x(key))
+    blinded = mult(mul(scalar, invert(others)), x(v["final_entry"]))
+    assert blinded.hex() == v["blinded"]
+    unblinded = mult(invert(x(v["holder_key"])), blinded)
+    assert unblinded.hex() == v["unblinded"]
+    deck = load("mental_deck.json")["public"]
+    point = mult(invert(scalar), unblinded).hex()
+    assert deck["candidates"][deck["points"].index(point)] == v["card"] == deck["final_cards"][v["position"]]
+    assert encode({"points": [[v["position"], blinded]], "round": v["show"]}).hex() == v["blind_body_msgpack"]

@@ -15,6 +15,7 @@ from fairtable.protocol.fair.mental_deck import Deck, DeckKeys, composition_comm
 from fairtable.protocol.fair.private_stream import draw
 from fairtable.protocol.fair.public_random import HashChain, public_below, public_value, reveal_body
 from fairtable.protocol.fair.seeds import Game, Seed, Stream
+from fairtable.protocol.fair.show import blind, blinding_scalars, shown_card, unblind
 from fairtable.protocol.fair.simultaneous import choice_salt, commit_body
 from fairtable.protocol.fair.simultaneous import reveal_body as choice_reveal_body
 from tests.paths import VECTORS
@@ -219,6 +220,38 @@ def simultaneous_vectors() -> dict:
     }
 
 
+def show_vectors() -> dict:
+    deck = Deck.public(GAME, "tiny", [0, 1, 2], [7, 7, 9, 12])
+    keys = {s: DeckKeys.derive(seed(s), deck) for s in deck.seats}
+    final = bytes.fromhex(_deck_run(deck)["stages"][-1]["entries"][1])
+    holder, recipient, position, show = 0, 2, 1, "show-0"
+    others = {s: keys[s].position_keys[position] for s in deck.seats if s != holder}
+    (scalar,) = blinding_scalars(seed(recipient), deck, show, [position])
+    (blinded,) = blind([scalar], [final], [others])
+    (unblinded,) = unblind([keys[holder].position_keys[position]], [blinded])
+    card = shown_card(deck, position, scalar, unblinded, holder, recipient)
+    return {
+        "description": "Position 1 of mental_deck.json's public deck 'tiny', dealt to seat 0 (seats 1 and 2 "
+        "published their keys), shown to seat 2 in show round 'show-0': the blinding scalar, the blinded point "
+        "seat 2 publishes, the point seat 0 returns, the card seat 2 opens, and both bodies (handle = position).",
+        **_context(),
+        "deck": deck.name,
+        "holder": holder,
+        "recipient": recipient,
+        "position": position,
+        "show": show,
+        "final_entry": final.hex(),
+        "published_keys": {str(s): key.hex() for s, key in others.items()},
+        "holder_key": keys[holder].position_keys[position].hex(),
+        "blinding_scalar": scalar.hex(),
+        "blinded": blinded.hex(),
+        "unblinded": unblinded.hex(),
+        "card": list(card),
+        "blind_body_msgpack": codec.encode({"points": [[position, blinded]], "round": show}).hex(),
+        "unblind_body_msgpack": codec.encode({"points": [[position, recipient, unblinded]], "round": show}).hex(),
+    }
+
+
 BUILDERS = {
     "seeds.json": seeds_vectors,
     "public_random.json": public_random_vectors,
@@ -226,6 +259,7 @@ BUILDERS = {
     "mental_deck.json": mental_deck_vectors,
     "hidden_board.json": hidden_board_vectors,
     "simultaneous.json": simultaneous_vectors,
+    "show.json": show_vectors,
 }
 
 

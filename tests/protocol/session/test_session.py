@@ -77,7 +77,7 @@ def test_infinite_deck_private_draws_verify():
     assert not any(envelope.kind == "deck" for envelope in file.transcript.envelopes)
 
 
-def test_absence_claim_ends_the_game_and_names_the_absent_seat():
+def test_absence_claim_ends_the_game_as_a_forfeit_on_the_claimants_word():
     table = towers()
     play_until(table, slot_is("move"))
     silent = table.sessions[0].slot.seat
@@ -88,18 +88,19 @@ def test_absence_claim_ends_the_game_and_names_the_absent_seat():
     assert table.sessions[0].result.winners == (claimant,)
     assert all(envelope.seat == claimant for envelope in file.transcript.envelopes[claim.seq + 1:])
     report = verify(file)
-    assert [(v.index, v.seat, v.rule) for v in report.violations] == [(claim.seq, silent, "session.absent")]
-    assert report.violations[0].evidence == claim
+    assert report.valid
+    assert [(a.index, a.seat, a.claimant) for a in report.absences] == [(claim.seq, silent, claimant)]
+    assert "word" in report.to_value()["absences"][0]["note"]
 
 
-def test_absence_during_the_seed_round_is_a_withheld_seed():
+def test_absence_during_the_seed_round_ends_the_table_on_the_claimants_word():
     table = towers()
     play_until(table, slot_is("seed", seat=1))
     claim = table.seal(0, *table.sessions[0].absence_claim_body())
     table.deliver(claim)
     assert table.finished
     report = verify(table.transcript_file())
-    assert [(v.seat, v.rule) for v in report.violations] == [(1, "session.absent")]
+    assert [(a.seat, a.claimant) for a in report.absences] == [(1, 0)]
 
 
 def test_a_seat_cannot_declare_itself_absent_or_name_another_seat():

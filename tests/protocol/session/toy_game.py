@@ -65,7 +65,7 @@ class Probe(Game):
         if state.step.startswith("full-"):
             return OpenHidden(int(state.step[-1]), "grid", tuple(range(CELLS)))
         if state.deal + 1 < DEALS:
-            return NextDeal()
+            return NextDeal(Result((), "deal", state.scores))
         winners = (0,) if state.scores[0] > state.scores[1] else (1,) if state.scores[1] > state.scores[0] else ()
         return Finished(Result(winners, "score", state.scores))
 

@@ -24,6 +24,7 @@ class Updates:
     def __init__(self) -> None:
         self._sources: dict[str, Callable[[], TableUpdate]] = {}
         self._subscribers: list[_Subscriber] = []
+        self._touched = trio.Event()
 
     def set(self, key: str, source: Callable[[], TableUpdate]) -> None:
         """``key`` (a lobby id) is now described by ``source``; subscribers get it."""
@@ -34,6 +35,12 @@ class Updates:
         for subscriber in self._subscribers:
             subscriber.dirty[key] = None
             subscriber.event.set()
+        self._touched.set()
+        self._touched = trio.Event()
+
+    async def changed(self) -> None:
+        """Return at the next change of any table (for waiting on a condition without polling)."""
+        await self._touched.wait()
 
     async def stream(self) -> AsyncIterator[TableUpdate]:
         """Every table's current update first, then each change as it happens."""

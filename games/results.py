@@ -1,0 +1,17 @@
+"""A game's result in words, the one way every command, log line and client says who won."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fairtable.games.contract import Result
+
+
+def describe(result: Result | None, names: Sequence[str] = ()) -> str:
+    """E.g. ``seat 0 (alice) won: tower``; ``a draw: ...``; ``no result`` for a table not over."""
+    if result is None:
+        return "no result"
+    if not result.winners:
+        return f"a draw ({result.reason})" if result.reason != "disputed" else "no winner: the game was disputed"
+    who = ", ".join(f"seat {seat} ({names[seat]})" if seat < len(names) else f"seat {seat}" for seat in result.winners)
+    return f"{who} won: {result.reason}"

@@ -1,0 +1,626 @@
+"""One replica of a table's chain: every decision about which envelope continues it, sans-IO.
+
+A live node and the verifier hold a :class:`Replica`. It takes envelopes in any order (from
+peers, relays, a journal, a transcript file's chain and evidence) and keeps the one
+**canonical chain** every honest replica converges on (``spec/session.md`` §5):
+
+- An envelope is signature-checked before it is kept anywhere; envelopes that do not continue
+  our chain yet (ahead of it, or on another fork) wait in a bounded :class:`_Pool`, so a forged
+  or garbage relay can never make a replica ignore the real envelope.
+- For one slot (same sequence number and ``prev``) the candidates are ranked: the due seat's
+  own envelope first (in-slot), then out-of-turn stoppers (absence claims, disputes) by seat
+  number. At every slot the best candidate the session accepts is on the chain. A replica that
+  holds a worse one switches when a better one arrives, so replicas that have seen the same
+  envelopes hold the same chain, whatever the order of arrival.
+- An absence claim is a candidate only once the claimed seat's deadline plus grace has passed
+  by this replica's own clock; before that it is held. A claim that loses its slot to the
+  claimed seat's in-slot envelope is refuted, and its claimant is named
+  (``session.refuted-claim``).
+- Two different envelopes one seat signed for one slot (same ``seq`` and ``prev``) are an
+  equivocation: the first stays, the proof is kept.
+- A signed envelope the session refuses is kept as evidence with the violation it proves.
+
+Time comes in as a number (``now``, seconds): the replica never reads a clock. It says when
+it next needs one (:meth:`Replica.next_wake`). Everything that must reach the disk before it
+is acted on comes out of :meth:`Replica.drain` as journal records, in order.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fairtable.games.contract import CommitHidden, Decide, Request, ShuffleOwned, Simultaneous
+from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.genesis import SignedGenesis
+from fairtable.protocol.identity import SecretKey
+from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
+from fairtable.protocol.session.slots import ABSENT, DISPUTE, SEED
+from fairtable.protocol.session.table import TableSession
+from fairtable.protocol.transcript import EquivocationProof
+
+STOPPERS = (ABSENT, DISPUTE)
+"""Kinds any seat may send out of turn; each ends the game (``spec/session.md`` §5, §6)."""
+
+IDLE_SECONDS = 300
+"""How long an untimed decision may stay open when the table's options do not say
+(``idle_seconds``): every decision a seat can stall on is bounded."""
+
+POOL_PER_SEAT = 256
+"""Envelopes of one seat a replica keeps off its chain (ahead of it, on forks, as evidence)."""
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How long a replica waits. ``grace`` covers network delay and clock drift between nodes:
+    a silent seat may be declared absent ``grace`` after its deadline, and each further seat
+    in claimant order ``grace`` later. ``settle`` is how long a replica waits before building
+    on an out-of-turn stopper, so that the late seat's envelope, if it is on its way, still
+    wins before anything irreversible (a seed reveal) is signed on top; it defaults to ``grace``."""
+
+    grace: float = 30.0
+    settle: float | None = None
+
+    @property
+    def settle_seconds(self) -> float:
+        return self.grace if self.settle is None else self.settle
+
+
+class Outcome(enum.Enum):
+    ACCEPTED = "accepted"
+    """On the chain now."""
+    DUPLICATE = "duplicate"
+    """Already held; nothing to do."""
+    HELD = "held"
+    """Kept for later: ahead of the chain, on another fork, or a claim whose time has not come."""
+    REFUSED = "refused"
+    """Signed by its seat but refused by the session, or losing its slot: kept as evidence."""
+    CONFLICT = "conflict"
+    """A second envelope of one seat for one slot: the proof is kept, the first envelope stays."""
+    INVALID = "invalid"
+    """Not attributable to any seat (wrong table, bad signature): dropped."""
+
+
+@dataclass(frozen=True)
+class Offered:
+    outcome: Outcome
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Journal record: ``envelope`` stands at its ``seq`` on the chain (anything after it goes)."""
+
+    envelope: Envelope
+
+
+@dataclass(frozen=True)
+class Kept:
+    """Journal record: a signed envelope off the chain, kept as evidence: ``violation`` is what
+    it proves, if anything; ``twin`` the seat's other envelope for the same slot (an equivocation)."""
+
+    envelope: Envelope
+    violation: Violation | None = None
+    twin: Envelope | None = None
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Journal record: this seat's committed free choices (``TableSession.private_value``), to
+    be on disk before the commitment that binds them leaves."""
+
+    value: list
+
+
+@dataclass(frozen=True)
+class Due:
+    """Journal record: the slot after ``count`` envelopes became due at ``since`` (this node's clock)."""
+
+    count: int
+    since: float
+
+
+Record = Placed | Kept | Choices | Due
+
+
+@dataclass(frozen=True)
+class SlotInfo:
+    """The slot after a chain prefix: who is due, since when (this replica's clock), and how long
+    that seat may take before the others wait only ``grace`` more (0 for automatic messages)."""
+
+    seat: int
+    kind: str
+    since: float
+    allowance: float
+
+
+def timed(request: Request) -> bool:
+    """Whether the turn timer covers the decision ``request`` asks for: choosing hidden data or an
+    owned deck always, a move or a simultaneous choice when the game marks it timed."""
+    if isinstance(request, CommitHidden | ShuffleOwned):
+        return True
+    return isinstance(request, Decide | Simultaneous) and request.timed
+
+
+def turn_seconds(session: TableSession) -> int:
+    return int(session.game.options_of(session.state).get("turn_seconds", 0) or 0)
+
+
+def allowance(session: TableSession) -> float:
+    """Seconds the due seat may take: the turn timer for a timed decision, the table's
+    ``idle_seconds`` for an untimed one (or with no timer), nothing for automatic messages."""
+    slot = session.slot
+    if slot is None or not slot.decision:
+        return 0.0
+    turn = turn_seconds(session)
+    if turn and timed(session.pending):
+        return float(turn)
+    return float(session.game.options_of(session.state).get("idle_seconds", IDLE_SECONDS))
+
+
+class _Pool:
+    """Signature-checked envelopes off the chain, by the hash they link to; bounded per seat."""
+
+    def __init__(self) -> None:
+        self._by_prev: dict[bytes, dict[bytes, Envelope]] = {}
+        self._per_seat: dict[int, int] = {}
+
+    def add(self, envelope: Envelope) -> bool:
+        siblings = self._by_prev.setdefault(envelope.prev, {})
+        if envelope.hash in siblings:
+            return True
+        if self._per_seat.get(envelope.seat, 0) >= POOL_PER_SEAT:
+            return False
+        siblings[envelope.hash] = envelope
+        self._per_seat[envelope.seat] = self._per_seat.get(envelope.seat, 0) + 1
+        return True
+
+    def remove(self, envelope: Envelope) -> None:
+        siblings = self._by_prev.get(envelope.prev, {})
+        if siblings.pop(envelope.hash, None) is not None:
+            self._per_seat[envelope.seat] -= 1
+            if not siblings:
+                del self._by_prev[envelope.prev]
+
+    def children(self, prev: bytes) -> list[Envelope]:
+        return list(self._by_prev.get(prev, {}).values())
+
+    def holds(self, envelope: Envelope) -> bool:
+        return envelope.hash in self._by_prev.get(envelope.prev, {})
+
+    def __iter__(self):
+        for siblings in self._by_prev.values():
+            yield from siblings.values()
+
+
+class Replica:
+    """One seat's replica (``seat``, ``key``, ``secret``) or the verifier's (``seeds``, no clock).
+
+    ``private`` restores the seat's committed free choices; ``now`` is the replica's clock at
+    creation (the start of the first slot). The verifier passes ``auditing`` implicitly (no
+    seat): every claim is then taken as the transcript recorded it, since a file has no clock.
+    """
+
+    def __init__(self, genesis: SignedGenesis, *, seat: int | None = None, key: SecretKey | None = None,
+                 secret: bytes | None = None, seeds: Mapping[tuple[int, int], bytes] | None = None,
+                 private: Any = None, timing: Timing | None = None, now: float = 0.0) -> None:
+        if (seat is None) != (key is None):
+            raise ValueError("a seat's replica needs the seat and its key; the verifier's needs neither")
+        self.genesis = genesis
+        self.seat = seat
+        self.timing = timing or Timing()
+        self._key = key
+        self._new_session: Callable[[Any], TableSession] = lambda choices: TableSession(
+            genesis, seat=seat, secret=secret, seeds=seeds, private=choices)
+        self.session = self._new_session(private)
+        self.slots: list[SlotInfo | None] = [self._slot_info(now)]
+        self.pool = _Pool()
+        self.signed: dict[tuple[int, bytes], Envelope] = {}
+        self.evidence: dict[tuple[bytes, str], Kept] = {}
+        """What signed envelopes off the chain prove, by (envelope hash, rule): one envelope may
+        prove two things (an equivocation that also breaks a rule)."""
+        self.forks: list[int] = []
+        self._records: list[Record] = []
+        self._disputing: Violation | None = None
+        self._seen_violations = 0
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def auditing(self) -> bool:
+        return self.seat is None
+
+    @property
+    def chain(self) -> list[Envelope]:
+        return self.session.envelopes
+
+    @property
+    def head(self) -> bytes:
+        return self.session.head
+
+    @property
+    def finished(self) -> bool:
+        return self.session.finished
+
+    @property
+    def slot(self) -> SlotInfo | None:
+        """The current slot, or None when the table is finished."""
+        return self.slots[-1]
+
+    def violations(self) -> list[Violation]:
+        """Everything this replica found: the session's, and what its evidence proves
+        (refused envelopes, equivocations, refuted claims)."""
+        found = [*self.session.violations, *(kept.violation for kept in self.evidence.values() if kept.violation is not None)]
+        return sorted(found, key=lambda v: v.index)
+
+    def proofs(self) -> list[EquivocationProof]:
+        return [EquivocationProof(self.genesis, kept.twin, kept.envelope) for kept in self.evidence.values() if kept.twin is not None]
+
+    def off_chain(self) -> list[Envelope]:
+        """Signed envelopes of this table not on the chain (evidence, forks, our own dropped ones),
+        for a transcript file: with them anyone can recompute the chain and every finding."""
+        on_chain = {e.hash for e in self.chain}
+        found = [*(k.envelope for k in self.evidence.values()), *(k.twin for k in self.evidence.values() if k.twin),
+                 *self.signed.values(), *self.pool]
+        out = {e.hash: e for e in found if e.hash not in on_chain}
+        return sorted(out.values(), key=lambda e: (e.seq, e.seat, e.hash))
+
+    def drain(self) -> list[Record]:
+        """The journal records produced since the last call, in the order they must be written."""
+        records, self._records = self._records, []
+        return records
+
+    def decision_deadline(self) -> float | None:
+        """When this seat's open decision falls to the rules' default (its turn timer), if it has one."""
+        slot = self.slot
+        if slot is None or self.seat is None or slot.seat != self.seat or not self.session.awaiting_decision():
+            return None
+        turn = turn_seconds(self.session)
+        return slot.since + turn if turn and timed(self.session.pending) else None
+
+    def claim_time(self) -> float | None:
+        """When this seat declares the due seat absent if it stays silent: its deadline plus grace
+        for the lowest present other seat, plus one grace more for each seat before ours."""
+        slot = self.slot
+        if slot is None or self.seat is None or slot.seat == self.seat or self.seat in self.session.absent:
+            return None
+        present = [s for s in range(self.session.seat_count) if s != slot.seat and s not in self.session.absent]
+        return slot.since + slot.allowance + (present.index(self.seat) + 1) * self.timing.grace
+
+    def next_wake(self) -> float | None:
+        """The earliest time :meth:`tick` may have something to do (a claim to make or adopt, a
+        settled stopper to build on). The seat's own decision deadline is separate."""
+        slot = self.slot
+        if slot is None:
+            return None
+        times = [t for t in (self.claim_time(), self._settled_at()) if t is not None]
+        if any(e.kind == ABSENT for e in self.pool.children(self.head)):
+            times.append(self._claims_open_at())
+        return min(times, default=None)
+
+    # ------------------------------------------------------------------ input
+
+    def receive(self, envelope: Envelope, now: float, *, verified: bool = False) -> Offered:
+        """Take an envelope from anywhere. ``verified``: its signature was already checked
+        (a transcript reader checks the chain's). Never raises for bad input."""
+        if envelope.table != self.genesis.table_id:
+            return Offered(Outcome.INVALID, "the envelope belongs to another table")
+        chain = self.chain
+        if (envelope.seq < len(chain) and chain[envelope.seq].content == envelope.content) or self.pool.holds(envelope):
+            return Offered(Outcome.DUPLICATE)
+        if self._refused(envelope):
+            return self._fate(envelope, "")
+        seats = self.genesis.genesis.seats
+        if envelope.seat >= len(seats) or not (verified or envelope.verify(seats[envelope.seat].key)):
+            return Offered(Outcome.INVALID, f"envelope {envelope.seq}: its signature does not verify under the key of seat {envelope.seat}")
+        twin = self._twin(envelope)
+        if twin is not None:
+            self._equivocation(twin, envelope)
+        offered = self._continue(envelope, now)
+        if twin is not None and offered.outcome is not Outcome.ACCEPTED:
+            return Offered(Outcome.CONFLICT, f"seat {envelope.seat} signed two different envelopes for slot {envelope.seq}: proof kept")
+        return offered
+
+    def _continue(self, envelope: Envelope, now: float) -> Offered:
+        """A signature-checked envelope: placed at our head, contested against our chain, or held."""
+        parent = self._parent_index(envelope)
+        if parent is None or parent == len(self.chain):
+            if not self.pool.add(envelope):
+                return Offered(Outcome.REFUSED, f"seat {envelope.seat} has too many envelopes off the chain here")
+            self._extend(now)
+            return self._fate(envelope, "ahead of our chain or on another fork")
+        return self._contest(envelope, now)
+
+    def tick(self, now: float) -> None:
+        """Time passed: adopt claims whose time has come, make this seat's own claim, build on a
+        settled stopper. Call at :meth:`next_wake` (and after any input, which does it anyway)."""
+        self._extend(now)
+        claim_at = self.claim_time()
+        if claim_at is not None and now >= claim_at and not self.finished:
+            self._sign_own(*self.session.absence_claim_body(), now)
+
+    def decide(self, decision: Any, now: float) -> Envelope:
+        """Sign this seat's decision (a move, hidden data or a simultaneous choice). Raises
+        :class:`NotYourTurn` or :class:`Rejected` and changes nothing when it is not allowed."""
+        self._refuse_twice()
+        before = self.session.private_value()
+        kind, body = self.session.decide(decision)
+        if self.session.private_value() != before:
+            self._records.append(Choices(self.session.private_value()))
+        return self._sign_own(kind, body, now)
+
+    def default_choice(self, now: float) -> Envelope:
+        """This seat's timer ran out on a timed simultaneous choice: commit the rules' default, marked so."""
+        self._refuse_twice()
+        before = self.session.private_value()
+        kind, body = self.session.default_choice_body()
+        if self.session.private_value() != before:
+            self._records.append(Choices(self.session.private_value()))
+        return self._sign_own(kind, body, now)
+
+    def resign(self, now: float) -> Envelope:
+        self._refuse_twice()
+        return self._sign_own(*self.session.resign_body(), now)
+
+    def load(self, placed: Iterable[Envelope], kept: Iterable[Kept], now: float, since: float | None) -> None:
+        """Restore from a journal: ``placed`` in journal order (an envelope at ``seq`` replaces what
+        stood there), ``kept`` evidence; ``since`` is when the current slot became due."""
+        final: list[Envelope] = []
+        superseded: list[Envelope] = []
+        for envelope in placed:
+            superseded += final[envelope.seq:]
+            final[envelope.seq:] = [envelope]
+        for envelope in final:
+            try:
+                self.session.accept_linked(envelope)
+            except Rejected:
+                superseded += final[envelope.seq:]
+                break
+            self.slots.append(self._slot_info(now))
+        for envelope in [*final, *superseded]:
+            if envelope.seat == self.seat:
+                self.signed.setdefault((envelope.seq, envelope.prev), envelope)
+        for envelope in superseded:
+            if envelope.hash not in {e.hash for e in self.chain}:
+                self.pool.add(envelope)
+        for record in kept:
+            self.evidence.setdefault(_key(record), record)
+        self._seen_violations = len(self.session.violations)
+        if since is not None and self.slot is not None:
+            self.slots[-1] = SlotInfo(self.slot.seat, self.slot.kind, since, self.slot.allowance)
+        self._records.clear()
+        self._produce(now)
+
+    # ------------------------------------------------------------------ the chain
+
+    def _parent_index(self, envelope: Envelope) -> int | None:
+        """The chain index ``envelope`` would stand at, if its ``prev`` is on our chain."""
+        if envelope.seq > len(self.chain):
+            return None
+        expected = self.genesis.table_id if envelope.seq == 0 else self.chain[envelope.seq - 1].hash
+        return envelope.seq if envelope.prev == expected else None
+
+    def _rank(self, index: int, envelope: Envelope) -> tuple[int, int, bytes]:
+        """Lower ranks first: the due seat's envelope, then stoppers by seat; the hash breaks the
+        tie between two envelopes of one seat (an equivocation), so every replica picks alike."""
+        info = self.slots[index]
+        in_slot = info is not None and envelope.seat == info.seat
+        return (0 if in_slot else 1, envelope.seat, envelope.hash)
+
+    def _claims_open_at(self) -> float:
+        slot = self.slot
+        assert slot is not None
+        return slot.since + slot.allowance + self.timing.grace
+
+    def _adoptable(self, index: int, envelope: Envelope, now: float) -> bool:
+        """A claim counts only past the claimed seat's deadline plus grace, by our clock."""
+        if envelope.kind != ABSENT or self.auditing:
+            return True
+        info = self.slots[index]
+        return info is not None and now >= info.since + info.allowance + self.timing.grace
+
+    def _extend(self, now: float) -> None:
+        """Place the best acceptable candidate at our head, again and again; then our own messages."""
+        progress = True
+        while progress and not self.finished:
+            progress = False
+            index = len(self.chain)
+            for candidate in sorted(self.pool.children(self.head), key=lambda e: self._rank(index, e)):
+                if not self._adoptable(index, candidate, now):
+                    continue
+                self.pool.remove(candidate)
+                if self._place(candidate, now):
+                    progress = True
+                    break
+            if not progress:
+                progress = self._produce(now)
+
+    def _place(self, envelope: Envelope, now: float) -> bool:
+        """Put ``envelope`` at our head if the session accepts it; a refusal is kept as evidence."""
+        try:
+            self.session.accept_linked(envelope)
+        except Rejected as rejected:
+            self._keep(Kept(envelope, rejected.violation))
+            return False
+        self._records.append(Placed(envelope))
+        self.slots.append(self._slot_info(now))
+        self._records.append(Due(len(self.chain), now))
+        if envelope.seat == self.seat:
+            self.signed[(envelope.seq, envelope.prev)] = envelope
+        return True
+
+    def _contest(self, envelope: Envelope, now: float) -> Offered:
+        """``envelope`` is for a slot our chain already fills with another seat's envelope."""
+        index = envelope.seq
+        held = self.chain[index]
+        if self._rank(index, envelope) >= self._rank(index, held) or not self._adoptable(index, envelope, now):
+            if _claimed(envelope) == held.seat and self._rank(index, held)[0] == 0:
+                self._refute(envelope, held)
+                return self._fate(envelope, "")
+            self.pool.add(envelope)
+            return Offered(Outcome.REFUSED, f"slot {index} holds seat {held.seat}'s envelope, which ranks first")
+        trial = self._rebuilt(index)
+        try:
+            trial.accept_linked(envelope)
+        except Rejected as rejected:
+            self._keep(Kept(envelope, rejected.violation))
+            return self._fate(envelope, "")
+        dropped = self.chain[index:]
+        if _claimed(held) == envelope.seat:
+            self._refute(held, envelope)
+        self.session = trial
+        self._seen_violations = len(trial.violations)
+        if self._disputing is not None and self._disputing.index >= index:
+            self._disputing = None  # what it disputed is no longer on the chain
+        del self.slots[index + 1:]
+        self._records.append(Placed(envelope))
+        self.slots.append(self._slot_info(now))
+        self._records.append(Due(len(self.chain), now))
+        for old in dropped:
+            if not self._refused(old):
+                self.pool.add(old)
+        self.forks.append(index)
+        self._extend(now)
+        return self._fate(envelope, "")
+
+    def _rebuilt(self, index: int) -> TableSession:
+        """A fresh session fed our chain up to ``index``: the state a slot was decided in."""
+        session = self._new_session(self.session.private_value())
+        for envelope in self.chain[:index]:
+            session.accept_linked(envelope)
+        return session
+
+    def _fate(self, envelope: Envelope, otherwise: str) -> Offered:
+        """What became of ``envelope``: on the chain, kept as evidence, or held for later."""
+        if envelope.seq < len(self.chain) and self.chain[envelope.seq].hash == envelope.hash:
+            return Offered(Outcome.ACCEPTED)
+        kept = [k for k in self.evidence.values() if k.envelope.hash == envelope.hash]
+        if kept:
+            outcome = Outcome.CONFLICT if any(k.twin is not None for k in kept) else Outcome.REFUSED
+            return Offered(outcome, "; ".join(f"{k.violation.rule}: {k.violation.detail}" for k in kept if k.violation is not None))
+        if envelope.kind == ABSENT and self.pool.holds(envelope) and envelope.prev == self.head:
+            return Offered(Outcome.HELD, f"seat {envelope.seat}'s claim waits for the claimed seat's deadline plus grace")
+        return Offered(Outcome.HELD, otherwise)
+
+    def _slot_info(self, now: float) -> SlotInfo | None:
+        """The slot now due. After an out-of-turn stopper the next seat waits ``settle`` before it
+        builds on it (:meth:`_settled_at`), so the others allow it that much more."""
+        slot = self.session.slot
+        if slot is None:
+            return None
+        extra = self.timing.settle_seconds if self._ends_in_stopper() else 0.0
+        return SlotInfo(slot.seat, slot.kind, now, allowance(self.session) + extra)
+
+    def _ends_in_stopper(self) -> bool:
+        """The chain's last envelope is an absence claim or dispute sent out of turn."""
+        if not self.chain or self.chain[-1].kind not in STOPPERS or len(self.slots) < len(self.chain):
+            return False
+        before = self.slots[len(self.chain) - 1]
+        return before is not None and self.chain[-1].seat != before.seat
+
+    # ------------------------------------------------------------------ findings
+
+    def _twin(self, envelope: Envelope) -> Envelope | None:
+        """Another envelope of the same seat for the same slot (``seq`` and ``prev``), if we hold one."""
+        candidates = [*self.pool.children(envelope.prev), *(k.envelope for k in self.evidence.values())]
+        if envelope.seq < len(self.chain):
+            candidates.append(self.chain[envelope.seq])
+        return next((c for c in candidates if c.seat == envelope.seat and c.seq == envelope.seq
+                     and c.prev == envelope.prev and c.content != envelope.content), None)
+
+    def _equivocation(self, first: Envelope, second: Envelope) -> None:
+        """Keep the proof. Both envelopes stay candidates for the slot; the rank decides."""
+        EquivocationProof(self.genesis, first, second).check()
+        detail = f"seat {second.seat} signed two different envelopes for slot {second.seq}"
+        self._keep(Kept(second, Violation(second.seq, second.seat, "chain.equivocation", detail, second), first), candidate=True)
+
+    def _refused(self, envelope: Envelope) -> bool:
+        """Kept as evidence and no longer a candidate (the session refused it, or its claim was refuted)."""
+        return any(k.envelope.hash == envelope.hash and k.twin is None for k in self.evidence.values())
+
+    def _keep(self, kept: Kept, candidate: bool = False) -> None:
+        if _key(kept) not in self.evidence:
+            self.evidence[_key(kept)] = kept
+            if not candidate:
+                self.pool.remove(kept.envelope)
+            self._records.append(kept)
+
+    def _refute(self, claim: Envelope, refutation: Envelope) -> None:
+        """An absence claim lost its slot to the claimed seat's own envelope: the claim is void
+        and its claimant is named (the verifier has no clock to say who was late)."""
+        detail = (f"declared seat {refutation.seat} absent at envelope {claim.seq}, but seat {refutation.seat} "
+                  "signed its own envelope for that slot; the claim is void")
+        self._keep(Kept(claim, Violation(claim.seq, claim.seat, "session.refuted-claim", detail, claim)))
+
+    # ------------------------------------------------------------------ our own envelopes
+
+    def _refuse_twice(self) -> None:
+        """A decision this seat signed for this slot before (on a fork it returned to) is final."""
+        if (len(self.chain), self.head) in self.signed:
+            raise NotYourTurn("this seat already signed its envelope for this slot")
+
+    def _sign_own(self, kind: str, body: Any, now: float) -> Envelope:
+        assert self._key is not None and self.seat is not None
+        envelope = Envelope.seal(self._key, self.genesis.table_id, len(self.chain), self.head, self.seat, kind, body)
+        self.signed[(envelope.seq, envelope.prev)] = envelope
+        if not self._place(envelope, now):
+            raise AssertionError(f"our own {kind!r} envelope was refused")
+        self._extend(now)
+        return envelope
+
+    def _settled_at(self) -> float | None:
+        """When our automatic messages may build on an out-of-turn stopper that ended the game:
+        ``settle`` after it was placed (until then the late seat's envelope may still win the slot)."""
+        slot = self.slot
+        if slot is None or slot.kind != SEED or slot.seat != self.seat or not self._ends_in_stopper():
+            return None
+        return slot.since + self.timing.settle_seconds
+
+    def _produce(self, now: float) -> bool:
+        """Sign every automatic message this seat owes now (its secrets dictate them); True if any."""
+        if self.seat is None or self.finished:
+            return False
+        if self._dispute_due(now):
+            return True
+        settled = self._settled_at()
+        if settled is not None and now < settled:
+            return False
+        signed_before = self.signed.get((len(self.chain), self.head))
+        if signed_before is not None and self.session.slot is not None and self.session.slot.seat == self.seat:
+            return self._place(signed_before, now)
+        outgoing = self.session.outgoing()
+        if outgoing is None:
+            return False
+        self._sign_own(*outgoing, now)
+        return True
+
+    def _dispute_due(self, now: float) -> bool:
+        """Stop the game over a violation this seat found but cannot pin on one seat (a card that
+        opens to no card) or cannot compute past (a stage entry outside the group). If another
+        seat's in-slot envelope wins the slot, the dispute is signed again at the next one."""
+        session = self.session
+        fresh = session.violations[self._seen_violations:]
+        self._seen_violations = len(session.violations)
+        if fresh and self._disputing is None:
+            self._disputing = fresh[0]
+        slot = session.slot
+        if self._disputing is None or slot is None or slot.kind == SEED or session.disputes:
+            return False
+        if (len(self.chain), self.head) in self.signed:
+            return False
+        self._sign_own(*session.dispute_body(self._disputing), now)
+        return True
+
+
+def _claimed(envelope: Envelope) -> int | None:
+    """The seat an absence claim declares absent, or None for any other envelope."""
+    if envelope.kind != ABSENT or not isinstance(envelope.body, dict):
+        return None
+    seat = envelope.body.get("seat")
+    return seat if type(seat) is int else None
+
+
+def _key(kept: Kept) -> tuple[bytes, str]:
+    return kept.envelope.hash, "" if kept.violation is None else kept.violation.rule

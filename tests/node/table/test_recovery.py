@@ -1,0 +1,151 @@
+"""A node survives what machines do: a full disk, a restart mid-turn, a start that never arrived.
+
+Each failure is injected where it happens (a journal writer that fails, a start message that is
+never sent, a node stopped and started on the same data directory); the checks are that no
+accepted move is lost, nothing is signed twice, and both sides end on one verified chain.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+import pytest
+import trio
+
+from fairtable.node.table.journal import JournalError, TableFiles
+from fairtable.protocol.session.verify import verify
+from fairtable.protocol.transcript_file import load
+from tests.node.nodes import eventually, running
+from tests.node.table.tables import live_table, reload, settle, signed_genesis, wire
+
+pytestmark = pytest.mark.usefixtures("counting_game")
+
+
+class FullDisk:
+    """A journal writer that writes ``room`` more bytes, then fails the way a full disk does:
+    first a short write, then ``ENOSPC``; ``free()`` makes room again."""
+
+    def __init__(self, room: int) -> None:
+        self.room = room
+
+    def __call__(self, fd: int, data: bytes) -> int:
+        if self.room <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written = os.write(fd, data[: self.room])
+        self.room -= written
+        return written
+
+    def free(self) -> None:
+        self.room = 1 << 30
+
+
+def on_full_disk(tmp_path, genesis, seat, room: int, **options):
+    disk = FullDisk(room)
+    files = TableFiles(tmp_path / f"node-{seat}", genesis.table_id, writer=disk)
+    return live_table(tmp_path, genesis, seat, files=files, **options), disk
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["same process", "restarted"])
+async def test_a_full_disk_stalls_the_table_and_nothing_is_signed_twice_or_lost(tmp_path, autojump_clock, restart):
+    genesis = signed_genesis("counting", 2)
+    table, disk = on_full_disk(tmp_path, genesis, 0, room=1200, bot=False)
+    other = live_table(tmp_path, genesis, 1, bot=False)
+    settle([table, other])
+    while table.stalled is None and not table.finished:
+        if table.session.awaiting_decision():
+            try:
+                table.play(1)
+            except JournalError:
+                assert table.stalled  # the move could not be kept, so it was not sent
+        elif other.session.awaiting_decision():
+            other.play(1)
+        settle([table, other])
+    assert table.stalled and "No space left" in table.stalled
+    assert not table.update().your_turn
+    journaled = table.files.load_journal()[0].placed
+    assert [e.hash for e in journaled] == [e.hash for e in table.envelopes]  # memory holds what the disk holds
+    assert all(e.hash != other_e.hash for e in table.envelopes[len(other.envelopes):] for other_e in other.envelopes)
+    disk.free()
+    if restart:
+        table = reload(table)
+    else:
+        with trio.move_on_after(5):
+            await table.keep_time()
+    assert table.stalled is None
+    while not table.finished:
+        settle([table, other])
+        for seat_table in (table, other):
+            if seat_table.session.awaiting_decision():
+                seat_table.play(1)
+                settle([table, other])
+    assert table.envelopes == other.envelopes
+    assert not table.violations() and not other.violations()
+    assert verify(load(table.transcript_bytes())).valid
+
+
+async def test_a_node_restarted_mid_turn_keeps_its_deadline(tmp_path, autojump_clock):
+    genesis = signed_genesis("counting", 2, {"turn_seconds": 10})
+    tables = [live_table(tmp_path, genesis, seat, bot=False) for seat in range(2)]
+    settle(tables)
+    assert tables[0].deadline() == pytest.approx(10)
+    await trio.sleep(7)
+    restarted = reload(tables[0])
+    assert restarted.deadline() == pytest.approx(3)
+    assert tables[1].replica.claim_time() == pytest.approx(restarted.replica.slot.since + 10 + 30)
+
+
+async def test_when_the_due_seat_and_the_first_claimant_are_gone_the_third_seat_ends_the_game(tmp_path, autojump_clock):
+    genesis = signed_genesis("counting", 3, {"turn_seconds": 5})
+    tables = [live_table(tmp_path, genesis, seat, bot=False) for seat in range(3)]
+    settle(tables)
+    await wire(tables, cut=frozenset({0, 1}))
+    claims = [e for e in tables[2].envelopes if e.kind == "absent"]
+    assert [(c.seat, c.body["seat"]) for c in claims] == [(2, 0), (2, 1)]  # then seat 1, silent in the seed round
+    assert tables[2].finished
+
+
+async def _started_without_announcement(host, guest, monkeypatch):
+    async def crash_before_announcing(table, guests):
+        return None
+
+    monkeypatch.setattr(host.lobby_host, "_announce", crash_before_announcing)
+    listing = await host.host("counting", "normal", {}, 2)
+    await guest.join(host.address, listing.lobby_id)
+    await host.start(listing.lobby_id)
+    return listing
+
+
+async def test_a_guest_that_never_heard_the_start_gets_the_table_from_the_hosts_first_link(tmp_path, monkeypatch):
+    async with running(tmp_path, 2) as (host, guest):
+        await _started_without_announcement(host, guest, monkeypatch)
+        await eventually(lambda: guest.tables and host.settled() and guest.settled())
+        (table_id,) = host.tables
+        assert host.tables[table_id].envelopes == guest.tables[table_id].envelopes
+        assert verify(load(guest.tables[table_id].transcript_bytes())).valid
+
+
+async def test_a_host_that_crashed_after_journaling_the_start_starts_it_everywhere_after_restart(tmp_path, monkeypatch):
+    async with running(tmp_path, 1, bot="random") as (guest,):
+        async with trio.open_nursery() as nursery:
+            from fairtable.node.node import Node, NodeConfig
+            from tests.node.nodes import FAST
+
+            config = NodeConfig(data=tmp_path / "host", name="host", bot="random", **FAST)
+            async with trio.open_nursery() as doomed:
+                host = await doomed.start(Node(config).run)
+                monkeypatch.setattr(host.mesh, "_dial", _never)  # the host dies before it reaches anyone
+                await _started_without_announcement(host, guest, monkeypatch)
+                doomed.cancel_scope.cancel()
+            assert not guest.tables and host.tables
+            monkeypatch.undo()
+            restarted = await nursery.start(Node(NodeConfig(data=tmp_path / "host", name="host", bot="random",
+                                                            port=int(host.address.rsplit(":", 1)[1]), **FAST)).run)
+            await eventually(lambda: guest.tables and restarted.settled() and guest.settled())
+            (table_id,) = restarted.tables
+            assert restarted.tables[table_id].envelopes == guest.tables[table_id].envelopes
+            nursery.cancel_scope.cancel()
+
+
+async def _never(*args, **kwargs):
+    await trio.sleep_forever()
