@@ -52,7 +52,7 @@ def start_node(command: list[str], log: Path) -> tuple[subprocess.Popen, str]:
     line = process.stdout.readline()
     if " listening on " not in line:
         process.kill()
-        raise RuntimeError(f"the node did not start; see {log}")
+        raise SystemExit(f"fairtable demo: a node did not start; see {log}")
     return process, line.rsplit(" ", 1)[1].strip()
 
 
