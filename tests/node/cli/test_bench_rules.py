@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from fairtable.node.cli.main import main
 
 
@@ -28,3 +30,16 @@ def test_bench_rules_plays_a_game_with_hidden_data(capsys):
     assert figures["game"] == "zeeslag" and figures["variant"] == "duel"
     assert figures["moves_per_game"] > 30 and figures["lockstep_games_per_s"] > 0
     assert figures["heuristic_bot"] == "GreedyBot" and figures["heuristic_win_rate"] >= 0.75
+
+
+def test_bench_rules_seats_the_heuristic_as_a_whole_team_and_takes_options(capsys):
+    assert main(["bench", "rules", "shengji", "--options", '{"deals": 1}', "--json", "--seconds", "0.05", "--duel-games", "8"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["game"] == "shengji" and figures["options"] == {"deals": 1}
+    assert figures["heuristic_bot"] == "GreedyBot" and figures["heuristic_win_rate"] >= 0.75
+
+
+def test_bench_rules_refuses_bad_options_plainly():
+    for options, words in (('{"deals": -1}', "option 'deals'"), ("{x", "not JSON")):
+        with pytest.raises(SystemExit, match=words):
+            main(["bench", "rules", "shengji", "--options", options])
