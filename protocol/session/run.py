@@ -24,6 +24,7 @@ from fairtable.protocol.fair.public_random import HashChain, check_tip
 from fairtable.protocol.fair.seeds import Game as FairGame
 from fairtable.protocol.fair.seeds import Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
 from fairtable.protocol.hashing import digest
+from fairtable.protocol.session.summing import SumBook
 
 DRAW_LABEL = "draw"
 
@@ -104,6 +105,8 @@ class GameRun:
         self.hidden_rounds = 0
         self.choice_rounds = 0
         self.show_rounds = 0
+        self.sums = SumBook(self)
+        """Pair keys and every share of the game's masked sums (``summing``)."""
         self.private = private
         """This seat's free choices (hidden data, choices, compositions), persisted by the node."""
         self.compositions = dict(compositions or {})

@@ -22,6 +22,8 @@ REVEAL = "reveal"
 COMPOSITION = "composition"
 BLIND = "blind"
 UNBLIND = "unblind"
+PAIR = "pair"
+SHARES = "shares"
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ node computes identically from the transcript so far. Game requests become round
 - ``ShuffleOwned``: the owner's first ``deck`` stage is its decision (its composition), then
   the stages of a shuffle; the owner reveals the composition after play (``composition``);
 - ``Show``: a ``blind`` from each recipient, then an ``unblind`` from each holder;
-- ``CommitHidden`` / ``OpenHidden`` / ``Simultaneous``: ``hidden``, ``open``, ``choice`` + ``reveal``.
+- ``CommitHidden`` / ``OpenHidden`` / ``Simultaneous``: ``hidden``, ``open``, ``choice`` + ``reveal``;
+- ``OpenSums``: a ``pair`` key from each of its seats that has none out yet, then ``shares``.
 
 A seat declared absent forfeits (the game decides whether it goes on); a game that then
 still needs that seat ends with the default result over its teams.
@@ -49,6 +50,7 @@ from fairtable.games.contract import (
     NextDeal,
     Opened,
     OpenHidden,
+    OpenSums,
     PrivateDraw,
     PrivateDrawn,
     PublicRandom,
@@ -63,10 +65,11 @@ from fairtable.games.contract import (
     Shuffled,
     ShuffleOwned,
     Simultaneous,
+    Summed,
 )
 from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.fair import simultaneous
+from fairtable.protocol.fair import masked_sum, simultaneous
 from fairtable.protocol.fair.errors import Violation as FairViolation
 from fairtable.protocol.fair.group import Ops
 from fairtable.protocol.fair.mental_deck import check_stage, run_stage, stage_body
@@ -90,13 +93,16 @@ from fairtable.protocol.session.slots import (
     KEYS,
     MOVE,
     OPEN,
+    PAIR,
     RANDOM,
     RESIGN,
     REVEAL,
     SEED,
+    SHARES,
     UNBLIND,
     Slot,
 )
+from fairtable.protocol.session.summing import SumRound
 from fairtable.protocol.transcript import Transcript, TranscriptError, check_link
 
 Flow = Generator[Slot, Any, None]
@@ -246,7 +252,10 @@ class TableSession:
         ``default``: the seat's timer ran out and ``choice`` is the rules' default."""
         seat, _ = self._expect_decision(CHOICE)
         round_id = f"choice-{self.run.choice_rounds - 1}"
-        body = self.run.choice_body(seat, round_id, codec.decode(codec.encode(choice)))
+        choice = codec.decode(codec.encode(choice))
+        if not default:
+            self.game.check_choice(self.state, seat, choice)
+        body = self.run.choice_body(seat, round_id, choice)
         return CHOICE, {**body, "default": True} if default else body
 
     def default_choice_body(self) -> tuple[str, Any]:
@@ -527,7 +536,11 @@ class TableSession:
         elif isinstance(request, OpenHidden):
             produce = (lambda: run.open_hidden_body(request)) if run.own_hidden(request.seat) is not None else None
             check = lambda body: self._ruled(Opened(request.seat, request.layer, run.check_open_hidden(request, body)))
-            self._adopt((yield Slot(request.seat, OPEN, check, produce, "board.open-mismatch", resignable=True)))
+            ruled = yield Slot(request.seat, OPEN, check, produce, "board.open-mismatch", resignable=True)
+            self._adopt(ruled)
+            self._check_terms(run, request, ruled[0].cells)
+        elif isinstance(request, OpenSums):
+            yield from self._open_sums(run, request)
         elif isinstance(request, Simultaneous):
             yield from self._simultaneous(run, request)
         else:
@@ -661,6 +674,38 @@ class TableSession:
             self.violations.append(Violation(len(self.envelopes) - 1, dispute.seat, dispute.rule, dispute.detail, None, dispute.suspects))
         return faces
 
+    def _open_sums(self, run: GameRun, request: OpenSums) -> Flow:
+        """Pair keys from the round's seats that have published none yet in this game, then each
+        seat's shares; a share this session can decode to a value out of range is recorded
+        against its seat (the other seat of a two-seat sum sees it live, the verifier always)."""
+        plan = SumRound.plan(run.sums, request)
+        for seat in plan.seats:
+            if seat in run.sums.keys:
+                continue
+            produce = (lambda seat=seat: masked_sum.pair_key_body(run.seeds[seat])) if seat in run.seeds else None
+            key = yield Slot(seat, PAIR, partial(masked_sum.check_pair_key, seat), produce, "sum.key-mismatch", resignable=True)
+            run.sums.keys[seat] = key
+        for seat in plan.seats:
+            produce = (lambda seat=seat: plan.shares_body(seat)) if plan.can_share(seat) else None
+            shares = yield Slot(seat, SHARES, partial(plan.check, seat), produce, resignable=True)
+            index = len(self.envelopes) - 1
+            for found in plan.adopt(seat, shares, index, self.seat):
+                self._record(index, found)
+        self._apply(Summed(plan.totals()))
+
+    def _check_terms(self, run: GameRun, request: OpenHidden, cells: Mapping[int, int]) -> None:
+        """An opening of cells that took part in masked sums: each share must have claimed the
+        value now proven (``summing``)."""
+        for index, found in run.sums.opened(request.seat, request.layer, dict(cells)):
+            self._record(len(self.envelopes) - 1 if index is None else index, found)
+
+    def _record(self, index: int, found: FairViolation) -> None:
+        """A violation found as a consequence of envelope ``index`` (its seat's evidence), not rejecting it."""
+        envelope = self.envelopes[index]
+        violation = Violation(index, found.seat, found.rule, found.detail, envelope if envelope.seat == found.seat else None, found.suspects)
+        if violation not in self.violations:
+            self.violations.append(violation)
+
     def _commit_hidden(self, run: GameRun, request: CommitHidden) -> Flow:
         run.begin_hidden(request)
         for seat in request.seats:
@@ -720,9 +765,7 @@ class TableSession:
         """A free choice must be legal; a default must be the rules' default, where this state
         can tell (the verifier always can)."""
         if not default:
-            legal = self.game.legal_moves(self.state, seat)
-            if legal and choice not in legal:
-                raise RuleError(f"{self.game.id}.choice", f"seat {seat} chose {choice!r}, not one of its legal choices")
+            self.game.check_choice(self.state, seat, choice)
             return
         try:
             expected = codec.decode(codec.encode(self.game.default_move(self.state, seat)))
