@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from fairtable.node.cli.main import main
 
 
@@ -28,3 +30,14 @@ def test_bench_rules_plays_a_game_with_hidden_data(capsys):
     assert figures["game"] == "zeeslag" and figures["variant"] == "duel"
     assert figures["moves_per_game"] > 30 and figures["lockstep_games_per_s"] > 0
     assert figures["heuristic_bot"] == "GreedyBot" and figures["heuristic_win_rate"] >= 0.75
+
+
+def test_bench_rules_takes_seats_and_options_and_refuses_bad_ones(capsys):
+    options = '{"salvo": "focus"}'
+    assert main(["bench", "rules", "zeeslag", "--variant", "shared", "--seats", "3", "--options", options, "--json",
+                 "--seconds", "0.02", "--duel-games", "3"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert (figures["variant"], figures["seats"], json.loads(figures["options"])) == ("shared", 3, {"salvo": "focus"})
+    for bad, words in ((["--seats", "9"], "2 to 8 seats"), (["--options", '{"salvo": 1}'], "option 'salvo'"), (["--options", "{"], "Expecting")):
+        with pytest.raises(SystemExit, match=words):
+            main(["bench", "rules", "zeeslag", "--seconds", "0.01", *bad])
