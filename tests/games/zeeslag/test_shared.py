@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from fairtable.games.contract import Chosen, Decide, Forfeit, Move, OpenHidden, OpenSums, PublicRandom, RandomValue, RuleError, Simultaneous, Summed
 from fairtable.games.zeeslag.bots import random_fleet
 from fairtable.games.zeeslag.fleet import FLEETS, Placement, fleet_problem, layers
-from fairtable.games.zeeslag.state import Sea, Sunk
+from fairtable.games.zeeslag.state import Excuse, Sea, Sunk
 from fairtable.games.zeeslag.targets import enemies, public_targets
 from fairtable.games.zeeslag.waters import SharedSea
 from tests.games.zeeslag.positions import GAME, TIMEOUT, Table, cell, shared_fleet
@@ -256,3 +256,85 @@ def test_a_seat_whose_every_target_holds_its_own_ship_passes_and_the_opening_che
     table.apply(Move(2, {"pass": True}))
     assert table.pending == Decide(1, timed=True)
     assert table.full.boards[2].excuses[0].cells == (left,)
+
+
+# ------------------------------------------------------------------ lies only the full opening shows
+
+OBSERVERS = (1, 2, None)
+
+
+def observers_only(table: Table, liar: int) -> None:
+    table.knowers = tuple(who for who in table.knowers if who not in ("full", liar))
+    for who in ("full", liar):
+        table.states.pop(who)
+
+
+def to_the_full_opening_of(table: Table, seat: int) -> None:
+    """End the game by forfeits of the others (seat ``seat`` not winning) and open up to ``seat``'s ids."""
+    for other in range(3):
+        if other != 2 and table.full.outcome is None:
+            table.apply(Forfeit(other, "resigned"))
+    while table.pending != OpenHidden(seat, "ids", tuple(range(LAYOUT.board.size))):
+        table.apply(table.opened())
+
+
+def test_a_hidden_sink_in_the_shared_sea_is_named_at_the_full_opening():
+    table = shared()
+    table.lies = {0}
+    table.salvo({0: {1: "B15", 2: "B25"}, 1: {0: "J10", 2: "B28"}, 2: {0: "J11", 1: "J12"}})  # seat 0's destroyer J10-J11
+    assert table.pending == Decide(0, timed=False)
+    with pytest.raises(RuleError) as excinfo:
+        GAME.apply(table.states[0], Move(0, {"sunk": []}))  # its own node refuses the lie
+    assert rule(excinfo) == "zeeslag.missing_sink"
+    observers_only(table, 0)
+    table.apply(Move(0, {"sunk": []}))
+    table.settle()
+    to_the_full_opening_of(table, 0)
+    with pytest.raises(RuleError) as excinfo:
+        GAME.apply(table.full, table.opened())
+    assert rule(excinfo) == "zeeslag.missing_sink" and str(excinfo.value).startswith("zeeslag.missing_sink: seat 0:")
+
+
+def only_left(table: Table, cells: set[int]) -> None:
+    """Every cell of the sea opened as water but ``cells``."""
+    sea = Sea(opened={c: 0 for c in range(SEA.size) if c not in cells})
+    table.states = {who: dataclasses.replace(state, seas=(sea,)) for who, state in table.states.items()}
+
+
+def test_a_salvo_short_of_shots_it_could_fire_is_named_at_the_full_opening():
+    table = shared()
+    only_left(table, {at("A11"), at("J11"), at("B25"), at("B5")})  # at seat 1: A11 (its carrier), J11 (seat 0's destroyer)
+    short = salvo({2: "B25"})  # nothing at seat 1, as if both its targets held seat 0's ships
+    with pytest.raises(RuleError) as excinfo:
+        GAME.check_choice(table.states[0], 0, short)  # its own node knows A11 is free to aim at
+    assert rule(excinfo) == "zeeslag.salvo"
+    observers_only(table, 0)
+    for who in OBSERVERS:  # the others cannot tell: both targets lie in seat 0's reach
+        GAME.check_choice(table.states[who], 0, short)
+    table.apply(Chosen((short, salvo({0: "B5", 2: "B25"}), salvo({0: "B5", 1: "A11"}))))
+    assert table.full.boards[0].excuses[0] == Excuse((at("A11"), at("J11")), 2, 0, 1)
+    table.settle()
+    to_the_full_opening_of(table, 0)
+    with pytest.raises(RuleError) as excinfo:
+        GAME.apply(table.full, table.opened())
+    assert rule(excinfo) == "zeeslag.salvo" and "seat 0" in str(excinfo.value) and "fired 0 of 1" in str(excinfo.value)
+
+
+def test_a_false_pass_is_named_at_the_full_opening():
+    table = shared()
+    out = tuple(Sunk(0, ship, (), 0) for ship in range(5))
+    table.states = {who: dataclasses.replace(state, seas=(Sea(opened={c: 0 for c in LAYOUT.reach(1) if c != at("A21")}, sunk=out),))
+                    for who, state in table.states.items()}
+    table.apply(RandomValue(1))
+    assert GAME.legal_moves(table.states[2], 2) == ({"shoot": at("A21")},)  # A21 is seat 1's destroyer, not seat 2's ship
+    with pytest.raises(RuleError) as excinfo:
+        GAME.apply(table.states[2], Move(2, {"pass": True}))
+    assert rule(excinfo) == "zeeslag.pass"
+    observers_only(table, 2)
+    table.apply(Move(2, {"pass": True}))
+    table.apply(Forfeit(1, "resigned"))
+    while table.pending != OpenHidden(2, "ids", tuple(range(LAYOUT.board.size))):
+        table.apply(table.opened())
+    with pytest.raises(RuleError) as excinfo:
+        GAME.apply(table.full, table.opened())
+    assert rule(excinfo) == "zeeslag.salvo" and "seat 2" in str(excinfo.value)
