@@ -101,7 +101,7 @@ def render(view: dict) -> str:
     elif view["seats"] == 2:
         body = _pair(view)
     else:
-        body = _bands(view, names)
+        body = _bands(view)
     title = _title(view, fleet)
     hint = move_hint(view)
     tail = [_status(view, names) if hint is None else hint + "."]
@@ -123,13 +123,16 @@ def render(view: dict) -> str:
 
 
 def _title(view: dict, fleet: Fleet) -> str:
-    title = f"Zeeslag {view['variant']}, fleet {fleet.name} ({fleet.name_en})"
-    if view["variant"] != "shared":
-        title += f", water ring {'on' if view['water_ring'] else 'off'}"
-    if view["seats"] > 2:
-        title += f", salvo {view['salvo']} {view['shots']}"
-    if view["teams"]:
-        title += ", teams " + " / ".join("+".join(map(str, team)) for team in view["teams"])
+    """The game and its options in one line; shorter forms when it would not fit (the labels
+    over the grids show partners too)."""
+    ring = [] if view["variant"] == "shared" else [f"water ring {'on' if view['water_ring'] else 'off'}"]
+    salvo = [f"salvo {view['salvo']} {view['shots']}"] if view["seats"] > 2 else []
+    teams = ["teams " + " / ".join("+".join(map(str, team)) for team in view["teams"])] if view["teams"] else []
+    marks = ["* you, + mate, x out"] if view["variant"] == "shared" and BLOCK * view["seats"] + 2 > WIDTH else []
+    for name, extra in ((f"{fleet.name} ({fleet.name_en})", teams), (fleet.name, teams), (fleet.name, [])):
+        title = ", ".join([f"Zeeslag {view['variant']}", f"fleet {name}", *ring, *salvo, *extra, *marks])
+        if len(title) <= WIDTH:
+            break
     return title
 
 
@@ -182,7 +185,7 @@ def _small(view: dict, index: int) -> list[str]:
     return [f"{ROW_LETTERS[y]} " + "".join(marks[grid.cell(x, y)] for x in range(grid.width)) for y in range(grid.height)]
 
 
-def _bands(view: dict, names: list[str]) -> list[str]:
+def _bands(view: dict) -> list[str]:
     """Own seas of three or more seats as small grids, six to a band; the column numbers once."""
     seats = view["seats"]
     per = BAND if seats <= BAND else (seats + 1) // 2
@@ -190,14 +193,14 @@ def _bands(view: dict, names: list[str]) -> list[str]:
     for start in range(0, seats, per):
         indices = list(range(start, min(start + per, seats)))
         grids = [_small(view, index) for index in indices]
-        lines.append(" ".join(f"{_label(view, index, names):<12}" for index in indices).rstrip())
+        lines.append(" ".join(f"{_label(view, index):<12}" for index in indices).rstrip())
         if start == 0:
             lines.append(" ".join("  " + "".join(str((x + 1) % 10) for x in range(10)) for _ in indices))
         lines.extend(" ".join(grid[row] for grid in grids) for row in range(len(grids[0])))
     return lines
 
 
-def _label(view: dict, index: int, names: list[str]) -> str:
+def _label(view: dict, index: int) -> str:
     """``s3 mate 4``: the seat, whether it is you or your partner, and its ships afloat (or ``out``)."""
     fleet = view["fleets"][index]
     who = "you" if index == view["seat"] else ("mate" if _mate(view, index) else "")
@@ -215,24 +218,26 @@ def _shared(view: dict) -> list[str]:
     grid, marks = _grid_of(view, 0), _marks(view, 0)
     seats = view["seats"]
     per = seats if BLOCK * seats + 2 <= WIDTH else (seats + 1) // 2
-    names = _names(view)
     lines = []
     for start in range(0, seats, per):
         blocks = range(start, min(start + per, seats))
         if per == seats:
-            lines.append("  " + "".join(f"{_block_label(view, b, names, False):<{BLOCK}}" for b in blocks).rstrip())
+            lines.append("  " + "".join(f"{_block_label(view, b, False):<{BLOCK}}" for b in blocks).rstrip())
             lines.append("  " + "".join(str((x + 1) % 10) for x in range(BLOCK * len(blocks))))
         else:
-            lines.append("  " + "".join(f"{_block_label(view, b, names, True):<{BLOCK}}" for b in blocks).rstrip())
+            lines.append("  " + "".join(f"{_block_label(view, b, True):<{BLOCK}}" for b in blocks).rstrip())
         for y in range(grid.height):
             lines.append(f"{ROW_LETTERS[y]} " + "".join(marks[grid.cell(x, y)] for b in blocks for x in range(BLOCK * b, BLOCK * (b + 1))))
     return lines
 
 
-def _block_label(view: dict, block: int, names: list[str], columns: bool) -> str:
-    """A block's label, with its first column number when the digits line is left out."""
-    label = _label(view, block, names)
-    return (f"{label} {BLOCK * block + 1}-" if columns else label)[: BLOCK - 1]
+def _block_label(view: dict, block: int, columns: bool) -> str:
+    """A block's label; without the digits line (eight seats) its columns instead, marked
+    ``*`` you, ``+`` your partner, ``x`` out (the title says so)."""
+    if not columns:
+        return _label(view, block)
+    mark = "*" if block == view["seat"] else "+" if _mate(view, block) else "x" if view["fleets"][block]["out"] else " "
+    return f"s{block}{mark}{BLOCK * block + 1}-{BLOCK * (block + 1)}"
 
 
 def _afloat(view: dict, index: int) -> str:

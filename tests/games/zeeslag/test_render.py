@@ -125,7 +125,7 @@ def test_the_shared_sea_shows_blocks_and_question_marks_and_takes_bare_cells():
 
 
 MODES = [("duel", 2, {}), ("duel", 3, {}), ("duel", 6, {}), ("duel", 7, {}), ("duel", 8, {"teams": 2}),
-         ("shared", 3, {}), ("shared", 7, {}), ("shared", 8, {"salvo": "focus"})]
+         ("shared", 3, {}), ("shared", 7, {}), ("shared", 8, {"salvo": "focus", "teams": 4})]
 
 
 @pytest.mark.parametrize("variant, seats, options", MODES, ids=[f"{v}-{s}" for v, s, _ in MODES])
