@@ -36,6 +36,9 @@ ABSENT = "absent"
 """The :class:`Forfeit` reason of a seat declared absent: it will send nothing more."""
 Teams = tuple[tuple[int, ...], ...]
 """A partition of the seats, e.g. ``((0, 2), (1, 3))`` for partners."""
+PUBLIC_VALUES = 256
+"""The most :class:`PublicRandom` values one game (one deal of a match) may ask for: every
+seat's hash chain holds this many (``spec/session.md``)."""
 S = TypeVar("S")
 
 
@@ -438,8 +441,6 @@ class Game(ABC, Generic[S]):
     min_seats: int
     max_seats: int
     state_type: type
-    public_values: int = 256
-    """The most :class:`PublicRandom` values one game may ask for (the length of each seat's hash chain)."""
     options: Mapping[str, Option] = {}
     bots: Mapping[str, BotFactory] = {}
     renderer: Renderer | None = None
@@ -500,6 +501,16 @@ class Game(ABC, Generic[S]):
         legal = self.legal_moves(state, seat)
         if legal and choice not in legal:
             raise RuleError(f"{self.id}.choice", f"seat {seat} chose {choice!r}, not one of its legal choices")
+    def judge_hidden(self, state: S, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
+        """After the game: raise :class:`RuleError` unless ``data``, ``seat``'s latest hidden data
+        in full, is legal and agrees with every answer the seat gave from it.
+
+        The verifier calls it when the data was revealed only with the seat's seed (the game
+        ended before it asked for a full opening, e.g. by a resignation), so a seat cannot
+        hide illegal data by leaving. Games with :class:`CommitHidden` override this, as they
+        do :meth:`check_hidden`.
+        """
+        raise RuleError("contract.hidden", f"{self.id} has no hidden data")
 
     def check_composition(self, state: S, seat: int, cards: tuple[Face, ...]) -> None:
         """Raise :class:`RuleError` (the game's rule id) unless ``cards`` (sorted) is a deck

@@ -37,6 +37,8 @@ from fairtable.protocol.transcript_file import dump
 DIRECTORY = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "games"
 BOTS = "greedy"
 """Every seat plays the game's greedy bot (shorter games than random play)."""
+OPTIONS = {"shengji": {"deals": 1}}
+"""Options other than the defaults, for games whose default is a long match: one deal of it."""
 
 
 MODES: dict[str, tuple[tuple[str, str, int, dict], ...]] = {
@@ -47,7 +49,7 @@ MODES: dict[str, tuple[tuple[str, str, int, dict], ...]] = {
 
 @dataclass(frozen=True)
 class Case:
-    """One recording: a variant's default table (its fewest seats, default options), or a mode."""
+    """One recording: a variant's default table (its fewest seats, :data:`OPTIONS`), or a mode."""
 
     game: str
     variant: str
@@ -64,7 +66,7 @@ def cases() -> list[Case]:
     found = []
     for game in registry.ids():
         rules = registry.get(game)
-        found += [Case(game, variant, rules.seat_range(variant)[0]) for variant in rules.variants]
+        found += [Case(game, variant, rules.seat_range(variant)[0], OPTIONS.get(game, {})) for variant in rules.variants]
         found += [Case(game, variant, seats, options, mode) for variant, mode, seats, options in MODES.get(game, ())]
     return found
 

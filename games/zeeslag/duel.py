@@ -24,7 +24,7 @@ from typing import Any
 
 from fairtable.games.contract import Decide, Move, PublicRandom, Request, RuleError
 from fairtable.games.zeeslag import outcome, volley
-from fairtable.games.zeeslag.state import Excuse, Shot, ZeeslagState, replace_at, with_board
+from fairtable.games.zeeslag.state import Excuse, Shot, ZeeslagState, replace_at, turn_of, with_board
 from fairtable.games.zeeslag.targets import aimable, enemies, living, own_ship_cells, public_targets, team_of, waters
 
 
@@ -101,8 +101,7 @@ def moved(state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
 
 def after(state: ZeeslagState) -> ZeeslagState:
     """After the volley: a hit shoots again, else the enemy shoots."""
-    shooter = state.turn
-    assert shooter is not None
+    shooter = turn_of(state)
     hit = any(shot.hit for shot in state.volley)
     turn = shooter if hit else enemy(state, shooter)
     return dataclasses.replace(state, stage="aim", volley=(), turn=turn)

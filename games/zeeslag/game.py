@@ -89,9 +89,6 @@ class Zeeslag(Rules[ZeeslagState]):
     min_seats = 2
     max_seats = 8
     state_type = ZeeslagState
-    public_values = 2048
-    """A round asks for at most two values (focus targets and cells of late salvos) and opens at
-    least one cell, so two per cell of the largest sea (8 × 100) and the two start draws fit."""
     options = OPTIONS
     bots = BOTS
     renderer = render
@@ -172,6 +169,7 @@ class Zeeslag(Rules[ZeeslagState]):
     def on_random(self, state: ZeeslagState, request: PublicRandom, event: RandomValue) -> ZeeslagState:
         if type(event.value) is not int or not 0 <= event.value < request.bound:
             raise RuleError("zeeslag.random", f"the public value must be below {request.bound}, got {event.value!r}")
+        state = dataclasses.replace(state, draws=state.draws + 1)
         if state.stage == "aim":
             return settle(duel.started(state, event.value))
         return settle(salvo.drawn(state, event.value))
@@ -220,17 +218,21 @@ class Zeeslag(Rules[ZeeslagState]):
         return dataclasses.replace(board, **opened)
 
     def _judge(self, state: ZeeslagState, seat: int, board: Board) -> None:
-        """At the full opening of ``seat``'s ids: a legal fleet, every sink answer true, no shot
-        aimed at its own ship and no shot left unfired that its fleet did not excuse."""
+        """At the full opening of ``seat``'s ids: its opened fleet, judged."""
+        cells = range(waters(state).board.size)
+        self.judge_hidden(state, seat, {SHIPS: tuple(board.ships[cell] for cell in cells), IDS: tuple(board.ids[cell] for cell in cells)})
+
+    def judge_hidden(self, state: ZeeslagState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
+        """``seat``'s whole fleet (at its full opening, or revealed with its seed): legal, every
+        sink answer true, no shot aimed at its own ship, and no shot left unfired that its fleet
+        did not excuse."""
         layout = waters(state)
-        size = layout.board.size
-        data = {SHIPS: tuple(board.ships[cell] for cell in range(size)), IDS: tuple(board.ids[cell] for cell in range(size))}
         fleet = fleet_of(state)
         problem = fleet_problem(layout.board, fleet, data, partial(layout.place_problem, seat))
         if problem is not None:
             raise RuleError("zeeslag.fleet", f"seat {seat}: {problem}")
-        sea = state.seas[layout.sea_of(seat)]
-        wrong = wrong_answer(layout, seat, fleet, sea, board, data[IDS])
+        board = state.boards[seat]
+        wrong = wrong_answer(layout, seat, fleet, state.seas[layout.sea_of(seat)], board, data[IDS])
         if wrong is not None:
             raise RuleError("zeeslag.missing_sink", f"seat {seat}: {wrong}")
         own = own_ship_cells(with_board(state, seat, dataclasses.replace(board, own=data)), seat) or frozenset()

@@ -21,7 +21,10 @@ timer, it may hit its own ship in the shared sea): for focus, first ``PublicRand
 each late seat's enemy (among those with targets, mixed radix over the late seats in order),
 then one ``PublicRandom`` picks every missing cell (mixed radix: for each late seat, enemy
 and shot in order, an index into that enemy's targets still free, sorted; two of one late
-seat's timer shots at neighbouring enemies may so fall on one border cell, the second wasted). ``max_timeouts``
+seat's timer shots at neighbouring enemies may so fall on one border cell, the second wasted).
+A draw with one outcome is skipped; so is every draw once the game's public values run short
+(``PUBLIC_VALUES``, one kept for the duel's start): the timer then fires at the first targets
+in reading order, as in the duel. ``max_timeouts``
 consecutive timeouts and the seat leaves (``outcome.leave``) before its shots are fired.
 Then the salvos' shots are one volley (``volley``), and the next round follows; with two
 seats left, the duel rules (``duel``).
@@ -34,7 +37,7 @@ from collections.abc import Mapping
 from math import prod
 from typing import Any
 
-from fairtable.games.contract import Chosen, PublicRandom, Request, RuleError, Simultaneous
+from fairtable.games.contract import PUBLIC_VALUES, Chosen, PublicRandom, Request, RuleError, Simultaneous
 from fairtable.games.zeeslag import outcome, volley
 from fairtable.games.zeeslag.state import Excuse, Late, Shot, ZeeslagState, replace_at, with_board
 from fairtable.games.zeeslag.targets import enemies, living, own_ship_cells, public_targets, waters
@@ -162,6 +165,10 @@ def _fills(state: ZeeslagState) -> list[tuple[int, int, tuple[int, ...], int]]:
 
 
 def _bound(state: ZeeslagState) -> int:
+    """The draw's bound; 1 once the game's public values run short (keeping one for the duel's
+    start): the timer then fires at the first targets in reading order (every digit 0)."""
+    if state.draws + 1 >= PUBLIC_VALUES:
+        return 1
     if state.stage == "pick":
         return prod(len(foes) for _, foes in _picks(state) if len(foes) > 1)
     return prod(prod(range(len(cells) - count + 1, len(cells) + 1)) for _, _, cells, count in _fills(state))

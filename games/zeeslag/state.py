@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games.contract import Result
+from fairtable.games.contract import Result, RuleError
 from fairtable.games.zeeslag.fleet import FLEETS, SHIPS, Fleet
 
 RECENT = 12
@@ -129,6 +129,8 @@ class ZeeslagState:
     """The ships (sea cells) the answering seat declared sunk, while proven."""
     passes: int = 0
     """Consecutive duel turns passed (a seat whose every target holds its own ship)."""
+    draws: int = 0
+    """Public random values drawn so far (the contract allows ``PUBLIC_VALUES`` a game)."""
     timeouts: tuple[int, ...] = ()
     """Consecutive timeouts per seat."""
     sank: tuple[int, ...] = ()
@@ -143,6 +145,13 @@ class ZeeslagState:
     """Steps of the full opening done (see ``game.opening_steps``)."""
     withheld: tuple[int, ...] = ()
     """Seats that forfeited as absent or during the full opening: their fleets stay closed."""
+
+
+def turn_of(state: ZeeslagState) -> int:
+    """The duel's shooter, once the start is drawn (a turn's rules only run after it)."""
+    if state.turn is None:
+        raise RuleError("zeeslag.sequence", "no seat is in turn before the start is drawn")
+    return state.turn
 
 
 def fleet_of(state: ZeeslagState) -> Fleet:

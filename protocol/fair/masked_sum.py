@@ -29,8 +29,8 @@ from nacl import bindings
 from nacl.exceptions import CryptoError
 
 from fairtable.protocol.codec import encode
-from fairtable.protocol.fair.errors import Violation
-from fairtable.protocol.fair.seeds import Game, Seed, Stream
+from fairtable.protocol.fair.errors import FairnessError
+from fairtable.protocol.fair.seeds import GameRef, Seed, Stream
 from fairtable.protocol.hashing import digest
 
 KEY_SIZE = 32
@@ -65,15 +65,15 @@ def check_pair_key(seat: int, body: object) -> bytes:
     """The public key in a pair-key message; ``sum.malformed`` names the seat for a body of
     another shape or a key of small order (which would make every shared secret zero)."""
     if not (isinstance(body, dict) and set(body) == {"key"} and isinstance(body["key"], bytes) and len(body["key"]) == KEY_SIZE):
-        raise Violation(seat, "sum.malformed", "a pair-key body is {key: bin32}")
+        raise FairnessError(seat, "sum.malformed", "a pair-key body is {key: bin32}")
     try:
         bindings.crypto_scalarmult(_PROBE, body["key"])
     except CryptoError:
-        raise Violation(seat, "sum.malformed", "the pair key is of small order") from None
+        raise FairnessError(seat, "sum.malformed", "the pair key is of small order") from None
     return body["key"]
 
 
-def pair_secret(game: Game, low: int, high: int, keys: Mapping[int, bytes], own: Seed) -> bytes:
+def pair_secret(game: GameRef, low: int, high: int, keys: Mapping[int, bytes], own: Seed) -> bytes:
     """The secret of seats ``low < high``, from ``own`` (the seed of one of them) and the other's
     published key: ``H("fair/sum-pair", [table, game, low, high, key_low, key_high, X25519])``."""
     if own.seat not in (low, high) or not low < high:
@@ -129,14 +129,14 @@ def check_shares(seat: int, round_id: str, due: Sequence[Due], body: object) -> 
     expected = [item.index for item in due]
     if not (isinstance(body, dict) and set(body) == {"round", "shares"} and body["round"] == round_id
             and isinstance(body["shares"], (list, tuple))):
-        raise Violation(seat, "sum.malformed", f"a shares body for round {round_id!r} is {{round, shares}}")
+        raise FairnessError(seat, "sum.malformed", f"a shares body for round {round_id!r} is {{round, shares}}")
     items = body["shares"]
     if [item[0] if isinstance(item, (list, tuple)) and len(item) == 2 else None for item in items] != expected:
-        raise Violation(seat, "sum.malformed", f"shares for the sums {expected} are due, as [index, share] pairs in order")
+        raise FairnessError(seat, "sum.malformed", f"shares for the sums {expected} are due, as [index, share] pairs in order")
     shares = {}
     for item, wanted in zip(items, due):
         value = item[1]
         if type(value) is not int or not 0 <= value < wanted.modulus:
-            raise Violation(seat, "sum.malformed", f"the share of sum {wanted.index} must be an integer below {wanted.modulus}")
+            raise FairnessError(seat, "sum.malformed", f"the share of sum {wanted.index} must be an integer below {wanted.modulus}")
         shares[wanted.index] = value
     return shares

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from fairtable.games.contract import OpenSums
 from fairtable.protocol.fair import masked_sum
-from fairtable.protocol.fair.errors import Violation as FairViolation
+from fairtable.protocol.fair.errors import FairnessError
 
 if TYPE_CHECKING:
     from fairtable.protocol.session.run import GameRun
@@ -55,6 +55,8 @@ class Term:
     seat: int
     envelope: int
     claimed: int | None
+    checked: bool = False
+    """Its cell was opened and compared (an opening and a seed reveal may both show it)."""
 
 
 class SumBook:
@@ -93,24 +95,27 @@ class SumBook:
             masks[pair] = masked_sum.mask(secret, record.round, record.index, record.modulus)
         return masks
 
-    def opened(self, seat: int, layer: str, cells: dict[int, int]) -> list[tuple[int | None, FairViolation]]:
+    def opened(self, seat: int, layer: str, cells: dict[int, int]) -> list[tuple[int | None, FairnessError]]:
         """Check the shares ``seat`` sent for ``cells`` of ``layer`` against the values just opened:
         a violation naming the seat, at the envelope of its share, when the claimed value differs;
         else, once a whole sum is opened and does not add up, one naming the sum's seats as
         suspects (``None``: at the opening itself)."""
-        found: list[tuple[int | None, FairViolation]] = []
+        found: list[tuple[int | None, FairnessError]] = []
         for cell, value in cells.items():
             for term in self.terms.get((seat, layer, cell), ()):
+                if term.checked:
+                    continue
+                term.checked = True
                 record = term.sum
                 record.opened[seat] = value
                 if term.claimed is not None and term.claimed != value:
                     detail = f"the share for sum {record.index} of {record.round} claimed {term.claimed}, the opening proves {value}"
-                    found.append((term.envelope, FairViolation(seat, "sum.share-mismatch", detail)))
+                    found.append((term.envelope, FairnessError(seat, "sum.share-mismatch", detail)))
                     record.named = True
                 elif not record.named and len(record.opened) == len(record.terms) and record.total is not None \
                         and sum(record.opened.values()) % record.modulus != record.total:
                     detail = f"sum {record.index} of {record.round} is {record.total}, its opened values add up to {sum(record.opened.values())}"
-                    found.append((None, FairViolation(None, "sum.mismatch", detail, record.seats)))
+                    found.append((None, FairnessError(None, "sum.mismatch", detail, record.seats)))
         return found
 
 
@@ -163,7 +168,7 @@ class SumRound:
     def check(self, seat: int, body: object) -> dict[int, int]:
         return masked_sum.check_shares(seat, self.name, self.due(seat), body)
 
-    def adopt(self, seat: int, shares: dict[int, int], envelope: int, local: int | None) -> list[FairViolation]:
+    def adopt(self, seat: int, shares: dict[int, int], envelope: int, local: int | None) -> list[FairnessError]:
         """Keep ``seat``'s shares (sent in ``envelope``) and decode those this session can: a
         claimed value outside the layer's range is ``sum.bad-share``, naming ``seat``."""
         self.shares[seat] = shares
@@ -175,7 +180,7 @@ class SumRound:
             cell = dict(record.terms)[seat]
             if claimed is not None and claimed >= record.bound:
                 detail = f"the share for sum {index} of {self.name} claims {claimed}, but values are below {record.bound}"
-                found.append(FairViolation(seat, "sum.bad-share", detail))
+                found.append(FairnessError(seat, "sum.bad-share", detail))
                 record.named, claimed = True, None
             self.book.terms.setdefault((seat, record.layer, cell), []).append(Term(record, seat, envelope, claimed))
         return found

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from nacl.bindings import crypto_scalarmult_ed25519_noclamp
 
@@ -33,7 +34,7 @@ from fairtable.protocol.fair.mental_deck import (
     stage_body,
     verify_deck,
 )
-from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.fair.seeds import GameRef, Seed
 from fairtable.protocol.hashing import digest
 
 NAME = "deck"
@@ -47,7 +48,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=7, help="runs of each phase and of the baseline; the best counts")
 
 
-def _timed(function: Callable[[], object]) -> tuple[float, object]:
+T = TypeVar("T")
+
+
+def _timed(function: Callable[[], T]) -> tuple[float, T]:
     start = time.perf_counter()
     result = function()
     return time.perf_counter() - start, result
@@ -60,7 +64,7 @@ def _best_time(function: Callable[[], object], rounds: int) -> float:
 def run(args: argparse.Namespace) -> dict:
     if args.seats < 1 or args.cards < 1 or args.rounds < 1:
         raise SystemExit("bench deck: --seats, --cards and --rounds must be positive")
-    game = Game(digest("bench", b"table"), 0)
+    game = GameRef(digest("bench", b"table"), 0)
     seats = range(args.seats)
     seeds = {seat: Seed(game, seat, digest("bench", seat.to_bytes(4, "big"))) for seat in seats}
     deck = Deck.public(game, "bench", seats, range(args.cards))

@@ -1,12 +1,12 @@
 """Rules throughput: whole random-vs-random games through the local referee, full knowledge.
 
 This is the cost of the game itself, without cryptography or network: the ceiling for
-live validation and for the verifier's replay. ``--seats`` and ``--options`` measure any table
-the game allows (e.g. a salvo game of five). The lockstep figure runs each seat's
+live validation and for the verifier's replay. ``--seats`` and ``--options`` measure any
+table the game allows (a salvo game of five, say). The lockstep figure runs each seat's
 partial-knowledge state beside the full one, as every node's validation will. When the
-game has its own heuristic bot, its win rate against the random bot is reported too: one
-heuristic seat against random ones, the seat rotating (by chance it would win one game in
-``seats``).
+game has its own heuristic bot, its win rate against the random bot is reported too; in a
+game with teams the heuristic bot plays every seat of one team (partners, not one seat
+beside a random partner).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id, e.g. towers")
     parser.add_argument("--variant", help="variant (default: the game's first)")
     parser.add_argument("--seats", type=int, help="seats (default: the fewest the variant allows)")
-    parser.add_argument("--options", default="{}", help="table options as JSON, e.g. '{\"salvo\": \"focus\"}'")
+    parser.add_argument("--options", default="{}", help="table options as JSON, e.g. '{\"deals\": 1}' (default: the game's defaults)")
     parser.add_argument("--seconds", type=float, default=1.0, help="time to spend on each measurement")
     parser.add_argument("--duel-games", type=int, default=200, help="heuristic-vs-random games for the win rate (0: skip)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
@@ -50,9 +50,12 @@ def run(args: argparse.Namespace) -> dict:
     seats = args.seats or game.seat_range(variant)[0]
     try:
         options = json.loads(args.options)
-        game.setup(variant, options, seats)
-    except (GameError, ValueError) as exc:
+        checked = game.options_of(game.setup(variant, options, seats))
+    except json.JSONDecodeError as exc:
+        raise SystemExit(f"fairtable bench rules: --options is not JSON: {exc}") from None
+    except GameError as exc:
         raise SystemExit(f"fairtable bench rules: {exc}") from None
+    teams = game.teams(variant, checked, seats)
 
     def random_game(index: int, lockstep: bool = False) -> referee.Played:
         rng = random.Random(args.seed + index)
@@ -64,7 +67,7 @@ def run(args: argparse.Namespace) -> dict:
         "game": game.id,
         "variant": variant,
         "seats": seats,
-        "options": json.dumps(options, sort_keys=True),
+        "options": options,
         "games": games,
         "games_per_s": round(games / elapsed, 1),
         "moves_per_s": round(moves / elapsed),
@@ -76,8 +79,8 @@ def run(args: argparse.Namespace) -> dict:
         wins = 0
         for index in range(args.duel_games):
             rng = random.Random(args.seed + index)
-            bots = [random_bot(game, rng) for _ in range(seats)]
-            bots[index % seats] = heuristic(game, rng)
+            team = next(team for team in teams if index % seats in team)
+            bots = [heuristic(game, rng) if seat in team else random_bot(game, rng) for seat in range(seats)]
             wins += index % seats in referee.play(game, variant, options, bots, rng).result.winners
         figures.update(heuristic_bot=type(probe).__name__, duel_games=args.duel_games, heuristic_win_rate=round(wins / args.duel_games, 3))
     return figures

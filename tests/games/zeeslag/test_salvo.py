@@ -231,3 +231,15 @@ def test_a_round_in_which_nobody_fired_ends_the_game_undecided():
     table = Table(fleets=FLEETS)
     state = dataclasses.replace(table.full, stage="done", volley=())
     assert settle(state).outcome == Result((), "no targets", (0, 0, 0))
+
+
+def test_once_the_public_values_run_short_the_timer_fires_at_the_first_targets():
+    from fairtable.games.contract import PUBLIC_VALUES
+    from fairtable.protocol.fair.public_random import CHAIN_LENGTH
+
+    assert PUBLIC_VALUES == CHAIN_LENGTH  # what a game may ask for is what every seat's chain holds
+    table = Table(fleets=FLEETS)
+    table.states = {who: dataclasses.replace(state, draws=PUBLIC_VALUES - 1) for who, state in table.states.items()}
+    table.apply(Chosen((salvo(0, {1: "J10", 2: "J10"}), TIMEOUT, salvo(2, {0: "J10", 1: "J9"})), defaults=(1,)))
+    assert not isinstance(table.pending, PublicRandom)  # one value is kept for a duel's start
+    assert sorted((s.target, s.cell) for s in table.full.volley if s.seat == 1) == [(0, 0), (2, 0)]

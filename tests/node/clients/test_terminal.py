@@ -87,7 +87,7 @@ async def test_end_of_input_leaves_quietly(nursery):
 
 async def test_prompts_list_host_and_start(nursery):
     fake = FakeNode(9)
-    lines = ["x", "l", PEER, "l", "", "h", "chess", "", "", "{bad", "[]", '{"turn_seconds": 0}', "", "1", "q"]
+    lines = ["x", "l", PEER, "l", "", "h", "chess", "towers", "", "{bad", "[]", '{"turn_seconds": 0}', "", "1", "q"]
     status, out, unread = await play(nursery, fake, lines)
     assert status == 0 and unread == []
     assert "Please answer h, j, l or q." in out

@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fairtable.protocol.fair import masked_sum
-from fairtable.protocol.fair.errors import Violation
-from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.fair.errors import FairnessError
+from fairtable.protocol.fair.seeds import GameRef, Seed
 
-GAME = Game(bytes(range(32)), 0)
+GAME = GameRef(bytes(range(32)), 0)
 SEEDS = {seat: Seed(GAME, seat, bytes([seat + 7]) * 32) for seat in range(6)}
 KEYS = {seat: masked_sum.pair_public_key(seed) for seat, seed in SEEDS.items()}
 
@@ -27,7 +27,7 @@ def test_both_seats_of_a_pair_derive_one_secret_and_other_pairs_differ():
     secret = masked_sum.pair_secret(GAME, 1, 4, KEYS, SEEDS[1])
     assert secret == masked_sum.pair_secret(GAME, 1, 4, KEYS, SEEDS[4])
     assert secret != masked_sum.pair_secret(GAME, 1, 3, KEYS, SEEDS[1])
-    other_game = masked_sum.pair_secret(Game(GAME.table, 1), 1, 4, KEYS, Seed(Game(GAME.table, 1), 1, SEEDS[1].value))
+    other_game = masked_sum.pair_secret(GameRef(GAME.table, 1), 1, 4, KEYS, Seed(GameRef(GAME.table, 1), 1, SEEDS[1].value))
     assert other_game != secret  # the game is bound in
     with pytest.raises(ValueError):
         masked_sum.pair_secret(GAME, 1, 4, KEYS, SEEDS[2])
@@ -67,7 +67,7 @@ SMALL_ORDER = [bytes(32), (1).to_bytes(32, "little"), ((1 << 255) - 20).to_bytes
 
 @pytest.mark.parametrize("body", [{"key": b"x" * 31}, {"key": "k" * 32}, {"key": KEYS[0], "extra": 1}, [], *({"key": k} for k in SMALL_ORDER)])
 def test_a_malformed_or_small_order_pair_key_names_its_sender(body):
-    with pytest.raises(Violation) as excinfo:
+    with pytest.raises(FairnessError) as excinfo:
         masked_sum.check_pair_key(3, body)
     assert excinfo.value.seat == 3 and excinfo.value.rule == "sum.malformed"
 
@@ -90,7 +90,7 @@ DUE = [masked_sum.Due(0, 3), masked_sum.Due(2, 4)]
     {"round": "sum-0"},
 ])
 def test_a_malformed_shares_body_names_its_sender(body):
-    with pytest.raises(Violation) as excinfo:
+    with pytest.raises(FairnessError) as excinfo:
         masked_sum.check_shares(1, "sum-0", DUE, body)
     assert excinfo.value.seat == 1 and excinfo.value.rule == "sum.malformed"
 

@@ -1,0 +1,99 @@
+"""Crashes, suspends and partitions at chosen moments, between real node processes.
+
+Each test breaks a two-node towers game at one moment (around the genesis and the start,
+mid-game) in one way (kill -9, SIGSTOP, a cut cable), lets it heal, and requires what a player
+needs: both nodes end on one identical chain that verifies, and nobody lost the table.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+
+from tests.node.cables import Cable
+from tests.node.nodes import free_port, listening_address, node_process
+from tests.node.test_processes import PLAY, assert_same_valid_transcripts, finish, journal_length
+
+
+def wait_for(condition, seconds: float = 60) -> None:
+    """Poll until ``condition()`` holds (a guard against hanging, not a timing assertion)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the condition never held")
+        time.sleep(0.002)
+
+
+def table_files(data: Path, name: str) -> list[Path]:
+    return list((data / "tables").glob(f"*/{name}"))
+
+
+@pytest.mark.parametrize("victim, moment", [
+    ("host", "journal"),   # the host journaled the table and died before anyone heard the start
+    ("guest", "secret"),   # the guest was about to sign (or had signed) and died before the start reached it
+])
+def test_a_node_killed_around_the_start_still_gets_the_table_started_everywhere(tmp_path, victim, moment):
+    ports = {"host": free_port(), "guest": free_port()}
+    bots = {"host": "random", "guest": "greedy"}
+    host = node_process(tmp_path / "host", "host", "--port", str(ports["host"]), "--bot", "random", "--host-table", "towers", *PLAY)
+    address = listening_address(host)
+    guest = node_process(tmp_path / "guest", "guest", "--port", str(ports["guest"]), "--bot", "greedy", "--join", address, *PLAY)
+    processes = {"host": host, "guest": guest}
+    try:
+        wait_for(lambda: table_files(tmp_path / victim, moment))
+        processes[victim].send_signal(signal.SIGKILL)
+        processes[victim].communicate()
+        # a guest that died before its signature reached the host finds the table not started and
+        # joins again; one whose signature made it gets the table from the host's first link
+        again = ("--join", address) if victim == "guest" else ()
+        processes[victim] = node_process(tmp_path / victim, victim, "--port", str(ports[victim]), "--bot", bots[victim], *again, *PLAY)
+        finish(*processes.values())
+    finally:
+        for process in processes.values():
+            process.kill()
+    assert_same_valid_transcripts(tmp_path / "host", tmp_path / "guest")
+
+
+def test_a_node_suspended_mid_game_resumes_on_the_same_chain(tmp_path):
+    host = node_process(tmp_path / "host", "host", "--bot", "random", "--host-table", "towers", *PLAY)
+    address = listening_address(host)
+    guest = node_process(tmp_path / "guest", "guest", "--bot", "greedy", "--join", address, *PLAY)
+    try:
+        wait_for(lambda: journal_length(tmp_path / "guest") >= 20)
+        os.kill(guest.pid, signal.SIGSTOP)
+        time.sleep(3)  # longer than three heartbeats: the host closes the link and redials
+        os.kill(guest.pid, signal.SIGCONT)
+        finish(host, guest)
+    finally:
+        host.kill(), guest.kill()
+    assert_same_valid_transcripts(tmp_path / "host", tmp_path / "guest")
+
+
+async def test_a_partition_mid_game_heals_into_one_chain(tmp_path):
+    guest_port = free_port()
+    cable = Cable(guest_port)
+    async with trio.open_nursery() as nursery:
+        proxy_port = await nursery.start(cable.serve)
+        host = node_process(tmp_path / "host", "host", "--bot", "random", "--host-table", "towers", *PLAY)
+        address = listening_address(host)
+        guest = node_process(tmp_path / "guest", "guest", "--port", str(guest_port), "--advertise", f"127.0.0.1:{proxy_port}",
+                             "--bot", "greedy", "--join", address, *PLAY)
+        try:
+            with trio.fail_after(60):
+                while journal_length(tmp_path / "guest") < 20:
+                    await trio.sleep(0.002)
+            cable.cut()
+            await trio.sleep(2)
+            cable.mend()
+            await trio.to_thread.run_sync(partial(finish, host, guest))
+        finally:
+            host.kill(), guest.kill()
+        nursery.cancel_scope.cancel()
+    assert cable.connections >= 2
+    assert_same_valid_transcripts(tmp_path / "host", tmp_path / "guest")
