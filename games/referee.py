@@ -130,6 +130,7 @@ class _Table:
         self.seats = [state] * seats if lockstep else []
         self.faces: dict[Handle, Face] = {}
         self.hidden: dict[int, Mapping[str, tuple[int, ...]]] = {}
+        """Each seat's latest data of every layer it committed (a game may commit more layers later)."""
         self.events: list[Event] = []
         self.seat_events: list[list[Event]] = [[] for _ in self.seats]
 
@@ -174,11 +175,13 @@ class _Table:
         elif isinstance(request, PublicRandom):
             self.publish(RandomValue(rng.randrange(request.bound)))
         elif isinstance(request, CommitHidden):
+            new = {}
             for seat in request.seats:
                 data = decision(bots[seat], self.game, self.state_of(seat), seat)
                 self.game.check_hidden(self.state_of(seat), seat, data)
-                self.hidden[seat] = data
-            self.publish(Committed(dict(self.hidden)), lambda seat: Committed({seat: self.hidden[seat]} if seat in self.hidden else {}))
+                new[seat] = data
+                self.hidden[seat] = {**self.hidden.get(seat, {}), **data}
+            self.publish(Committed(new), lambda seat: Committed({seat: new[seat]} if seat in new else {}))
         elif isinstance(request, OpenHidden):
             values = self.hidden[request.seat][request.layer]
             self.publish(Opened(request.seat, request.layer, {cell: values[cell] for cell in request.cells}))

@@ -14,6 +14,10 @@ the fleets are committed, or when a game of more seats comes down to two. A turn
 ``max_timeouts`` consecutive timeouts lose at once, before that shot is fired. Every cell of
 ``e``'s waters opened with ``e`` still afloat means a sink answer was false: ``s`` wins
 (``no targets``) and the full opening names the lie. Two passes in a row end in a draw.
+
+The space battle: a turn is at most :data:`ACTIONS` actions (a hit shoots again only while
+fewer were taken), and an ability (``abilities``) is an action that ends the turn. A turn is
+one of the shooter's own rounds, begun with its first action.
 """
 
 from __future__ import annotations
@@ -23,9 +27,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from fairtable.games.contract import Decide, Move, PublicRandom, Request, RuleError
-from fairtable.games.zeeslag import outcome, volley
-from fairtable.games.zeeslag.state import Excuse, Shot, ZeeslagState, replace_at, turn_of, with_board
+from fairtable.games.zeeslag import abilities, outcome, reserve, volley
+from fairtable.games.zeeslag.abilities import Ability
+from fairtable.games.zeeslag.starships import ABILITIES
+from fairtable.games.zeeslag.state import Excuse, Shot, Task, ZeeslagState, replace_at, turn_of, with_board
 from fairtable.games.zeeslag.targets import aimable, enemies, living, own_ship_cells, public_targets, team_of, waters
+
+ACTIONS = 3
+"""The most actions of a space battle's duel turn."""
 
 
 def parse_move(move: Any) -> tuple[str, int | None, bool]:
@@ -51,7 +60,7 @@ def pending(state: ZeeslagState) -> Request:
 
 
 def started(state: ZeeslagState, value: int) -> ZeeslagState:
-    return dataclasses.replace(state, turn=living(state)[value], passes=0)
+    return dataclasses.replace(state, turn=living(state)[value], passes=0, actions=0)
 
 
 def step(state: ZeeslagState) -> ZeeslagState:
@@ -61,9 +70,52 @@ def step(state: ZeeslagState) -> ZeeslagState:
     return state
 
 
+def is_ability(state: ZeeslagState, move: Any) -> bool:
+    return state.variant == "space" and isinstance(move, Mapping) and bool(set(move) & set(ABILITIES))
+
+
+def _acted(state: ZeeslagState, seat: int, ends: bool) -> ZeeslagState:
+    """Space battle: one more action of the turn (its first begins an own round); an ability ends it."""
+    if state.variant != "space":
+        return state
+    board = state.boards[seat]
+    if not state.actions:
+        state = with_board(state, seat, dataclasses.replace(board, rounds=board.rounds + 1))
+    return dataclasses.replace(state, actions=ACTIONS if ends else state.actions + 1)
+
+
+def _ability(state: ZeeslagState, shooter: int, target: int, move: Any) -> ZeeslagState:
+    ability = abilities.parse(move, salvo=False)
+    check_ability(state, shooter, ability, target)
+    state = abilities.used(state, shooter, ability.name)
+    state = _acted(dataclasses.replace(state, timeouts=replace_at(state.timeouts, shooter, 0), passes=0), shooter, ends=True)
+    return launch(state, shooter, ability, target)
+
+
+def check_ability(state: ZeeslagState, seat: int, ability: Ability, target: int) -> None:
+    """What everyone can check of an ability ``seat`` aims at ``target`` (its cycle, its kind,
+    its cell), and what only its own node can (that a squadron fits)."""
+    abilities.check(state, seat, ability, seat if ability.name == "reserve" else target)
+    if ability.name == "nuke" and ability.cell not in public_targets(state, target):
+        raise RuleError("zeeslag.target", f"{ability.cell!r} is no cell of seat {target}'s field that is still a target")
+    if ability.name == "reserve" and reserve.can_land(state, seat) is False:
+        raise RuleError("zeeslag.reserve", f"seat {seat} has no room on its field for a squadron")
+
+
+def launch(state: ZeeslagState, seat: int, ability: Ability, target: int) -> ZeeslagState:
+    """The volley of one ability (a duel turn's last action)."""
+    if ability.name == "reserve":
+        return volley.begin(dataclasses.replace(state, landing=(seat,)), ())
+    state = dataclasses.replace(state, tasks=(Task(ability.name, seat, target, ability.cell),))
+    shots = (Shot(seat, target, ability.cell, False, kind="nuke"),) if ability.name == "nuke" else ()
+    return volley.begin(state, shots)
+
+
 def moved(state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
     shooter = request.seat
     target = enemy(state, shooter)
+    if is_ability(state, event.move):
+        return _ability(state, shooter, target, event.move)
     kind, cell, timeout = parse_move(event.move)
     public = public_targets(state, target)
     layout = waters(state)
@@ -89,10 +141,11 @@ def moved(state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
         state = dataclasses.replace(state, timeouts=replace_at(state.timeouts, shooter, count))
         if count >= state.options["max_timeouts"]:
             return outcome.leave(state, shooter, "timeouts")
+        state = _acted(state, shooter, ends=False)
     else:
         if cell not in aimable(state, shooter, target):
             raise RuleError("zeeslag.own_target", f"seat {shooter} aims at its own ship")
-        state = dataclasses.replace(state, timeouts=replace_at(state.timeouts, shooter, 0))
+        state = _acted(dataclasses.replace(state, timeouts=replace_at(state.timeouts, shooter, 0)), shooter, ends=False)
         if layout.shared:
             board = state.boards[shooter]
             state = with_board(state, shooter, dataclasses.replace(board, aimed=board.aimed + (cell,)))
@@ -100,21 +153,42 @@ def moved(state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
 
 
 def after(state: ZeeslagState) -> ZeeslagState:
-    """After the volley: a hit shoots again, else the enemy shoots."""
+    """After the volley: a hit shoots again (space: if the turn has actions left), else the enemy shoots."""
     shooter = turn_of(state)
-    hit = any(shot.hit for shot in state.volley)
-    turn = shooter if hit else enemy(state, shooter)
-    return dataclasses.replace(state, stage="aim", volley=(), turn=turn)
+    again = any(shot.hit for shot in state.volley) and (state.variant != "space" or state.actions < ACTIONS)
+    turn = shooter if again else enemy(state, shooter)
+    return dataclasses.replace(state, stage="aim", volley=(), turn=turn, actions=state.actions if again else 0)
 
 
 def legal_moves(state: ZeeslagState, seat: int) -> tuple[Any, ...]:
+    """Shots at every target in reading order, then (space) every ability the seat may use:
+    lasers from row A then row J, scans, nukes, the reserve."""
     if state.turn != seat:
         return ()
     target = enemy(state, seat)
     cells = aimable(state, seat, target)
     if not cells and public_targets(state, target):
         return ({"pass": True},)
-    return tuple({"shoot": cell} for cell in cells)
+    return tuple({"shoot": cell} for cell in cells) + ability_moves(state, seat, target)
+
+
+def ability_moves(state: ZeeslagState, seat: int, target: int) -> tuple[dict, ...]:
+    """The ability moves ``seat`` may make at ``target`` now, as far as this state knows (space battle)."""
+    if state.variant != "space":
+        return ()
+    grid = waters(state).board
+    aims = {
+        "laser": [grid.cell(x, y) for y in (0, grid.height - 1) for x in range(grid.width)],
+        "scan": list(range(grid.size)),
+        "nuke": list(public_targets(state, target)),
+        "reserve": [-1],
+    }
+    moves: list[dict] = []
+    for name in ABILITIES:
+        if not abilities.usable(state, seat, name) or (name == "reserve" and reserve.can_land(state, seat) is False):
+            continue
+        moves += [{name: True} if cell == -1 else {name: cell} for cell in aims[name]]
+    return tuple(moves)
 
 
 def default_move(state: ZeeslagState, seat: int) -> Any:

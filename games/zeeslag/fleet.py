@@ -1,22 +1,28 @@
-"""Fleets (from ``fleets.json``), placing ships, and the legality of a committed fleet.
+"""Fleets (from ``fleets.json``, and the space battle's bought fleets), placing ships, and the
+legality of a committed fleet.
 
 A fleet is a list of ships; a ship's index in the list is its stable id, and the ``ids``
-layer of the hidden data holds ``index + 1`` on its cells. A legal fleet has every ship
-exactly once as a straight horizontal or vertical run of its length, and no two ships
-touch, not even diagonally; a layout may restrict where a ship lies (``place``: the shared
-sea's home blocks, see ``waters``). :func:`fleet_problem` says what is wrong with one; the
-seat's own node asks it before committing and every node asks it again at the full opening.
+layer of the hidden data holds ``index + 1`` on its cells. A ship has a shape
+(``shape.Shape``): the sea's fleets are straight runs of their length, the space battle's
+ships have their catalogue's shapes (``starships``). A legal fleet has every ship exactly once
+(in a **bought** fleet, the space battle's, only the ships the seat bought), each on cells that
+are its shape in one of its turns, and no two ships touch, not even diagonally; a layout may
+restrict where a ship lies (``place``: the shared sea's home blocks, see ``waters``).
+:func:`fleet_problem` says what is wrong with one; the seat's own node asks it before
+committing and every node asks it again at the full opening.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from importlib import resources
+from typing import Protocol
 
 from fairtable.games.contract import Rng
 from fairtable.games.zeeslag.sea import Grid
+from fairtable.games.zeeslag.shape import Berth, Shape
 
 Place = Callable[[Sequence[int]], str | None]
 """Why a ship on these cells breaks the layout's placement rule, or None."""
@@ -31,6 +37,30 @@ class Ship:
     name: str
     name_en: str
     length: int
+    """Its number of cells."""
+    shape: Shape = field(default_factory=lambda: Shape(()))
+    """Its shape; a straight line of ``length`` unless given."""
+    kind: str = ""
+    """Its catalogue kind in a bought fleet (``starships``); empty in the sea's fleets."""
+
+    def __post_init__(self) -> None:
+        if not self.shape.offsets:
+            object.__setattr__(self, "shape", Shape.line(self.length))
+
+    def stances(self, x: int, y: int) -> tuple[Placed, ...]:
+        """Every way to place the ship with its corner at ``(x, y)``: a straight ship as a
+        :class:`Placement` (horizontal first), a shaped one as a :class:`~shape.Berth` per turn."""
+        if self.shape.straight:
+            return tuple(Placement(x, y, self.length, horizontal) for horizontal in ((True, False) if self.length > 1 else (True,)))
+        return tuple(Berth(x, y, self.shape, turn) for turn in range(len(self.shape.turns)))
+
+    def fits(self, grid: Grid, cells: Sequence[int]) -> str | None:
+        """Why ``cells`` are not this ship (its length, in its shape), or None."""
+        if len(cells) != self.length:
+            return f"has {len(cells)} cells, not {self.length}"
+        if not self.shape.fits(grid, cells):
+            return "is not one straight line" if self.shape.straight else "is not its kind's shape in any of its turns"
+        return None
 
 
 @dataclass(frozen=True)
@@ -39,11 +69,19 @@ class Fleet:
     name: str
     name_en: str
     ships: tuple[Ship, ...]
+    bought: bool = False
+    """Each seat places only the ships it bought (the space battle); else every ship."""
+
+
+class Placed(Protocol):
+    """A ship placed on a grid: a :class:`Placement` or a :class:`~shape.Berth`."""
+
+    def cells(self, grid: Grid) -> tuple[int, ...] | None: ...
 
 
 @dataclass(frozen=True)
 class Placement:
-    """One ship on the sea: its top-left cell, its length and direction."""
+    """One straight ship on the sea: its top-left cell, its length and direction."""
 
     x: int
     y: int
@@ -74,13 +112,18 @@ FLEETS: dict[str, Fleet] = _load()
 DEFAULT_FLEET = "classic"
 
 
-def layers(grid: Grid, placements: Sequence[Placement]) -> dict[str, tuple[int, ...]]:
+def layers(grid: Grid, placements: Sequence[Placed]) -> dict[str, tuple[int, ...]]:
     """The hidden data of ships placed in fleet order (placement ``i`` is ship ``i``).
 
     It is not checked here: :func:`fleet_problem` judges the result.
     """
+    return layers_of(grid, dict(enumerate(placements)))
+
+
+def layers_of(grid: Grid, placed: Mapping[int, Placed]) -> dict[str, tuple[int, ...]]:
+    """The hidden data of the ships ``placed`` (by ship index), the others left out (a bought fleet)."""
     ids = [0] * grid.size
-    for index, placement in enumerate(placements):
+    for index, placement in sorted(placed.items()):
         cells = placement.cells(grid)
         if cells is None:
             raise ValueError(f"ship {index} leaves the sea")
@@ -89,27 +132,26 @@ def layers(grid: Grid, placements: Sequence[Placement]) -> dict[str, tuple[int, 
     return {SHIPS: tuple(int(value != 0) for value in ids), IDS: tuple(ids)}
 
 
-def random_placements(grid: Grid, fleet: Fleet, rng: Rng, place: Place | None = None) -> tuple[Placement, ...]:
-    """A legal fleet chosen by ``rng.randrange`` alone, so a seed gives the same fleet everywhere.
+def random_placements(grid: Grid, fleet: Fleet, rng: Rng, place: Place | None = None) -> tuple[Placed, ...]:
+    """A legal fleet chosen by ``rng.randrange`` alone, so a seed gives the same fleet everywhere
+    (see :func:`random_berths`); placement ``i`` is ship ``i``."""
+    placed = random_berths(grid, fleet.ships, rng, place)
+    return tuple(placed[ship.index] for ship in fleet.ships)
 
-    Longest ships first, each uniformly among the places still free of the others and their
-    neighbours (and allowed by ``place``); a dead end (no place left) starts over, which is
-    rare on a 10×10 sea.
+
+def random_berths(grid: Grid, ships: Sequence[Ship], rng: Rng, place: Place | None = None) -> dict[int, Placed]:
+    """``ships`` placed legally by ``rng.randrange`` alone, by ship index.
+
+    Largest ships first, each uniformly among the places (corner cells in reading order, then
+    stances) still free of the others and their neighbours (and allowed by ``place``); a dead
+    end (no place left) starts over, which is rare.
     """
-    order = sorted(fleet.ships, key=lambda ship: (-ship.length, ship.index))
+    order = sorted(ships, key=lambda ship: (-ship.length, ship.index))
     while True:
-        placed: dict[int, Placement] = {}
+        placed: dict[int, Placed] = {}
         blocked: set[int] = set()
         for ship in order:
-            options = [
-                (placement, cells)
-                for y in range(grid.height)
-                for x in range(grid.width)
-                for horizontal in ((True, False) if ship.length > 1 else (True,))
-                for placement in (Placement(x, y, ship.length, horizontal),)
-                for cells in (placement.cells(grid),)
-                if cells is not None and blocked.isdisjoint(cells) and (place is None or place(cells) is None)
-            ]
+            options = list(_free(grid, ship, blocked, place))
             if not options:
                 break
             placement, cells = options[rng.randrange(len(options))]
@@ -117,7 +159,16 @@ def random_placements(grid: Grid, fleet: Fleet, rng: Rng, place: Place | None = 
             blocked.update(cells)
             blocked.update(grid.ring(cells))
         else:
-            return tuple(placed[ship.index] for ship in fleet.ships)
+            return placed
+
+
+def _free(grid: Grid, ship: Ship, blocked: set[int], place: Place | None) -> Iterator[tuple[Placed, tuple[int, ...]]]:
+    for y in range(grid.height):
+        for x in range(grid.width):
+            for placement in ship.stances(x, y):
+                cells = placement.cells(grid)
+                if cells is not None and blocked.isdisjoint(cells) and (place is None or place(cells) is None):
+                    yield placement, cells
 
 
 def shape_problem(grid: Grid, fleet: Fleet, data: Mapping[str, Sequence[int]]) -> str | None:
@@ -144,11 +195,9 @@ def fleet_problem(grid: Grid, fleet: Fleet, data: Mapping[str, Sequence[int]], p
             return f"at {grid.name(cell)} the ships layer says {ships[cell]} but the ids layer {ids[cell]}"
     for ship in fleet.ships:
         cells = [cell for cell in range(grid.size) if ids[cell] == ship.index + 1]
-        if len(cells) != ship.length:
-            return f"{ship.name_en} (ship {ship.index}) has {len(cells)} cells, not {ship.length}"
-        if not grid.is_line(cells):
-            return f"{ship.name_en} (ship {ship.index}) is not one straight line"
-        problem = None if place is None else place(cells)
+        if not cells and fleet.bought:
+            continue
+        problem = ship.fits(grid, cells) or (None if place is None else place(cells))
         if problem is not None:
             return f"{ship.name_en} (ship {ship.index}) {problem}"
     for cell in range(grid.size):

@@ -1,7 +1,9 @@
 """Zeeslag on the game contract: options, the hidden fleets, forfeits, the full opening and
 the views, shared by all variants. The turn rules live in ``duel`` (two seats living) and
 ``salvo`` (three or more), answering a volley in ``volley``, the layout of the seas in
-``waters``; the design of the hidden data is in the package docstring.
+``waters``; the design of the hidden data is in the package docstring. The space battle adds
+the purchase (``purchase``, ``starships``), abilities (``abilities``, ``effects``) and reserves
+(``reserve``) on the same shots and salvos.
 
 Every handler ends in :func:`settle`, which takes the steps that need no message (a cell
 nobody living can hold is water, a draw with one possible outcome, the end of a volley), so
@@ -42,19 +44,21 @@ from fairtable.games.contract import (
 )
 from fairtable.games.options import TIMER, Choice, Flag, Integer, Option
 from fairtable.games.rules import Rules
-from fairtable.games.zeeslag import duel, outcome, render, salvo, volley
+from fairtable.games.zeeslag import duel, effects, outcome, purchase, render, reserve, salvo, volley
 from fairtable.games.zeeslag.bots import GreedyBot, RandomBot, random_fleet
 from fairtable.games.zeeslag.fleet import DEFAULT_FLEET, FLEETS, IDS, LAYERS, SHIPS, fleet_problem, shape_problem
 from fairtable.games.zeeslag.outcome import opening_step, opening_steps
 from fairtable.games.zeeslag.sinks import excuse_problem, wrong_answer
-from fairtable.games.zeeslag.state import Board, Sea, ZeeslagState, fleet_of, with_board
+from fairtable.games.zeeslag.starships import CATALOGUE, DEFAULT_MONEY
+from fairtable.games.zeeslag.state import Board, Sea, ZeeslagState, fleet_of, wing_layer, with_board
 from fairtable.games.zeeslag.targets import is_out, living, own_ship_cells, teams_for, waters, waters_for
 from fairtable.games.zeeslag.view import view
 
-VARIANTS = ("duel", "shared")
-SEATS = {"duel": (2, 8), "shared": (3, 8)}
+VARIANTS = ("duel", "shared", "space")
+SEATS = {"duel": (2, 8), "shared": (3, 8), "space": (2, 6)}
 OPTIONS: dict[str, Option] = {
     "fleet": Choice(tuple(FLEETS), DEFAULT_FLEET),
+    "money": Integer(20, 1000, DEFAULT_MONEY),
     "water_ring": Flag(True),
     "salvo": Choice(("spread", "focus"), "spread"),
     "shots": Integer(1, 5, 1),
@@ -62,11 +66,13 @@ OPTIONS: dict[str, Option] = {
     **TIMER,
 }
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
+ANSWERS = {"answer": volley.truth, "beam": effects.truth, "muster": purchase.truth}
+"""The untimed decisions a seat's node answers from its own data: the one true answer each."""
 
 
 def settle(state: ZeeslagState) -> ZeeslagState:
     """Take every step that needs no message, until a request is due."""
-    while state.committed and state.outcome is None:
+    while state.committed and state.outcome is None and state.stage != "muster":
         if state.stage in volley.STAGES:
             following = volley.step(state)
         elif state.stage == "done":
@@ -97,8 +103,10 @@ class Zeeslag(Rules[ZeeslagState]):
         return SEATS[variant]
 
     def options_for(self, variant: str) -> Mapping[str, Option]:
-        """The shared sea has no water ring (ships of different seats may touch)."""
-        return {name: option for name, option in OPTIONS.items() if variant != "shared" or name != "water_ring"}
+        """The shared sea has no water ring (ships of different seats may touch); the space
+        battle buys its fleet with ``money`` instead of a ``fleet`` of the sea."""
+        left_out = {"duel": {"money"}, "shared": {"water_ring", "money"}, "space": {"fleet"}}[variant]
+        return {name: option for name, option in OPTIONS.items() if name not in left_out}
 
     def teams(self, variant: str, options: Mapping[str, Any], seats: int) -> Teams:
         return teams_for(options, seats)
@@ -109,10 +117,13 @@ class Zeeslag(Rules[ZeeslagState]):
             raise OptionsError(f"option 'teams' splits 4 or more seats into 2..4 equal teams of 2 or more; {seats} seats "
                                f"cannot make {count}")
         seas = len(waters_for(variant, seats).seas)
-        return ZeeslagState(variant, options, (Board(),) * seats, (Sea(),) * seas, timeouts=(0,) * seats, sank=(0,) * seats)
+        stage = "muster" if variant == "space" else "aim"
+        return ZeeslagState(variant, options, (Board(),) * seats, (Sea(),) * seas, stage=stage, timeouts=(0,) * seats, sank=(0,) * seats)
 
     def random_hidden(self, state: ZeeslagState, seat: int, request: Request, rng: Rng) -> dict[str, tuple[int, ...]]:
-        """A random legal fleet."""
+        """A random legal fleet (space: bought at random), or a random legal squadron."""
+        if state.committed:
+            return reserve.random_squadron(state, seat, rng)
         return random_fleet(state, seat, rng)
 
     # ------------------------------------------------------------------ what happens next
@@ -127,8 +138,10 @@ class Zeeslag(Rules[ZeeslagState]):
             step = opening_step(state)
             if step is None:
                 return Finished(state.outcome)
-            seat, layer = opening_steps(len(state.boards))[step]
+            seat, layer = opening_steps(state)[step]
             return OpenHidden(seat, layer, tuple(range(waters(state).board.size)))
+        if state.stage == "muster":
+            return purchase.pending(state)
         if state.stage in volley.STAGES:
             return volley.pending(state)
         if state.stage == "aim" and len(living(state)) == 2:
@@ -136,14 +149,28 @@ class Zeeslag(Rules[ZeeslagState]):
         return salvo.pending(state)
 
     def check_hidden(self, state: ZeeslagState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
-        """A seat's node refuses to commit anything but a legal fleet."""
+        """A seat's node refuses to commit anything but a legal fleet (space: a legal purchase),
+        or a legal squadron for its reserve."""
         request = self.pending(state)
         if not isinstance(request, CommitHidden) or seat not in request.seats:
             raise RuleError("zeeslag.sequence", f"seat {seat} has nothing to commit now")
         layout = waters(state)
+        if state.committed:
+            board = state.boards[seat]
+            (layer,) = request.layers
+            values = data.get(layer) if isinstance(data, Mapping) and set(data) == {layer} else None
+            wrong = reserve.squadron_problem(layout.board, board.own[IDS], [board.own[w] for w in board.field_layers[1:]],
+                                             reserve.barred(state, seat), values if values is not None else ())
+            if wrong is not None:
+                raise RuleError("zeeslag.reserve", f"seat {seat}: {wrong}")
+            return
         problem = fleet_problem(layout.board, fleet_of(state), data, partial(layout.place_problem, seat))
         if problem is not None:
             raise RuleError("zeeslag.fleet", f"seat {seat}: {problem}")
+        if state.variant == "space":
+            wrong_purchase = purchase.problem(state, seat, data[IDS])
+            if wrong_purchase is not None:
+                raise RuleError(wrong_purchase[0], f"seat {seat}: {wrong_purchase[1]}")
 
     def check_choice(self, state: ZeeslagState, seat: int, choice: Any) -> None:
         """A salvo: its shape, its targets, its counts, as far as this state knows the seat's fleet."""
@@ -155,6 +182,8 @@ class Zeeslag(Rules[ZeeslagState]):
     # ------------------------------------------------------------------ events
 
     def on_committed(self, state: ZeeslagState, request: CommitHidden, event: Committed) -> ZeeslagState:
+        if state.committed:
+            return settle(reserve.landed(state, event))
         boards = list(state.boards)
         layout = waters(state)
         for seat, data in event.data.items():
@@ -181,6 +210,10 @@ class Zeeslag(Rules[ZeeslagState]):
             raise RuleError("zeeslag.reveal", "zeeslag moves show no cards")
         if state.stage == "answer":
             return settle(volley.answered(state, request, event))
+        if state.stage == "beam":
+            return settle(effects.beamed(state, request, event))
+        if state.stage == "muster":
+            return settle(purchase.declared(state, request, event))
         return settle(duel.moved(state, request, event))
 
     def on_chosen(self, state: ZeeslagState, request: Simultaneous, event: Chosen) -> ZeeslagState:
@@ -192,8 +225,8 @@ class Zeeslag(Rules[ZeeslagState]):
     def on_opened(self, state: ZeeslagState, request: OpenHidden, event: Opened) -> ZeeslagState:
         board = self._learn(state, request, event)
         if state.outcome is None:
-            return settle(volley.opened(state, request, board, event))
-        if request.layer == IDS:
+            return settle(volley.opened(state, request, board))
+        if request.layer == (*LAYERS, *state.boards[request.seat].field_layers[1:])[-1]:
             self._judge(state, request.seat, board)
         step = opening_step(state)
         assert step is not None
@@ -204,7 +237,7 @@ class Zeeslag(Rules[ZeeslagState]):
         and agree with all this state knew of them."""
         if event.seat != request.seat or event.layer != request.layer or set(event.cells) != set(request.cells):
             raise RuleError("zeeslag.opened", f"the opening must be seat {request.seat}'s {request.layer} at the requested cells")
-        top = 1 if request.layer == SHIPS else len(fleet_of(state).ships)
+        top = {SHIPS: 1, IDS: len(fleet_of(state).ships)}.get(request.layer, CATALOGUE.squadron)
         board = state.boards[request.seat]
         grid = waters(state).board
         for cell, value in event.cells.items():
@@ -213,14 +246,13 @@ class Zeeslag(Rules[ZeeslagState]):
             known = board.known(request.layer, cell)
             if known not in (None, value):
                 raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {grid.name(cell)} opened as {value}, known as {known}")
-        # A board keeps each layer's openings in the field named after the layer.
-        opened: dict[str, Any] = {request.layer: {**getattr(board, request.layer), **event.cells}}
-        return dataclasses.replace(board, **opened)
+        return board.with_opened(request.layer, event.cells)
 
     def _judge(self, state: ZeeslagState, seat: int, board: Board) -> None:
-        """At the full opening of ``seat``'s ids: its opened fleet, judged."""
+        """At the full opening of ``seat``'s last layer: its opened fleet (and squadrons), judged."""
         cells = range(waters(state).board.size)
-        self.judge_hidden(state, seat, {SHIPS: tuple(board.ships[cell] for cell in cells), IDS: tuple(board.ids[cell] for cell in cells)})
+        layers = (*LAYERS, *board.field_layers[1:])
+        self.judge_hidden(state, seat, {layer: tuple(board.opened_in(layer)[cell] for cell in cells) for layer in layers})
 
     def judge_hidden(self, state: ZeeslagState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
         """``seat``'s whole fleet (at its full opening, or revealed with its seed): legal, every
@@ -228,10 +260,15 @@ class Zeeslag(Rules[ZeeslagState]):
         did not excuse."""
         layout = waters(state)
         fleet = fleet_of(state)
-        problem = fleet_problem(layout.board, fleet, data, partial(layout.place_problem, seat))
+        board = state.boards[seat]
+        wings = tuple(board.field_layers[1:])
+        if not isinstance(data, Mapping) or set(data) != {*LAYERS, *wings}:
+            raise RuleError("zeeslag.fleet", f"seat {seat}: its hidden data has the layers {', '.join((*LAYERS, *wings))}")
+        problem = fleet_problem(layout.board, fleet, {layer: data[layer] for layer in LAYERS}, partial(layout.place_problem, seat))
         if problem is not None:
             raise RuleError("zeeslag.fleet", f"seat {seat}: {problem}")
-        board = state.boards[seat]
+        if state.variant == "space":
+            self._judge_space(state, seat, data)
         wrong = wrong_answer(layout, seat, fleet, state.seas[layout.sea_of(seat)], board, data[IDS])
         if wrong is not None:
             raise RuleError("zeeslag.missing_sink", f"seat {seat}: {wrong}")
@@ -243,6 +280,26 @@ class Zeeslag(Rules[ZeeslagState]):
             problem = excuse_problem(excuse, own)
             if problem is not None:
                 raise RuleError("zeeslag.salvo", f"seat {seat}: {problem}")
+
+    def _judge_space(self, state: ZeeslagState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
+        """The purchase and its declared size, every ability used while a ship of its kind was
+        afloat, and every squadron's landing."""
+        wrong = purchase.problem(state, seat, data[IDS])
+        if wrong is not None:
+            raise RuleError(wrong[0], f"seat {seat}: {wrong[1]}")
+        board = state.boards[seat]
+        records = [record.ship for record in state.seas[waters(state).sea_of(seat)].sunk if record.seat == seat]
+        present = {value - 1 for value in data[IDS] if value}
+        for use in board.uses:
+            kind = CATALOGUE.with_ability(use.ability)
+            if not any(slot in present and slot not in records[: use.sunk] for slot in CATALOGUE.slots(kind.id)):
+                raise RuleError("zeeslag.ability", f"seat {seat} used its {use.ability} with no {kind.name_en} afloat")
+        grid = waters(state).board
+        for number, squadron in enumerate(board.squadrons, 1):
+            earlier = [data[wing_layer(k)] for k in range(1, number)]
+            wrong_squadron = reserve.squadron_problem(grid, data[IDS], earlier, squadron.barred, data[wing_layer(number)])
+            if wrong_squadron is not None:
+                raise RuleError("zeeslag.reserve", f"seat {seat}'s reserve {number}: {wrong_squadron}")
 
     def on_forfeit(self, state: ZeeslagState, event: Forfeit) -> ZeeslagState:
         """Before the fleets are committed: the game ends (nothing to open). During play: the
@@ -274,8 +331,8 @@ class Zeeslag(Rules[ZeeslagState]):
         request = self.pending(state)
         if not isinstance(request, Decide) or request.seat != seat:
             return ()
-        if state.stage == "answer":
-            truth = volley.truth(state, seat)
+        if state.stage in ANSWERS:
+            truth = ANSWERS[state.stage](state, seat)
             return () if truth is None else (truth,)
         return duel.legal_moves(state, seat)
 
@@ -291,8 +348,8 @@ class Zeeslag(Rules[ZeeslagState]):
             return salvo.TIMEOUT
         if not isinstance(request, Decide) or request.seat != seat:
             raise GameError(f"seat {seat} has no decision to make")
-        if state.stage == "answer":
-            truth = volley.truth(state, seat)
+        if state.stage in ANSWERS:
+            truth = ANSWERS[state.stage](state, seat)
             if truth is None:
                 raise GameError(f"this state does not know seat {seat}'s fleet")
             return truth

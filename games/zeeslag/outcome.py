@@ -46,17 +46,24 @@ def leave(state: ZeeslagState, seat: int, reason: str) -> ZeeslagState:
     if state.answering[:1] == (seat,):
         stage, proving = "answer", ()
     late = tuple(entry for entry in state.late if entry.seat != seat)
-    state = dataclasses.replace(state, left=state.left + (seat,), answering=answering, stage=stage, proving=proving, late=late)
+    if state.stage in ("beam", "trace", "scan") and state.tasks[0].target == seat:
+        stage = "open"
+    tasks = tuple(task for task in state.tasks if task.target != seat)
+    landing = tuple(other for other in state.landing if other != seat)
+    if state.stage == "land" and not landing:
+        stage = "open"
+    state = dataclasses.replace(state, left=state.left + (seat,), answering=answering, stage=stage, proving=proving, late=late,
+                                tasks=tasks, landing=landing)
     return decide(state, reason)
 
 
-def opening_steps(seats: int) -> tuple[tuple[int, str], ...]:
+def opening_steps(state: ZeeslagState) -> tuple[tuple[int, str], ...]:
     """The full opening once the outcome is decided, in order: each seat's ``ships`` layer,
-    then its ``ids`` layer."""
-    return tuple((seat, layer) for seat in range(seats) for layer in LAYERS)
+    then its ``ids`` layer, then each of its squadrons' layers (space battle)."""
+    return tuple((seat, layer) for seat, board in enumerate(state.boards) for layer in (*LAYERS, *board.field_layers[1:]))
 
 
 def opening_step(state: ZeeslagState) -> int | None:
     """The index of the next full-opening step, skipping seats that withheld; ``None`` when done."""
-    steps = opening_steps(len(state.boards))
+    steps = opening_steps(state)
     return next((i for i in range(state.opening, len(steps)) if steps[i][0] not in state.withheld), None)

@@ -28,6 +28,12 @@ in reading order, as in the duel. ``max_timeouts``
 consecutive timeouts and the seat leaves (``outcome.leave``) before its shots are fired.
 Then the salvos' shots are one volley (``volley``), and the next round follows; with two
 seats left, the duel rules (``duel``).
+
+The space battle: a salvo may hold one ability, ``{"salvo": [...], "ability": {"at": enemy,
+...}}`` (``abilities``), which replaces the shots at that enemy (spread; a reserve names the
+enemy it spares) or the whole salvo (focus; a reserve then names none). Every salvo is one of
+its seat's own rounds. The reserves of the round land first, then its shots are answered,
+then its abilities (``effects``).
 """
 
 from __future__ import annotations
@@ -38,8 +44,10 @@ from math import prod
 from typing import Any
 
 from fairtable.games.contract import PUBLIC_VALUES, Chosen, PublicRandom, Request, RuleError, Simultaneous
-from fairtable.games.zeeslag import outcome, volley
-from fairtable.games.zeeslag.state import Excuse, Late, Shot, ZeeslagState, replace_at, with_board
+from fairtable.games.zeeslag import abilities, effects, outcome, volley
+from fairtable.games.zeeslag.abilities import Ability
+from fairtable.games.zeeslag.duel import check_ability
+from fairtable.games.zeeslag.state import Excuse, Late, Shot, Task, ZeeslagState, replace_at, with_board
 from fairtable.games.zeeslag.targets import enemies, living, own_ship_cells, public_targets, waters
 
 TIMEOUT = {"timeout": True}
@@ -52,50 +60,65 @@ def pending(state: ZeeslagState) -> Request:
     return PublicRandom(_bound(state))
 
 
-def due(state: ZeeslagState, seat: int, target: int | None) -> list[tuple[int, int]]:
+def due(state: ZeeslagState, seat: int, target: int | None, spared: int | None = None) -> list[tuple[int, int]]:
     """``(enemy, shots due)`` of ``seat``'s salvo. Focus: at ``target``, or at no one at all
-    (``None``: each enemy then with the count it would have been due)."""
+    (``None``: each enemy then with the count it would have been due). Spread: at every enemy
+    but ``spared`` (whose shots an ability replaces)."""
     foes = enemies(state, seat)
     shots = state.options["shots"]
     if state.options["salvo"] == "focus":
         shots *= len(foes)
         foes = foes if target is None else (target,)
-    return [(foe, min(shots, len(public_targets(state, foe)))) for foe in foes]
+    return [(foe, min(shots, len(public_targets(state, foe)))) for foe in foes if foe != spared]
 
 
-def parse_salvo(move: Any) -> tuple[tuple[int, int], ...]:
-    """The ``(enemy, cell)`` pairs of a salvo, or :class:`RuleError` ``zeeslag.move``."""
-    pairs = move.get("salvo") if isinstance(move, Mapping) and set(move) == {"salvo"} else None
+def parse_salvo(move: Any, space: bool = False) -> tuple[tuple[tuple[int, int], ...], Ability | None]:
+    """The ``(enemy, cell)`` pairs of a salvo and its ability (space battle), or :class:`RuleError` ``zeeslag.move``."""
+    forms = ({"salvo"}, {"salvo", "ability"}) if space else ({"salvo"},)
+    pairs = move.get("salvo") if isinstance(move, Mapping) and set(move) in forms else None
     if not isinstance(pairs, (list, tuple)) or not all(
             isinstance(pair, (list, tuple)) and len(pair) == 2 and all(type(x) is int for x in pair) for pair in pairs):
         raise RuleError("zeeslag.move", f"a salvo is {{'salvo': [[enemy, cell], ...]}}, got {move!r}")
     shots = tuple((pair[0], pair[1]) for pair in pairs)
     if list(shots) != sorted(set(shots)):
         raise RuleError("zeeslag.move", "a salvo's [enemy, cell] pairs are increasing, each pair once")
-    return shots
+    return shots, (abilities.parse(move["ability"], salvo=True) if "ability" in move else None)
 
 
-def check(state: ZeeslagState, seat: int, choice: Any) -> tuple[tuple[Shot, ...], tuple[Excuse, ...]]:
-    """The shots of ``seat``'s free choice and the excuses its missing shots need, or the rule it breaks."""
+def check(state: ZeeslagState, seat: int, choice: Any) -> tuple[tuple[Shot, ...], tuple[Excuse, ...], Ability | None]:
+    """The shots of ``seat``'s free choice, the excuses its missing shots need and its ability,
+    or the rule it breaks."""
     if choice == TIMEOUT:
         raise RuleError("zeeslag.timer", "only the timer fires a salvo for a seat, as its marked default")
-    shots = parse_salvo(choice)
+    shots, ability = parse_salvo(choice, state.variant == "space")
     foes = enemies(state, seat)
+    focus = state.options["salvo"] == "focus"
+    if ability is not None:
+        if focus and shots:
+            raise RuleError("zeeslag.salvo", "an ability replaces a focused salvo's every shot")
+        if (ability.at is None) != (focus and ability.name == "reserve") or (ability.at is not None and ability.at not in foes):
+            raise RuleError("zeeslag.ability", f"seat {seat}'s {ability.name} must name one of its living enemies {list(foes)}"
+                            + (" (a reserve in a focused salvo names none)" if focus else ""))
+        check_ability(state, seat, ability, seat if ability.at is None else ability.at)
+        if focus:
+            return (), (), ability
+    spared = None if ability is None else ability.at
     for foe, cell in shots:
-        if foe not in foes:
-            raise RuleError("zeeslag.target", f"seat {foe} is no living enemy of seat {seat}")
+        if foe not in foes or foe == spared:
+            raise RuleError("zeeslag.target", f"seat {foe} is no living enemy of seat {seat}" if foe not in foes
+                            else f"seat {seat}'s {ability.name if ability else ''} replaces its shots at seat {foe}")
         if cell not in public_targets(state, foe):
             raise RuleError("zeeslag.target", f"{cell} is no cell of seat {foe}'s waters that is still a target")
     layout = waters(state)
     if len({(layout.sea_of(foe), cell) for foe, cell in shots}) != len(shots):
         raise RuleError("zeeslag.salvo", "a salvo fires at each cell of a sea once")
     named = sorted({foe for foe, _ in shots})
-    if state.options["salvo"] == "focus" and len(named) > 1:
+    if focus and len(named) > 1:
         raise RuleError("zeeslag.salvo", "a focused salvo fires every shot at one enemy")
     own = own_ship_cells(state, seat) if layout.shared else None
     excuses = []
     taken: set[tuple[int, int]] = set()
-    for foe, count in due(state, seat, named[0] if named and state.options["salvo"] == "focus" else None):
+    for foe, count in due(state, seat, named[0] if named and focus else None, spared):
         sea = layout.sea_of(foe)
         cells = [cell for target, cell in shots if target == foe]
         public = [cell for cell in public_targets(state, foe) if (sea, cell) not in taken]
@@ -114,7 +137,7 @@ def check(state: ZeeslagState, seat: int, choice: Any) -> tuple[tuple[Shot, ...]
         if len(cells) < count:
             spare = tuple(cell for cell in public if cell in reach and cell not in cells)
             excuses.append(Excuse(spare, len(public), len(cells), count))
-    return tuple(Shot(seat, foe, cell, False) for foe, cell in shots), tuple(excuses)
+    return tuple(Shot(seat, foe, cell, False) for foe, cell in shots), tuple(excuses), ability
 
 
 def chosen(state: ZeeslagState, request: Simultaneous, event: Chosen) -> ZeeslagState:
@@ -122,6 +145,8 @@ def chosen(state: ZeeslagState, request: Simultaneous, event: Chosen) -> Zeeslag
         raise RuleError("zeeslag.choice", f"one salvo per seat of {list(request.seats)} is due")
     shots: list[Shot] = []
     late: list[int] = []
+    tasks: list[Task] = []
+    landing: list[int] = []
     layout = waters(state)
     for seat, choice in zip(request.seats, event.choices):
         if seat in event.absent:
@@ -129,11 +154,22 @@ def chosen(state: ZeeslagState, request: Simultaneous, event: Chosen) -> Zeeslag
         if seat in event.defaults:
             if choice != TIMEOUT:
                 raise RuleError("zeeslag.timeout", f"seat {seat}'s timer fires its salvo: the default is {TIMEOUT}")
+            state = _begun(state, seat)
             state = dataclasses.replace(state, timeouts=replace_at(state.timeouts, seat, state.timeouts[seat] + 1))
             late.append(seat)
             continue
-        fired, excuses = check(state, seat, choice)
+        fired, excuses, ability = check(state, seat, choice)
         shots.extend(fired)
+        if ability is not None:
+            state = abilities.used(state, seat, ability.name)
+            if ability.name == "reserve":
+                landing.append(seat)
+            else:
+                assert ability.at is not None
+                tasks.append(Task(ability.name, seat, ability.at, ability.cell))
+                if ability.name == "nuke":
+                    shots.append(Shot(seat, ability.at, ability.cell, False, kind="nuke"))
+        state = _begun(state, seat)
         board = state.boards[seat]
         aimed = tuple(shot.cell for shot in fired) if layout.shared else ()
         board = dataclasses.replace(board, aimed=board.aimed + aimed, excuses=board.excuses + excuses)
@@ -145,7 +181,17 @@ def chosen(state: ZeeslagState, request: Simultaneous, event: Chosen) -> Zeeslag
             if state.outcome is not None:
                 return state
     stage = "pick" if state.options["salvo"] == "focus" and late else "fill"
-    return dataclasses.replace(state, volley=tuple(shots), late=tuple(Late(seat) for seat in late), stage=stage)
+    tasks = [task for task in tasks if task.target not in state.left]
+    return dataclasses.replace(state, volley=tuple(shots), late=tuple(Late(seat) for seat in late), stage=stage,
+                               tasks=effects.tasks_of(tasks), landing=tuple(landing))
+
+
+def _begun(state: ZeeslagState, seat: int) -> ZeeslagState:
+    """Space battle: a salvo is one of its seat's own rounds (counted once its ability is checked and used)."""
+    if state.variant != "space":
+        return state
+    board = state.boards[seat]
+    return with_board(state, seat, dataclasses.replace(board, rounds=board.rounds + 1))
 
 
 def _picks(state: ZeeslagState) -> list[tuple[int, tuple[int, ...]]]:
@@ -209,7 +255,9 @@ def step(state: ZeeslagState) -> ZeeslagState:
 
 def after(state: ZeeslagState) -> ZeeslagState:
     """The next round; a round in which nobody fired (every seat's targets its own ships) would
-    repeat for ever: the game ends undecided (``no targets``)."""
-    if not state.volley:
+    repeat for ever: the game ends undecided (``no targets``). A space battle's round may fire no
+    shot and still act (scans, reserves, lasers that hit nothing), which the cycles keep from
+    repeating."""
+    if not state.volley and state.variant != "space":
         return dataclasses.replace(state, outcome=outcome.result(state, (), "no targets"))
     return dataclasses.replace(state, stage="aim", volley=(), turn=None)

@@ -95,3 +95,5 @@ class Grid:
 
 SEA = Grid(10, 10)
 """The fleet duel's sea: columns 1–10, rows A–J."""
+FIELD = Grid(20, 10)
+"""The space battle's star field: columns 1–20, rows A–J."""

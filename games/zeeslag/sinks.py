@@ -66,8 +66,8 @@ def false_sink(grid: Grid, fleet: Fleet, cells: Sequence[int], ids: Mapping[int,
         return f"{ship.name_en} (ship {ship.index}) was sunk before"
     if len(cells) != ship.length:
         return f"{ship.name_en} (ship {ship.index}) is {ship.length} long, {len(cells)} of its cells are hit"
-    if not grid.is_line(cells):
-        return f"{ship.name_en} (ship {ship.index}) is not a straight line"
+    if not ship.shape.fits(grid, cells):
+        return f"{ship.name_en} (ship {ship.index}) is not " + ("a straight line" if ship.shape.straight else "its kind's shape in any of its turns")
     return None
 
 

@@ -4,6 +4,8 @@ The same type serves every seat and the verifier; they differ only in :attr:`Boa
 the committed data a state knows (a seat its own, a full-knowledge referee every seat's).
 Everything else is public and identical in every state: the seas (what was shot, what was
 opened, what sank) and the turn. Boards are in board cells, seas in sea cells (``waters``).
+The space battle adds bought fleets (their declared sizes), squadrons of reserve fighters
+(each its own committed layer, ``wing1``, ``wing2``, ...), own rounds and ability uses.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairtable.games.contract import Result, RuleError
-from fairtable.games.zeeslag.fleet import FLEETS, SHIPS, Fleet
+from fairtable.games.zeeslag.fleet import FLEETS, IDS, SHIPS, Fleet
+from fairtable.games.zeeslag.starships import CATALOGUE, SPACE
 
 RECENT = 12
+WING = "wing"
+"""A squadron's layer is ``wing<k>``: the seat's k-th reserve (from 1)."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,26 @@ class Excuse:
     total: int
     fired: int
     due: int
+
+
+@dataclass(frozen=True)
+class Use:
+    """An ability a seat used (space battle), judged at the full opening: a ship of its kind must
+    have been afloat, none of the seat's first ``sunk`` sinks."""
+
+    ability: str
+    sunk: int
+
+
+@dataclass(frozen=True)
+class Squadron:
+    """A reserve the seat landed: its own committed layer (``wing<k>``), one fighter per value 1..3."""
+
+    barred: tuple[int, ...]
+    """The cells no fighter could land on, as everyone knew them then: those opened, and those
+    an action of the landing round reaches at the seat (``reserve``)."""
+    opened: Mapping[int, int] = field(default_factory=dict)
+    """Opened cells of the squadron's layer."""
 
 
 @dataclass(frozen=True)
@@ -47,12 +72,56 @@ class Board:
     aimed: tuple[int, ...] = ()
     """Shared sea: sea cells the seat aimed at itself, none of which may hold its own ship."""
     excuses: tuple[Excuse, ...] = ()
+    declared: int | None = None
+    """Space battle: the number of ships it bought, as it declared; None until it has."""
+    squadrons: tuple[Squadron, ...] = ()
+    rounds: int = 0
+    """Space battle: its own rounds begun (duel turns and salvos)."""
+    used: Mapping[str, int] = field(default_factory=dict)
+    """Space battle: each ability's own round of its last use."""
+    uses: tuple[Use, ...] = ()
+
+    def opened_in(self, layer: str) -> Mapping[int, int]:
+        """The opened cells of ``layer`` (``ships``, ``ids`` or a squadron's ``wing<k>``)."""
+        if layer == SHIPS:
+            return self.ships
+        if layer == IDS:
+            return self.ids
+        return self.squadrons[wing_number(layer) - 1].opened
+
+    def with_opened(self, layer: str, cells: Mapping[int, int]) -> Board:
+        """This board with more cells of ``layer`` opened."""
+        merged = {**self.opened_in(layer), **cells}
+        if layer == SHIPS:
+            return dataclasses.replace(self, ships=merged)
+        if layer == IDS:
+            return dataclasses.replace(self, ids=merged)
+        index = wing_number(layer) - 1
+        squadron = dataclasses.replace(self.squadrons[index], opened=merged)
+        return dataclasses.replace(self, squadrons=replace_at(self.squadrons, index, squadron))
 
     def known(self, layer: str, cell: int) -> int | None:
         """The cell's value in ``layer`` if this state knows it (own data or an opening)."""
         if layer in self.own:
             return self.own[layer][cell]
-        return (self.ships if layer == SHIPS else self.ids).get(cell)
+        return self.opened_in(layer).get(cell)
+
+    @property
+    def field_layers(self) -> tuple[str, ...]:
+        """The layers that may hold a ship at a cell: ``ships`` and every squadron's."""
+        return (SHIPS, *(wing_layer(k) for k in range(1, len(self.squadrons) + 1)))
+
+
+def wing_layer(number: int) -> str:
+    return f"{WING}{number}"
+
+
+def wing_number(layer: str) -> int:
+    """k of ``wing<k>``, or :class:`RuleError` for a layer that is none of the game's."""
+    digits = layer.removeprefix(WING)
+    if not layer.startswith(WING) or not digits.isdecimal() or digits != str(int(digits)) or int(digits) < 1:
+        raise RuleError("zeeslag.opened", f"{layer!r} is no layer of a zeeslag board")
+    return int(digits)
 
 
 @dataclass(frozen=True)
@@ -80,8 +149,10 @@ class Sea:
     holders: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     """Hit cell -> the seats whose ship it may be (one: its owner is known)."""
     water: tuple[int, ...] = ()
-    """Cells opened as water by water rings, in order."""
+    """Cells opened as water without a shot (water rings; a laser's path, a scan), in order."""
     sunk: tuple[Sunk, ...] = ()
+    seen: Mapping[int, int] = field(default_factory=dict)
+    """Space battle: cells a scan found holding a ship, not hit then (still targets)."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +168,23 @@ class Shot:
     """The ships found at the cell, once opened."""
     sunk: tuple[tuple[int, int], ...] = ()
     """``(seat, ship)`` of each ship whose sink this shot completed."""
+    kind: str = "shot"
+    """``shot``; in the space battle also ``nuke`` (its centre), ``blast`` (a cell of its
+    blast), ``laser`` (the cell its beam hit, or its start when it hit nothing), ``scan`` (the
+    centre; ``hit``: the ship cells it found) or ``reserve`` (``cell`` -1), for the log."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """An ability of the volley still to resolve after its shots (space battle): a ``nuke``
+    whose centre may have hit, a ``laser`` from its start cell (``answer``: the cell its target
+    said the beam hits, -1 for none, once said) or a ``scan`` of the 3×3 around ``cell``."""
+
+    kind: str
+    seat: int
+    target: int
+    cell: int
+    answer: int | None = None
 
 
 @dataclass(frozen=True)
@@ -116,8 +204,10 @@ class ZeeslagState:
     seas: tuple[Sea, ...]
     committed: bool = False
     stage: str = "aim"
-    """``aim``, ``pick`` (focus targets of late seats), ``fill`` (their cells), ``open``,
-    ``answer``, ``prove`` or ``ring`` (see ``volley`` and ``salvo``)."""
+    """``muster`` (space: the fleet sizes declared), ``aim``, ``pick`` (focus targets of late
+    seats), ``fill`` (their cells), ``land`` (space: reserves), ``open``, ``beam``, ``trace``,
+    ``scan`` (space: abilities), ``answer``, ``prove`` or ``ring`` (see ``volley``, ``salvo``
+    and ``effects``)."""
     turn: int | None = None
     """The duel's shooter; ``None`` while it is to be drawn."""
     volley: tuple[Shot, ...] = ()
@@ -129,6 +219,11 @@ class ZeeslagState:
     """The ships (sea cells) the answering seat declared sunk, while proven."""
     passes: int = 0
     """Consecutive duel turns passed (a seat whose every target holds its own ship)."""
+    actions: int = 0
+    """Space battle: the actions of the duel turn so far (at most three)."""
+    tasks: tuple[Task, ...] = ()
+    landing: tuple[int, ...] = ()
+    """Space battle: the seats still to land their reserve this round, the first one now."""
     draws: int = 0
     """Public random values drawn so far (the contract allows ``PUBLIC_VALUES`` a game)."""
     timeouts: tuple[int, ...] = ()
@@ -155,7 +250,17 @@ def turn_of(state: ZeeslagState) -> int:
 
 
 def fleet_of(state: ZeeslagState) -> Fleet:
-    return FLEETS[state.options["fleet"]]
+    """The fleet every seat places (space: every slot it may buy into)."""
+    return SPACE if state.variant == "space" else FLEETS[state.options["fleet"]]
+
+
+def fleet_size(state: ZeeslagState, seat: int) -> int | None:
+    """How many ships ``seat`` has in all (sunk ones too): its fleet, or in the space battle the
+    size it declared plus its reserve fighters (None before it declared)."""
+    if state.variant != "space":
+        return len(fleet_of(state).ships)
+    board = state.boards[seat]
+    return None if board.declared is None else board.declared + CATALOGUE.squadron * len(board.squadrons)
 
 
 def replace_at(items: tuple[Any, ...], index: int, item: Any) -> tuple[Any, ...]:

@@ -16,13 +16,14 @@ from typing import Any
 
 from fairtable.games.contract import Teams
 from fairtable.games.zeeslag.fleet import SHIPS
-from fairtable.games.zeeslag.state import Shot, ZeeslagState, fleet_of
+from fairtable.games.zeeslag.sea import FIELD, SEA
+from fairtable.games.zeeslag.state import Shot, ZeeslagState, fleet_size
 from fairtable.games.zeeslag.waters import OwnSeas, SharedSea, Waters
 
 
 @cache
 def waters_for(variant: str, seats: int) -> Waters:
-    return SharedSea(seats) if variant == "shared" else OwnSeas(seats)
+    return SharedSea(seats) if variant == "shared" else OwnSeas(seats, FIELD if variant == "space" else SEA)
 
 
 def waters(state: ZeeslagState) -> Waters:
@@ -47,7 +48,8 @@ def sunk_ships(state: ZeeslagState, seat: int) -> tuple[int, ...]:
 
 
 def is_out(state: ZeeslagState, seat: int) -> bool:
-    return seat in state.left or len(sunk_ships(state, seat)) == len(fleet_of(state).ships)
+    size = fleet_size(state, seat)
+    return seat in state.left or (size is not None and len(sunk_ships(state, seat)) == size)
 
 
 def living(state: ZeeslagState) -> tuple[int, ...]:

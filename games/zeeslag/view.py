@@ -5,15 +5,22 @@ own view adds its fleet's layout and, while it must fire a salvo, what is due. A
 out watches with the full view there is: every sea as it is opened, and every fleet once the
 full opening shows it (nobody, out or not, sees a fleet before that; the protocol never
 shows it to anyone).
+
+The space battle adds the catalogue (shapes in every turn, prices, counts, abilities) and the
+slots a fleet's ``ids`` name, so a client can let its player buy and place ships by hand; the
+fleet sizes declared, squadrons, own rounds and when each ability is ready; scanned ships.
+``spec/games.md`` documents every field.
 """
 
 from __future__ import annotations
 
-from fairtable.games.contract import Request, Simultaneous
+from fairtable.games.contract import CommitHidden, Request, Simultaneous
+from fairtable.games.zeeslag import abilities, reserve
 from fairtable.games.zeeslag.fleet import IDS
 from fairtable.games.zeeslag.outcome import opening_step
 from fairtable.games.zeeslag.salvo import due
-from fairtable.games.zeeslag.state import Sea, Shot, ZeeslagState, fleet_of
+from fairtable.games.zeeslag.starships import ABILITIES, CATALOGUE, SPACE
+from fairtable.games.zeeslag.state import Sea, Shot, ZeeslagState, fleet_of, fleet_size
 from fairtable.games.zeeslag.targets import is_out, living, sunk_ships, teams_for, waters
 
 
@@ -23,9 +30,10 @@ def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
     salvo_due = []
     if seat is not None and isinstance(request, Simultaneous) and seat in request.seats:
         salvo_due = [[foe, count] for foe, count in due(state, seat, None)]
-    return {
+    space = state.variant == "space"
+    value = {
         "variant": state.variant,
-        "fleet": state.options["fleet"],
+        "fleet": fleet_of(state).id,
         "salvo": state.options["salvo"],
         "shots": state.options["shots"],
         "water_ring": bool(state.options.get("water_ring")) and not layout.shared,
@@ -34,23 +42,63 @@ def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
         "teams": [list(team) for team in teams_for(state.options, seats)] if state.options["teams"] else [],
         "phase": phase(state),
         "turn": state.turn,
-        "answering": state.answering[0] if state.answering and state.stage in ("answer", "prove", "ring") else None,
+        "answering": _answering(state),
         "living": list(living(state)),
         "left": list(state.left),
         "watching": seat is not None and is_out(state, seat),
         "due": salvo_due,
-        "seas": [_sea(sea, layout.seas[index].width, layout.seas[index].height) for index, sea in enumerate(state.seas)],
+        "seas": [_sea(sea, layout.seas[index].width, layout.seas[index].height, space) for index, sea in enumerate(state.seas)],
         "fleets": [_fleet(state, index, index == seat) for index in range(seats)],
         "timeouts": list(state.timeouts),
         "sank": list(state.sank),
-        "recent": [_shot(shot) for shot in state.recent],
+        "recent": [_shot(shot, space) for shot in state.recent],
         "result": None if state.outcome is None else state.outcome.to_value(),
+    }
+    if space:
+        value |= _space(state, seat, request)
+    return value
+
+
+def _answering(state: ZeeslagState) -> int | None:
+    """The seat whose node answers now: a sink, its proof or ring, a laser or scan at it, its landing."""
+    if state.answering and state.stage in ("answer", "prove", "ring"):
+        return state.answering[0]
+    if state.tasks and state.stage in ("beam", "trace", "scan"):
+        return state.tasks[0].target
+    return state.landing[0] if state.landing and state.stage == "land" else None
+
+
+def _space(state: ZeeslagState, seat: int | None, request: Request) -> dict:
+    """The space battle's fields: the catalogue, the slots, and what this seat places now."""
+    placing = None
+    if seat is not None and isinstance(request, CommitHidden) and seat in request.seats:
+        free = reserve.free_cells(state, seat) if state.committed else None
+        placing = {"layers": list(request.layers), "fighters": CATALOGUE.squadron if state.committed else 0,
+                   "free": None if free is None else list(free)}
+    return {
+        "money": state.options["money"],
+        "catalogue": [
+            {"kind": kind.id, "name": kind.name, "name_en": kind.name_en, "cells": kind.cells, "price": kind.price,
+             "max": kind.most, "capital": kind.capital, "ability": kind.ability, "cycle": kind.cycle,
+             "turns": [[list(point) for point in turn] for turn in kind.shape.turns]}
+            for kind in CATALOGUE.kinds
+        ],
+        "slots": [[ship.kind, CATALOGUE.slots(ship.kind).index(ship.index) + 1] for ship in SPACE.ships],
+        "squadron": CATALOGUE.squadron,
+        "actions": state.actions,
+        "placing": placing,
     }
 
 
-def _sea(sea: Sea, width: int, height: int) -> dict:
+def _sea(sea: Sea, width: int, height: int, space: bool) -> dict:
     """One sea: its shots, hits and ring water in order, its sunk ships, and the hits whose
-    owner is not known yet (the shared sea's "?")."""
+    owner is not known yet (the shared sea's "?"); space: the sunk ships' kinds, scanned ships."""
+    sunk = [{"seat": record.seat, "ship": record.ship, "cells": list(record.cells)} for record in sea.sunk]
+    if space:
+        for entry, record in zip(sunk, sea.sunk):
+            kind = CATALOGUE.kind_of(record.ship)
+            entry["kind"] = "fighter" if kind is None else kind.id
+        return {**_sea(sea, width, height, False), "sunk": sunk, "seen": sorted(cell for cell in sea.seen if cell not in sea.opened)}
     return {
         "width": width,
         "height": height,
@@ -79,23 +127,57 @@ def _fleet(state: ZeeslagState, seat: int, own: bool) -> dict:
     if ids is not None:
         cells = [[sea_cell, value] for cell, value in enumerate(ids) if value and (sea_cell := layout.to_sea(seat, cell)) is not None]
         cells.sort()
-    return {
+    size = fleet_size(state, seat)
+    entry = {
         "sea": layout.sea_of(seat),
         "layout": cells,
         "sunk": list(sunk_ships(state, seat)),
-        "afloat": len(fleet_of(state).ships) - len(sunk_ships(state, seat)),
+        "afloat": None if size is None else size - len(sunk_ships(state, seat)),
         "out": is_out(state, seat),
+    }
+    if state.variant == "space":
+        entry |= _space_fleet(state, seat, own)
+    return entry
+
+
+def _space_fleet(state: ZeeslagState, seat: int, own: bool) -> dict:
+    """What everyone knows of a seat's space fleet, and its fighters where this view may show them."""
+    board = state.boards[seat]
+    return {
+        "ships": fleet_size(state, seat),
+        "squadrons": len(board.squadrons),
+        "fighters": _fighters(state, seat, own),
+        "rounds": board.rounds,
+        "abilities": [{"ability": name, "next": abilities.next_round(state, seat, name),
+                       "afloat": abilities.afloat(state, seat, name, knowing=own)} for name in ABILITIES],
     }
 
 
-def _shot(shot: Shot) -> dict:
-    return {"seat": shot.seat, "target": shot.target, "cell": shot.cell, "timer": shot.timer, "hit": shot.hit,
-            "sunk": [list(pair) for pair in shot.sunk]}
+def _fighters(state: ZeeslagState, seat: int, own: bool) -> list[list[int]] | None:
+    """``[[cell, ship id], ...]`` of the seat's reserve fighters, to its owner or once fully opened; else None."""
+    board = state.boards[seat]
+    size = waters(state).board.size
+    found = []
+    for number, layer in enumerate(board.field_layers[1:], 1):
+        values = board.own.get(layer) if own else None
+        if values is None and len(board.opened_in(layer)) == size:
+            values = tuple(board.opened_in(layer)[cell] for cell in range(size))
+        if values is None:
+            return None
+        found += [[cell, CATALOGUE.fighter(number, value)] for cell, value in enumerate(values) if value]
+    return sorted(found)
+
+
+def _shot(shot: Shot, space: bool = False) -> dict:
+    value = {"seat": shot.seat, "target": shot.target, "cell": shot.cell, "timer": shot.timer, "hit": shot.hit,
+             "sunk": [list(pair) for pair in shot.sunk]}
+    return value | {"kind": shot.kind} if space else value
 
 
 def phase(state: ZeeslagState) -> str:
-    """``placement``, ``start`` (drawing the duel's first shooter), a stage (``aim``, ``pick``,
-    ``fill``, ``open``, ``answer``, ``prove``, ``ring``), ``opening`` or ``over``."""
+    """``placement``, ``muster`` (space: fleet sizes declared), ``start`` (drawing the duel's
+    first shooter), a stage (``aim``, ``pick``, ``fill``, ``land``, ``open``, ``beam``, ``trace``,
+    ``scan``, ``answer``, ``prove``, ``ring``), ``opening`` or ``over``."""
     if state.outcome is not None:
         return "opening" if state.committed and opening_step(state) is not None else "over"
     if not state.committed:

@@ -3,8 +3,8 @@
 A seat commits its fleet on its **board** (the grid of its ``CommitHidden``); shots name cells
 of a public **sea**. Two layouts:
 
-- :class:`OwnSeas` (the fleet duel, and later the space battle): one sea per seat, and the
-  board is that sea. Only its owner's ships lie there.
+- :class:`OwnSeas` (the fleet duel, and the space battle on its 20×10 star fields): one sea per
+  seat, and the board is that sea. Only its owner's ships lie there.
 - :class:`SharedSea`: one sea of 10 columns per seat, side by side (seat ``s`` owns the home
   block of columns ``10s .. 10s + 9``). A seat's board is its **window**: its home block plus
   the border column of each neighbouring block, 12 columns; board column ``c`` is sea column

@@ -205,8 +205,8 @@ class GameRun:
     def audit_seed(self, seed: Seed, body: Any) -> tuple[list[FairnessError], dict[str, tuple[int, ...]] | None]:
         """Check the openings a seed reveal carries against their commitments, with the seed.
 
-        Returns what is wrong, and the seat's latest hidden data in full when the reveal
-        completed it (for the game to judge), else None.
+        Returns what is wrong, and the seat's latest hidden data in full (its latest board of
+        every layer it committed) when the reveal completed it (for the game to judge), else None.
         """
         seat = seed.seat
         findings: list[FairnessError] = []
@@ -230,7 +230,7 @@ class GameRun:
                 simultaneous.check_reveals(self.fair, round_id, {seat: self.unrevealed[(round_id, seat)]}, {seat: reveal})
             except FairnessError as exc:
                 findings.append(exc)
-        latest = [held for held in self.committed if held.board.owner == seat and held.round == self.hidden_rounds - 1]
+        latest = [held for (owner, _), held in sorted(self.boards.items()) if owner == seat and held in self.committed]
         if findings or not latest or not any(held in owed for held in latest):
             return findings, None
         data = {held.layer: completed.get(held.layer) or tuple(held.opened[i] for i in range(held.board.cells)) for held in latest}
@@ -489,8 +489,14 @@ class GameRun:
             self.committed.append(held)
 
     def own_hidden(self, seat: int) -> dict[str, tuple[int, ...]] | None:
-        data = self.private.get(self._hidden_key(seat))
-        return None if data is None else {layer: tuple(values) for layer, values in data.items()}
+        """This node's data of ``seat``'s latest board of each layer (a game may commit again,
+        e.g. a layer more in the middle of play), or None if it holds none."""
+        data = {}
+        for (owner, layer), held in self.boards.items():
+            values = self.private.get(self._hidden_key(owner, held.round), {}).get(layer) if owner == seat else None
+            if values is not None:
+                data[layer] = tuple(values)
+        return data or None
 
     def open_hidden_body(self, request: OpenHidden) -> dict:
         held = self.boards[(request.seat, request.layer)]

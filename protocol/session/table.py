@@ -748,7 +748,7 @@ class TableSession:
         for seat in request.seats:
             roots = yield Slot(seat, HIDDEN, partial(run.check_hidden, seat, request), decision=True, resignable=True)
             run.adopt_hidden(seat, roots)
-        own = {seat: data for seat in request.seats if (data := run.own_hidden(seat)) is not None}
+        own = {seat: {layer: data[layer] for layer in request.layers} for seat in request.seats if (data := run.own_hidden(seat)) is not None}
         self._apply(Committed(own))
 
     def _simultaneous(self, run: GameRun, request: Simultaneous) -> Flow:

@@ -1,0 +1,153 @@
+"""The space battle's catalogue (``starships.json``): kinds of ship, the slots a seat buys them
+into, prices, and what a purchase may hold.
+
+A **kind** has a shape, a price (10 per cell, 10 more for the Lancer's and the Spirit's
+ability), a maximum count, whether it is a capital ship, and its ability with its cycle. Each
+kind has ``max`` **slots**, its copies, one after the other in catalogue order: slot ``i`` is
+ship ``i`` of the space fleet (:data:`SPACE`, a bought :class:`~fleet.Fleet`), so the ``ids``
+value ``i + 1`` on a cell says which kind lies there. A seat buys a fleet by placing ships in
+slots; a **legal purchase** uses each kind's first slots (copy 1, then 2, ...), at least one
+ship, at most one capital ship (Dreadnought or space station), and costs at most ``money``.
+Reserve fighters are ships too, numbered after the slots (:meth:`Catalogue.fighter`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+
+from fairtable.games.contract import Rng
+from fairtable.games.zeeslag.fleet import Fleet, Ship
+from fairtable.games.zeeslag.shape import Shape
+
+ABILITIES = ("laser", "scan", "nuke", "reserve")
+
+
+@dataclass(frozen=True)
+class Kind:
+    id: str
+    name: str
+    name_en: str
+    shape: Shape
+    price: int
+    most: int
+    capital: bool
+    ability: str | None
+    cycle: int
+
+    @property
+    def cells(self) -> int:
+        return self.shape.size
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    id: str
+    name: str
+    name_en: str
+    kinds: tuple[Kind, ...]
+    fighter_name: str
+    fighter_name_en: str
+    squadron: int
+    """Fighters a reserve lands."""
+    fleet: Fleet
+    """Every slot as a ship: each kind's copies in catalogue order."""
+
+    def kind(self, kind_id: str) -> Kind:
+        return next(kind for kind in self.kinds if kind.id == kind_id)
+
+    def kind_of(self, ship: int) -> Kind | None:
+        """The kind of ship (slot) ``ship``; None for a reserve fighter."""
+        ships = self.fleet.ships
+        return self.kind(ships[ship].kind) if 0 <= ship < len(ships) else None
+
+    def with_ability(self, ability: str) -> Kind:
+        return next(kind for kind in self.kinds if kind.ability == ability)
+
+    def fighter(self, wing: int, number: int) -> int:
+        """The ship id of fighter ``number`` (1..squadron) of the seat's ``wing``-th reserve (from 1)."""
+        return len(self.fleet.ships) + self.squadron * (wing - 1) + number - 1
+
+    def ship_name(self, ship: int, english: bool = True) -> str:
+        if 0 <= ship < len(self.fleet.ships):
+            return self.fleet.ships[ship].name_en if english else self.fleet.ships[ship].name
+        return self.fighter_name_en if english else self.fighter_name
+
+    def slots(self, kind_id: str) -> tuple[int, ...]:
+        return tuple(ship.index for ship in self.fleet.ships if ship.kind == kind_id)
+
+    def cost(self, ships: Sequence[int]) -> int:
+        return sum(self._kind(ship).price for ship in ships)
+
+    def most_ships(self, money: int) -> int:
+        """The most ships ``money`` buys (the cheapest first, one capital ship at most): a
+        declared fleet size above it is a lie anyone can see."""
+        count, left, capital = 0, money, False
+        for kind in sorted(self.kinds, key=lambda kind: (kind.price, kind.id)):
+            copies = 0 if kind.capital and capital else min(kind.most, left // kind.price)
+            count, left, capital = count + copies, left - copies * kind.price, capital or (kind.capital and copies > 0)
+        return count
+
+    def purchase_problem(self, ships: Sequence[int], money: int) -> str | None:
+        """What makes buying the slots ``ships`` illegal, or None."""
+        bought = set(ships)
+        if not bought:
+            return "it bought no ship"
+        for kind in self.kinds:
+            slots = self.slots(kind.id)
+            count = len(bought & set(slots))
+            if bought & set(slots) != set(slots[:count]):
+                return f"its {kind.name_en} ships are not its first {kind.name_en} slots"
+        if sum(self._kind(ship).capital for ship in bought) > 1:
+            return "it bought more than one capital ship (Dreadnought or space station)"
+        cost = self.cost(sorted(bought))
+        if cost > money:
+            return f"its fleet costs {cost}, more than its {money}"
+        return None
+
+    def random_purchase(self, money: int, rng: Rng) -> tuple[int, ...]:
+        """Slots bought at random: one kind at a time, uniformly among those still affordable
+        and allowed, until none is."""
+        bought: list[int] = []
+        left = money
+        while True:
+            kinds = [kind for kind in self.kinds if kind.price <= left and self._copies(bought, kind) < kind.most
+                     and not (kind.capital and any(self._kind(ship).capital for ship in bought))]
+            if not kinds:
+                return tuple(sorted(bought))
+            kind = kinds[rng.randrange(len(kinds))]
+            bought.append(self.slots(kind.id)[self._copies(bought, kind)])
+            left -= kind.price
+
+    def _kind(self, ship: int) -> Kind:
+        return self.kind(self.fleet.ships[ship].kind)
+
+    def _copies(self, bought: Sequence[int], kind: Kind) -> int:
+        return sum(self.fleet.ships[ship].kind == kind.id for ship in bought)
+
+
+def _load() -> Catalogue:
+    data = json.loads(resources.files("fairtable.games.zeeslag").joinpath("starships.json").read_text(encoding="utf-8"))
+    kinds = []
+    for entry in data["kinds"]:
+        shape = Shape.parse(entry["shape"])
+        if shape.size != entry["cells"] or entry["ability"] not in (None, *ABILITIES) or (entry["ability"] is None) != (entry["cycle"] == 0):
+            raise ValueError(f"starships.json: kind {entry['id']!r} is malformed")
+        kinds.append(Kind(entry["id"], entry["name"], entry["name_en"], shape, entry["price"], entry["max"], entry["capital"],
+                          entry["ability"], entry["cycle"]))
+    ships: list[Ship] = []
+    for kind in kinds:
+        for copy in range(1, kind.most + 1):
+            suffix = f" {copy}" if kind.most > 1 else ""
+            ships.append(Ship(len(ships), kind.name + suffix, kind.name_en + suffix, kind.cells, kind.shape, kind.id))
+    fleet = Fleet(data["id"], data["name"], data["name_en"], tuple(ships), bought=True)
+    fighter = data["fighter"]
+    return Catalogue(data["id"], data["name"], data["name_en"], tuple(kinds), fighter["name"], fighter["name_en"], fighter["squadron"], fleet)
+
+
+CATALOGUE = _load()
+SPACE = CATALOGUE.fleet
+"""The space fleet: every slot a seat may buy a ship into."""
+DEFAULT_MONEY = 500
