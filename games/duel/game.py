@@ -90,7 +90,7 @@ class DuelGame(Rules[DuelState]):
     min_seats = 2
     max_seats = 6
     state_type = DuelState
-    options: Mapping[str, Option] = {name: option for options in VARIANT_OPTIONS.values() for name, option in options.items()}  # noqa: RUF012
+    options: Mapping[str, Option] = {name: option for options in VARIANT_OPTIONS.values() for name, option in options.items()}
     bots = BOTS
     renderer = render
 
