@@ -20,7 +20,7 @@ def test_games_json_gives_every_games_declarations():
     for game in listed:
         assert game == json.loads(json.dumps(registry.get(game["id"]).describe()))
         assert set(game["seats"]) == set(game["options"]) == set(game["variants"]) and game["bots"][0] == "random"
-    towers = listed[0]
+    towers = next(game for game in listed if game["id"] == "towers")
     timer = next(option for option in towers["options"]["normal"] if option["name"] == "turn_seconds")
     assert timer == {"default": 60, "highest": 3600, "lowest": 0, "name": "turn_seconds", "type": "integer"}
 

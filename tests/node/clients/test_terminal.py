@@ -87,7 +87,7 @@ async def test_end_of_input_leaves_quietly(nursery):
 
 async def test_prompts_list_host_and_start(nursery):
     fake = FakeNode(9)
-    lines = ["x", "l", PEER, "l", "", "h", "chess", "", "", "{bad", "[]", '{"turn_seconds": 0}', "", "1", "q"]
+    lines = ["x", "l", PEER, "l", "", "h", "chess", "towers", "", "{bad", "[]", '{"turn_seconds": 0}', "", "1", "q"]
     status, out, unread = await play(nursery, fake, lines)
     assert status == 0 and unread == []
     assert "Please answer h, j, l or q." in out
@@ -180,5 +180,6 @@ def test_hidden_data_is_offered_as_a_random_placement():
     from fairtable.node.clients.terminal import RANDOM_PLACEMENT, offered
 
     assert offered({"decision": "hidden", "legal_moves": []}) == [RANDOM_PLACEMENT]
+    assert offered({"decision": "deck", "legal_moves": []}) == [RANDOM_PLACEMENT]  # a secret deck, e.g. duel's
     assert offered({"decision": "move", "legal_moves": [{"shoot": 3}]}) == [{"shoot": 3}]
     assert "random" in describe_move("zeeslag", {}, RANDOM_PLACEMENT)
