@@ -98,6 +98,8 @@ class Table:
             elif isinstance(request, Reveal):
                 self.apply(Revealed({h: self.faces[h] for h in request.handles}))
             elif isinstance(request, PrivateDraw):
+                if not self.draws:
+                    return  # the test chooses the draw
                 drawn = {request.first_handle: self.draws.pop(0)}
                 self.apply(PrivateDrawn(drawn), lambda seat, r=request, d=drawn: PrivateDrawn(d if seat == r.seat else {}))
             else:
