@@ -6,7 +6,10 @@ without spaces (``wittehaai``), in a free-for-all with the target seat (``witteh
 
 from __future__ import annotations
 
+import textwrap
+
 from fairtable.games.duel.catalogue import BEATS, BONUS, CARDS
+from fairtable.games.duel.decks import DECK_SIZE
 
 LABEL, COLUMN = 14, 10
 SHOWN_DUELS = 4
@@ -102,21 +105,20 @@ def _title(view: dict) -> str:
 
 def _draft_lines(view: dict, names: list[str]) -> list[str]:
     draft = view["draft"]
-    lines = [f"Draft: {len(draft['pool'])} cards left in the pool; picks: "
-             + ", ".join(f"{names[s]} {len(picks)}" for s, picks in enumerate(draft["picks"]))]
+    made = sum(len(picks) for picks in draft["picks"])
+    lines = [f"Draft: {len(draft['pool'])} cards in the pool, {made} of {DECK_SIZE * len(names)} picked"]
     if view["seat"] is not None:
         mine = ", ".join(CARDS[card].name for card in draft["picks"][view["seat"]])
-        lines.append(f"Your picks: {mine or 'none yet'}"[:160])
+        lines.extend(textwrap.wrap(f"Your picks: {mine or 'none yet'}", 78, max_lines=3))
     return lines
 
 
 def _duel_line(duel: dict, names: list[str]) -> str:
-    attack = f"{short(duel['attack'])}"
-    value = _attack_value(duel["attack"], duel["defence"])
+    attack = f"{CARDS[duel['attack']].name} {_attack_value(duel['attack'], duel['defence'])}"
+    defence = "no card" if duel["defence"] is None else f"{CARDS[duel['defence']].name} {CARDS[duel['defence']].defence}"
     a, d = duel["points"]
-    against = "no card" if duel["defence"] is None else f"{short(duel['defence'])}"
     tag = "playoff" if duel["playoff"] else f"r{duel['round']}"
-    return f"{tag} {names[duel['attacker']]}: {attack} at {value} vs {names[duel['defender']]}: {against}; {a}-{d}"
+    return f"{tag} {names[duel['attacker']]}: {attack} vs {names[duel['defender']]}: {defence}  {a}-{d}"
 
 
 def _status(view: dict, names: list[str]) -> str:
