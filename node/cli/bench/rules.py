@@ -40,7 +40,7 @@ def _rate(play, seconds: float) -> tuple[int, int, float]:
 def run(args: argparse.Namespace) -> dict:
     game = registry.get(args.game)
     variant = args.variant or game.variants[0]
-    seats = game.min_seats
+    seats = game.seat_range(variant)[0]
 
     def random_game(index: int, lockstep: bool = False) -> referee.Played:
         rng = random.Random(args.seed + index)

@@ -28,3 +28,9 @@ def test_bench_rules_plays_a_game_with_hidden_data(capsys):
     assert figures["game"] == "zeeslag" and figures["variant"] == "duel"
     assert figures["moves_per_game"] > 30 and figures["lockstep_games_per_s"] > 0
     assert figures["heuristic_bot"] == "GreedyBot" and figures["heuristic_win_rate"] >= 0.75
+
+
+def test_bench_rules_seats_a_variant_with_its_own_fewest_seats(capsys):
+    assert main(["bench", "rules", "duel", "--variant", "ffa", "--json", "--seconds", "0.05", "--duel-games", "6"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["variant"] == "ffa" and figures["moves_per_game"] == 18  # 3 seats, 3 cycles, 2 moves a duel
