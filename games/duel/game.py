@@ -366,9 +366,7 @@ def _building(state: DuelState) -> int:
 def _play_card(state: DuelState, seat: int, handle: Handle) -> DuelState:
     """The card leaves the hand; its face joins the public used cards."""
     player = state.players[seat]
-    faces = dict(state.faces)
-    face = faces[handle]
-    return state.player(seat, hand=tuple(h for h in player.hand if h != handle), used=(*player.used, face))
+    return state.player(seat, hand=tuple(h for h in player.hand if h != handle), used=(*player.used, state.faces[handle]))
 
 
 def _resolve(state: DuelState, attack: int, defence: int | None) -> DuelState:
