@@ -13,5 +13,7 @@ Subpackages, by job; imports point down this list (and into ``fairtable.protocol
 - ``cli``: the ``fairtable`` command, its subcommands and benchmarks.
 
 ``node.py`` wires them into one process; ``service.py`` is the seam between the node and
-its local clients.
+its local clients. Shared by the peer port and the client API: ``admission.py`` (connection
+budgets and an accept loop that survives running out of descriptors) and ``loglimit.py``
+(rate-limited, summarised log lines).
 """

@@ -1,17 +1,20 @@
 """The node: one trio process, one listening port; this module only wires its parts together.
 
-Every connection is a secure channel (``node.peer.channel``). Its first message says what it
-is for (``spec/node.md``): ``list`` or ``join`` go to the lobby host (``node.lobby.host``),
+Every connection is a secure channel (``node.peer.channel``), admitted within the connection
+budgets of ``node.peer.server``. Its first message says what it is for (``spec/node.md``):
+``list`` or ``join`` go to the lobby host (``node.lobby.host``),
 ``hello`` to the table mesh (``node.table.mesh``). The lobby guest (``node.lobby.guest``)
 joins tables at other nodes. The node implements :class:`~fairtable.node.service.NodeService`,
 through which local clients drive it.
 
-Whatever a peer sends, the node logs one line naming the peer and the reason and closes
-that connection or refuses that envelope; nothing a peer does raises out of the node.
+Whatever a peer sends, the node logs a line naming the peer and the reason (rate-limited, so
+a flood writes summaries) and closes that connection or refuses that envelope; nothing a
+peer does raises out of the node.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -21,19 +24,22 @@ from typing import Any
 
 import trio
 
+from fairtable.games.contract import GameError
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.guest import Guest
 from fairtable.node.lobby.host import Host, parse_address
-from fairtable.node.peer.channel import Channel, accept_channel, open_channel
-from fairtable.node.peer.errors import ChannelError
-from fairtable.node.peer.messages import BadMessage, message, parse
-from fairtable.node.service import LobbyTable, ServiceError, TableUpdate
+from fairtable.node.peer.channel import Channel, open_channel
+from fairtable.node.peer.messages import message
+from fairtable.node.peer.server import PeerLimits, PeerServer
+from fairtable.node.service import ILLEGAL, NOT_FOUND, STORAGE, LobbyTable, ServiceError, TableUpdate
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
 from fairtable.node.updates import Updates
+from fairtable.protocol.codec import CodecError, encode
 from fairtable.protocol.identity import PublicKey
 from fairtable.protocol.session.errors import NotYourTurn, Rejected
+from fairtable.protocol.session.slots import CHOICE, MOVE
 
 log = logging.getLogger("fairtable.node")
 
@@ -51,7 +57,7 @@ class NodeConfig:
     timing: Timing = field(default_factory=Timing)
     heartbeat: float = 2.0
     handshake_timeout: float = 10.0
-    max_connections: int = 64
+    peer_limits: PeerLimits = field(default_factory=PeerLimits)
     clock: Callable[[], float] = time.time
     """The wall clock deadlines are kept in; tests pass trio's (mock) clock."""
 
@@ -71,7 +77,8 @@ class Node:
         self.lobby_host = Host(self.key, lambda: self.name, lambda: self.address, self.mesh, self.updates_hub, config.heartbeat, timeout)
         self.lobby_guest = Guest(self.key, lambda: self.name, lambda: self.address, self.mesh, self.updates_hub,
                            self._connect, config.heartbeat, timeout)
-        self._connections = 0
+        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join"), self._dispatch,
+                                 self._tables_seating)
         self._nursery: trio.Nursery | None = None
 
     @property
@@ -83,13 +90,13 @@ class Node:
     async def run(self, services: Sequence[Callable[[Node], Awaitable[None]]] = (), *,
                   task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Listen, reload every journal, reconnect, serve; ``services`` (e.g. the client API) start once listening."""
+        listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)  # OSError before any task
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)
             port = listeners[0].socket.getsockname()[1]
             self.address = self.config.advertise or f"{self.config.host}:{port}"
             self.mesh.reload(nursery)
-            nursery.start_soon(trio.serve_listeners, self._serve, listeners)
+            nursery.start_soon(self._peers.serve, listeners)
             for service in services:
                 nursery.start_soon(service, self)
             task_status.started(self)
@@ -102,32 +109,22 @@ class Node:
 
     # ------------------------------------------------------------ connections
 
-    async def _serve(self, stream: trio.SocketStream) -> None:
-        who = _remote(stream)
-        if self._connections >= self.config.max_connections:
-            log.warning("peer %s: refused: already %d connections", who, self._connections)
-            await trio.aclose_forcefully(stream)
-            return
-        self._connections += 1
+    async def _dispatch(self, channel: Channel, first: dict, who: str) -> None:
+        """Serve an admitted connection (``node.peer.server``) by its first message."""
         try:
-            channel = await accept_channel(stream, self.key, timeout=self.config.handshake_timeout)
-            async with channel:
-                who = f"{who} ({channel.peer.fingerprint})"
-                first = parse(await channel.receive(timeout=self.config.handshake_timeout), "hello", "list", "join")
-                if first["t"] == "hello":
-                    await self.mesh.accept(channel, first, who)
-                elif first["t"] == "list":
-                    await channel.send(message("tables", tables=self.lobby_host.listings()))
-                else:
-                    await self.lobby_host.serve(channel, first, who)
-        except (ChannelError, BadMessage) as exc:
-            log.warning("peer %s: %s", who, exc)
+            if first["t"] == "hello":
+                await self.mesh.accept(channel, first, who)
+            elif first["t"] == "list":
+                await channel.send(message("tables", tables=self.lobby_host.listings()))
+            else:
+                await self.lobby_host.serve(channel, first, who)
         except JournalError as exc:
             log.error("peer %s: %s", who, exc)
-        except Exception as exc:  # a bug must not take the node down with it; it is logged in full
-            log.error("peer %s: internal error: %r", who, exc, exc_info=True)
-        finally:
-            self._connections -= 1
+
+    def _tables_seating(self, key: PublicKey) -> int:
+        """At how many started tables here ``key`` holds another seat than ours."""
+        return sum(any(table.seat_key(seat) == key for seat in range(table.seat_count) if seat != table.seat)
+                   for table in self.tables.values())
 
     async def _connect(self, address: str, expected: PublicKey | None = None) -> Channel:
         host, port = parse_address(address)
@@ -159,19 +156,25 @@ class Node:
         try:
             return (await self.lobby_host.start(lobby_id)).update()
         except JournalError as exc:
-            raise ServiceError(f"table {lobby_id} could not start: {exc}") from None
+            raise ServiceError(f"table {lobby_id} could not start: {exc}", STORAGE) from None
 
     def _table(self, ref: str) -> LiveTable:
         table = self.mesh.find(ref)
         if table is None:
-            raise ServiceError(f"this node sits at no started table {ref}")
+            raise ServiceError(f"this node sits at no started table {ref}", NOT_FOUND)
         return table
 
     async def move(self, table: str, move: Any) -> None:
+        live = self._table(table)
+        session = live.session
+        if session.decision_kind in (MOVE, CHOICE) and encode(move) not in {encode(m) for m in session.legal_moves()}:
+            raise ServiceError(f"{json.dumps(move, default=str)} is not one of this seat's legal moves now", ILLEGAL)
         try:
-            self._table(table).play(move)
-        except (NotYourTurn, Rejected, JournalError) as exc:
-            raise ServiceError(str(exc)) from None
+            live.play(move)
+        except (NotYourTurn, Rejected, GameError, CodecError) as exc:
+            raise ServiceError(str(exc), ILLEGAL) from None
+        except JournalError as exc:
+            raise ServiceError(str(exc), STORAGE) from None
 
     async def resign(self, table: str) -> None:
         self._table(table).resign()
@@ -183,10 +186,3 @@ class Node:
         async for update in self.updates_hub.stream():
             yield update
 
-
-def _remote(stream: trio.SocketStream) -> str:
-    try:
-        host, port = stream.socket.getpeername()[:2]
-    except OSError:
-        return "unknown"
-    return f"{host}:{port}"

@@ -12,9 +12,42 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from fairtable.games import registry
+from fairtable.games.contract import Game, GameError
+
+REFUSED = "refused"
+"""The node will not do it; the message says why (a full table, bad options, a peer's refusal, ...)."""
+NOT_FOUND = "not_found"
+"""The request names no started table this node sits at."""
+ILLEGAL = "illegal"
+"""Not this seat's decision now, or not one it may make (not among the legal moves)."""
+STORAGE = "storage"
+"""The node cannot read or write its data directory (full disk, read-only file system, ...)."""
+
 
 class ServiceError(Exception):
-    """A client request the node refuses; the message says why (shown to the user as is)."""
+    """A client request the node refuses; the message says why (shown to the user as is) and
+    ``code`` says what kind of refusal it is (one of the constants above, ``spec/client-api.md``)."""
+
+    def __init__(self, message: str, code: str = REFUSED) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+def check_new_table(game: str, variant: str, options: dict, seats: int) -> Game:
+    """The game of a table to host, once its variant, options and seats are valid; ServiceError otherwise.
+
+    Shared by the node and by ``fairtable node --host-table``, which checks before it listens.
+    """
+    try:
+        rules = registry.get(game)
+        if not rules.min_seats <= seats <= rules.max_seats:
+            counts = f"exactly {rules.min_seats}" if rules.min_seats == rules.max_seats else f"{rules.min_seats} to {rules.max_seats}"
+            raise ServiceError(f"{game} is played by {counts} seats, not {seats}")
+        rules.setup(variant, options, seats)
+    except GameError as exc:
+        raise ServiceError(str(exc)) from None
+    return rules
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,8 @@ from fairtable.protocol.transcript_file import dump
 DIRECTORY = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "games"
 BOTS = "greedy"
 """Every seat plays the game's greedy bot (shorter games than random play)."""
+OPTIONS = {"shengji": {"deals": 1}}
+"""Options other than the defaults, for games whose default is a long match: one deal of it."""
 
 
 def name(game: str, variant: str) -> str:
@@ -57,7 +59,8 @@ def record(game_id: str, variant: str) -> tuple[dict, bytes]:
     game = registry.get(game_id)
     seats = game.seat_range(variant)[0]
     seed = f"golden/{game_id}/{variant}".encode()
-    table = SelfPlay.create(game_id, variant, {}, seats, seed, [BOTS] * seats)
+    options = OPTIONS.get(game_id, {})
+    table = SelfPlay.create(game_id, variant, options, seats, seed, [BOTS] * seats)
     seeds = {(g, seat): game_seed(derive(seed, "secret", seat), g) for g in range(64) for seat in range(seats)}
     verifier = TableSession(table.genesis, seeds=seeds)
     steps = []
@@ -78,7 +81,7 @@ def record(game_id: str, variant: str) -> tuple[dict, bytes]:
         "deals": [deal.to_value() for deal in table.sessions[0].deal_results],
         "envelopes": len(table.sessions[0].envelopes),
         "game": game_id,
-        "options": {},
+        "options": options,
         "result": result.to_value(),
         "seats": seats,
         "seed": seed.decode(),

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairtable.games import registry
-from fairtable.node.api.jsonvalues import bad_request
-from fairtable.node.service import NodeService, TableUpdate
+from fairtable.games.contract import GameError
+from fairtable.node.api.jsonvalues import RequestError, bad_request
+from fairtable.node.service import REFUSED, STORAGE, NodeService, ServiceError, TableUpdate
 
 Check = tuple[str, Callable[[Any], bool]]
 STRING: Check = ("a string", lambda value: isinstance(value, str))
@@ -50,6 +51,18 @@ class Op:
             if not check(value):
                 raise bad_request(f"field {name!r} must be {what}")
         return fields
+
+
+def refusal(exc: Exception) -> RequestError | None:
+    """The typed error response for what a handler raised; None for a bug (``internal``)."""
+    if isinstance(exc, ServiceError):
+        return RequestError(exc.code, str(exc))
+    if isinstance(exc, GameError):
+        return RequestError(REFUSED, str(exc))
+    if isinstance(exc, OSError):
+        where = f" ({exc.filename})" if exc.filename else ""
+        return RequestError(STORAGE, f"the node cannot use its data directory: {exc.strerror or exc}{where}")
+    return None
 
 
 def fields_of(record: Any) -> dict[str, Any]:

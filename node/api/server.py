@@ -5,7 +5,11 @@ requests documented in ``spec/client-api.md``; it never handles keys or envelope
 request is checked in full (JSON, canonical values, op, field types) before the service
 sees it, so bad input gets an error response and changes nothing. Limits on request size,
 request rate, requests in flight and connections keep one client from starving the node;
-a token (see :mod:`node.apitoken`) keeps other local users and web pages off the seat.
+a token (see :mod:`node.api.token`) keeps other local users and web pages off the seat.
+Connections are admitted the moment they are accepted (:class:`_Server`): until they present
+the token they hold a slot of a small budget that gives way to newcomers, so nothing a local
+process opens can lock the token holder out. Every request the node cannot serve gets a typed
+refusal (:func:`node.api.ops.refusal`); ``internal`` is left for bugs.
 """
 
 from __future__ import annotations
@@ -14,18 +18,18 @@ import hmac
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
 import trio
-from trio_websocket import ConnectionClosed, WebSocketConnection, WebSocketRequest, serve_websocket
+from trio_websocket import ConnectionClosed, WebSocketConnection, WebSocketRequest, wrap_server_stream
 
-from fairtable.games.contract import GameError
+from fairtable.node.admission import Budget, Ticket, serve
 from fairtable.node.api.jsonvalues import RequestError, bad_request, dumps, parse
-from fairtable.node.api.ops import OPS, Op, table_event
+from fairtable.node.api.ops import OPS, Op, refusal, table_event
+from fairtable.node.loglimit import LogLimiter
 from fairtable.node.ratelimit import TokenBucket
-from fairtable.node.service import NodeService, ServiceError
+from fairtable.node.service import NodeService
 
 API_VERSION = 1
 HOST = "127.0.0.1"
@@ -34,7 +38,7 @@ DEFAULT_PORT = 7467
 MAX_ID = (1 << 53) - 1
 """Request ids are integers a JavaScript number holds exactly."""
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
-POLICY_VIOLATION, GOING_AWAY, INTERNAL_ERROR = 1008, 1001, 1011
+POLICY_VIOLATION, GOING_AWAY, INTERNAL_ERROR, TRY_AGAIN_LATER = 1008, 1001, 1011, 1013
 CLOSE_SECONDS = 5.0
 
 logger = logging.getLogger(__name__)
@@ -55,8 +59,11 @@ class ApiLimits:
     in_flight: int = 8
     """Requests of one connection being served at once; more get ``busy``."""
     connections: int = 32
-    auth_seconds: float = 10.0
-    """Time a client has to present the token before the connection is closed."""
+    """Authenticated connections (every connection, on a node without a token)."""
+    unauthenticated: int = 16
+    """Connections not yet authenticated, from TCP accept on (the HTTP upgrade included)."""
+    auth_seconds: float = 5.0
+    """Time from TCP accept to authenticated (upgrade and token) before the connection is closed."""
 
 
 async def serve_api(
@@ -73,39 +80,110 @@ async def serve_api(
     bound port through ``task_status``, so ``port = await nursery.start(serve_api, ...)``.
     """
     server = _Server(service, token, limits)
+    listeners = await trio.open_tcp_listeners(port, host=HOST)
     async with trio.open_nursery() as nursery:
-        websocket = await nursery.start(
-            partial(serve_websocket, server.handle, HOST, port, None, max_message_size=limits.max_message)
-        )
-        task_status.started(websocket.port)
+        nursery.start_soon(server.quiet.run)
+        await nursery.start(serve, listeners, server.handle)
+        task_status.started(listeners[0].socket.getsockname()[1])
 
 
 class _Server:
+    """Admission: connections are counted the moment they are accepted, in one synchronous step.
+
+    Until it authenticates, a connection holds a slot of the small ``unauthenticated``
+    budget, whose oldest connection gives way when it is full, so connections that never
+    finish the upgrade or never present the token cannot keep the real client out. Once
+    authenticated it needs one of the ``connections`` slots, or is refused.
+    """
+
     def __init__(self, service: NodeService, token: str | None, limits: ApiLimits) -> None:
         self.service = service
         self.token = token
         self.limits = limits
-        self.connections = 0
+        self.unauthenticated = Budget(limits.unauthenticated, evictable=True)
+        self.authenticated = Budget(limits.connections)
+        self.quiet = LogLimiter(logger)
 
-    async def handle(self, request: WebSocketRequest) -> None:
-        """One client connection, from handshake to close; nothing it does escapes as an exception."""
+    async def handle(self, stream: trio.SocketStream) -> None:
+        """One client connection, from accept to close; nothing it does escapes as an exception."""
+        scope = trio.CancelScope()
+        deadline = trio.current_time() + self.limits.auth_seconds
+        access = _Access(self, scope, self.unauthenticated.admit(None, scope))
         try:
-            if self.connections >= self.limits.connections:
-                await request.reject(503, body=b"too many client API connections")
-                return
-            if self.token is None and _foreign_origin(request.headers):
-                await request.reject(403, body=b"web pages from other origins need the API token")
-                return
-            websocket = await request.accept()
-        except ConnectionClosed:
-            return
-        self.connections += 1
-        try:
-            await _Connection(self, websocket).run()
-        except Exception:
-            logger.exception("client API connection failed")
+            with scope:
+                async with trio.open_nursery() as nursery:  # runs the WebSocket's reader task
+                    with trio.move_on_at(deadline) as upgrade:
+                        request = await wrap_server_stream(nursery, stream, max_message_size=self.limits.max_message)
+                    if upgrade.cancelled_caught:
+                        self.quiet.log(logging.INFO, "client API", "connections closed",
+                                       f"a connection did not finish the WebSocket upgrade within {self.limits.auth_seconds:g} s")
+                    else:
+                        await self._upgrade(request, access, deadline)
+                    nursery.cancel_scope.cancel()
+            if access.waiting.evicted:
+                self.quiet.log(logging.WARNING, "client API", "connections closed to make room",
+                               f"closed an unauthenticated connection to make room: "
+                               f"at most {self.limits.unauthenticated} may wait to authenticate")
+        except Exception as exc:  # a bug must not take the API down; it is logged with its traceback
+            self.quiet.log(logging.ERROR, "client API", "internal errors", f"a connection failed: {exc}", exc_info=True)
         finally:
-            self.connections -= 1
+            access.release()
+
+    async def _upgrade(self, request: WebSocketRequest, access: _Access, deadline: float) -> None:
+        if self.token is None and _foreign_origin(request.headers):
+            await request.reject(403, body=b"web pages from other origins need the API token")
+            return
+        presented = _bearer_token(request.headers)
+        if presented is not None and not self.token_matches(presented):
+            self.quiet.log(logging.WARNING, "client API", "wrong tokens", "a connection presented a wrong API token")
+            await request.reject(401, body=b"wrong API token")
+            return
+        if (self.token is None or presented is not None) and not access.authenticate():
+            await request.reject(503, body=b"too many client API connections")
+            return
+        websocket = await request.accept()
+        try:
+            await _Connection(self, websocket, access, deadline).run()
+        finally:
+            with trio.move_on_after(CLOSE_SECONDS):
+                await websocket.aclose()
+
+    def token_matches(self, token: str) -> bool:
+        return hmac.compare_digest(token.encode("utf-8"), (self.token or "").encode("utf-8"))
+
+
+class _Access:
+    """Which budget a connection counts against: ``waiting`` until authenticated, then ``admitted``."""
+
+    def __init__(self, server: _Server, scope: trio.CancelScope, waiting: Ticket) -> None:
+        self.server = server
+        self.scope = scope
+        self.waiting = waiting
+        self.admitted: Ticket | None = None
+
+    def authenticate(self) -> bool:
+        """Move to an authenticated slot; False (staying unauthenticated) when all are taken."""
+        if self.admitted is None:
+            self.admitted = self.server.authenticated.try_admit(self.scope)
+            if self.admitted is None:
+                return False
+            self.waiting.release()
+        return True
+
+    def release(self) -> None:
+        self.waiting.release()
+        if self.admitted is not None:
+            self.admitted.release()
+
+
+def _bearer_token(headers: list[tuple[bytes, bytes]]) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header, if the upgrade request has one."""
+    for name, value in headers:
+        if name.lower() == b"authorization":
+            scheme, _, token = value.decode("latin-1").partition(" ")
+            if scheme.lower() == "bearer":
+                return token.strip()
+    return None
 
 
 def _foreign_origin(headers: list[tuple[bytes, bytes]]) -> bool:
@@ -120,12 +198,14 @@ def _foreign_origin(headers: list[tuple[bytes, bytes]]) -> bool:
 
 
 class _Connection:
-    def __init__(self, server: _Server, websocket: WebSocketConnection) -> None:
+    def __init__(self, server: _Server, websocket: WebSocketConnection, access: _Access, deadline: float) -> None:
+        self.server = server
         self.service = server.service
-        self.token = server.token
         self.limits = server.limits
         self.websocket = websocket
-        self.authenticated = server.token is None
+        self.access = access
+        self.deadline = deadline
+        self.authenticated = access.admitted is not None
         self.subscribed = False
         self.in_flight = 0
         self.bucket = TokenBucket(server.limits.rate, server.limits.burst)
@@ -197,37 +277,44 @@ class _Connection:
                 raise RequestError("busy", f"at most {self.limits.in_flight} requests in flight; wait for a response")
             else:
                 self.in_flight += 1
-                nursery.start_soon(self._serve, request_id, op, args)
+                nursery.start_soon(self._serve, request_id, name, op, args)
         except RequestError as error:
             await self._error(request_id, error)
 
     async def _authenticate(self, request_id: int, token: str) -> None:
         if self.authenticated:
             await self.send({"id": request_id, "ok": True})
-        elif hmac.compare_digest(token.encode("utf-8"), (self.token or "").encode("utf-8")):
-            self.authenticated = True
-            await self.send({"id": request_id, "ok": True})
-        else:
+        elif not self.server.token_matches(token):
+            self.server.quiet.log(logging.WARNING, "client API", "wrong tokens", "a connection presented a wrong API token")
             await self._error(request_id, RequestError("unauthorized", "wrong API token"))
             await self.close(POLICY_VIOLATION, "wrong API token")
+        elif not self.access.authenticate():
+            busy = f"all {self.limits.connections} client API connections are taken; close one and retry"
+            await self._error(request_id, RequestError("too_many_connections", busy))
+            await self.close(TRY_AGAIN_LATER, "too many client API connections")
+        else:
+            self.authenticated = True
+            await self.send({"id": request_id, "ok": True})
 
     async def _auth_deadline(self) -> None:
-        await trio.sleep(self.limits.auth_seconds)
+        await trio.sleep_until(self.deadline)
         if not self.authenticated:
             await self.close(POLICY_VIOLATION, "no API token presented in time")
 
-    async def _serve(self, request_id: int, op: Op, args: Mapping[str, Any]) -> None:
+    async def _serve(self, request_id: int, name: str, op: Op, args: Mapping[str, Any]) -> None:
         """Serve one request; it stays in flight until its response is sent, so a client that
         does not read cannot pile up finished requests either."""
         assert op.handler is not None
         try:
             try:
                 text = dumps({"id": request_id, "ok": True, **await op.handler(self.service, args)})
-            except (ServiceError, GameError) as exc:
-                text = dumps({"code": "refused", "error": str(exc), "id": request_id, "ok": False})
-            except Exception:
-                logger.exception("client API request %r failed", args)
-                text = dumps({"code": "internal", "error": "internal error in the node; see its log", "id": request_id, "ok": False})
+            except Exception as exc:
+                error = refusal(exc)
+                if error is None:
+                    self.server.quiet.log(logging.ERROR, "client API", "internal errors",
+                                          f"a {name} request failed: {exc}", exc_info=True)
+                    error = RequestError("internal", "internal error in the node; see its log")
+                text = dumps({"code": error.code, "error": str(error), "id": request_id, "ok": False})
             await self.send_text(text)
         finally:
             self.in_flight -= 1
@@ -239,8 +326,9 @@ class _Connection:
                 await self.websocket.send_message(dumps(table_event(update)))
         except ConnectionClosed:
             return
-        except Exception:
-            logger.exception("the node's update stream failed")
+        except Exception as exc:
+            self.server.quiet.log(logging.ERROR, "client API", "internal errors",
+                                  f"the node's update stream failed: {exc}", exc_info=True)
             await self.close(INTERNAL_ERROR, "the node's update stream failed")
             return
         await self.close(GOING_AWAY, "the node stopped sending updates")

@@ -9,16 +9,23 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import trio
-from trio_websocket import ConnectionClosed, WebSocketConnection, open_websocket_url
+from trio_websocket import ConnectionClosed, ConnectionRejected, HandshakeError, WebSocketConnection, connect_websocket_url
 
 API_VERSION = 1
 MAX_MESSAGE = 64 << 20
 """Transcripts come in one message; allow large ones."""
+REFUSALS = frozenset({"refused", "not_found", "illegal", "storage"})
+"""Error codes of a request the node refused (``spec/client-api.md``); the connection stays usable."""
+REJECTIONS = {401: "unauthorized", 503: "too_many_connections"}
+"""Error codes for the HTTP statuses with which a node refuses the upgrade (``spec/client-api.md``)."""
+CONNECT_SECONDS = 5.0
+"""Time for the connection, the upgrade and the node's hello: a wrong port fails fast."""
 
 
 class ApiError(Exception):
@@ -81,19 +88,97 @@ class ApiClient:
 
 @asynccontextmanager
 async def connect(url: str, token: str | None) -> AsyncIterator[ApiClient]:
-    """An authenticated connection to the API at ``url`` (``ws://127.0.0.1:PORT``)."""
-    async with open_websocket_url(url, max_message_size=MAX_MESSAGE) as websocket:
-        hello = json.loads(await websocket.get_message())
-        if hello.get("event") != "hello" or hello.get("api") != API_VERSION:
-            raise ApiError("version", f"expected a client API version {API_VERSION} hello, got {hello!r}")
-        if hello.get("auth") and token is None:
-            raise ApiError("unauthorized", "the node requires its API token (the api-token file in its data directory)")
-        client = ApiClient(websocket)
+    """An authenticated connection to the API at ``url`` (``ws://127.0.0.1:PORT``).
+
+    The token goes with the upgrade request, so the node counts the connection as its
+    client's from the start; a node asking for it again in its hello gets it once more.
+    Connecting (up to the node's hello) takes at most :data:`CONNECT_SECONDS`; any failure
+    is an :class:`ApiError` saying why.
+    """
+    opened = False
+    try:
         async with helper_tasks() as nursery:
-            nursery.start_soon(client._read)
-            if hello.get("auth"):
-                await client.request("auth", token=token)
-            yield client
+            websocket, asks_token = await _open(nursery, url, token)
+            opened = True
+            try:
+                client = ApiClient(websocket)
+                nursery.start_soon(client._read)
+                if asks_token:
+                    await client.request("auth", token=token)
+                yield client
+            finally:
+                with trio.move_on_after(CONNECT_SECONDS):
+                    await websocket.aclose()
+    except (ConnectionRejected, BaseExceptionGroup) as exc:
+        # A refused upgrade fails the connection's reader task too, perhaps first.
+        rejected = exc if isinstance(exc, ConnectionRejected) else _rejection(exc)
+        if opened or rejected is None:
+            raise
+        raise _rejected(rejected) from None
+
+
+def _rejection(group: BaseExceptionGroup) -> ConnectionRejected | None:
+    """The refusal inside ``group``, if there is one."""
+    for exc in group.exceptions:
+        found = _rejection(exc) if isinstance(exc, BaseExceptionGroup) else exc
+        if isinstance(found, ConnectionRejected):
+            return found
+    return None
+
+
+def _rejected(rejected: ConnectionRejected) -> ApiError:
+    reason = (rejected.body or b"").decode("utf-8", "replace") or f"HTTP status {rejected.status_code}"
+    return ApiError(REJECTIONS.get(rejected.status_code, "refused"), f"the node refused the connection: {reason}")
+
+
+async def _open(nursery: trio.Nursery, url: str, token: str | None) -> tuple[WebSocketConnection, bool]:
+    """The upgraded connection and whether its hello still asks for the token; ApiError saying why not."""
+    headers = [] if token is None else [(b"Authorization", f"Bearer {token}".encode("ascii"))]
+    try:
+        with trio.fail_after(CONNECT_SECONDS):
+            websocket = await connect_websocket_url(nursery, url, extra_headers=headers, max_message_size=MAX_MESSAGE)
+            return websocket, await _hello(websocket, token)
+    except trio.TooSlowError:
+        raise ApiError("timeout", f"no client API answered within {CONNECT_SECONDS:g} s") from None
+    except ConnectionRejected as rejected:
+        raise _rejected(rejected) from None
+    except (OSError, HandshakeError, ConnectionClosed) as exc:
+        raise ApiError("unreachable", _reason(exc)) from None
+    except ValueError as exc:
+        raise ApiError("bad_url", f"not a ws:// URL: {exc}") from None
+
+
+def _reason(exc: BaseException) -> str:
+    """Words for why a connection failed: the first system error inside, if there is one."""
+    seen: list[BaseException] = [exc]
+    while seen:
+        current = seen.pop(0)
+        if isinstance(current, OSError) and current.errno:
+            return os.strerror(current.errno)
+        if isinstance(current, ConnectionClosed):
+            return "the connection was closed before the node's hello (is this a client API port?)"
+        if isinstance(current, BaseExceptionGroup):
+            seen.extend(current.exceptions)
+        seen.extend(cause for cause in (current.__cause__, current.__context__) if cause is not None)
+    return str(exc) or type(exc).__name__
+
+
+async def _hello(websocket: WebSocketConnection, token: str | None) -> bool:
+    """Read the node's hello; whether it still asks for the token."""
+    text: str | bytes = ""
+    with trio.move_on_after(CONNECT_SECONDS) as waiting:
+        text = await websocket.get_message()
+    if waiting.cancelled_caught:
+        raise ApiError("timeout", f"no hello from the node within {CONNECT_SECONDS:g} s")
+    try:
+        hello = json.loads(text)
+    except ValueError:
+        hello = None
+    if not isinstance(hello, dict) or hello.get("event") != "hello" or hello.get("api") != API_VERSION:
+        raise ApiError("version", f"this is not a fairtable client API (version {API_VERSION}): its first message is not its hello")
+    if hello.get("auth") and token is None:
+        raise ApiError("unauthorized", "the node requires its API token (the api-token file in its data directory)")
+    return bool(hello.get("auth"))
 
 
 @asynccontextmanager

@@ -19,7 +19,7 @@ import trio
 
 from fairtable.games import registry
 from fairtable.games.contract import Renderer
-from fairtable.node.clients.apiclient import ApiClient, ApiError, helper_tasks
+from fairtable.node.clients.apiclient import REFUSALS, ApiClient, ApiError, helper_tasks
 
 LineReader = Callable[[], Awaitable[str | None]]
 """The next line the user typed, or None at the end of input."""
@@ -166,7 +166,7 @@ class Terminal:
                     lobby_id = await self._menu()
                 return 0 if lobby_id is None else await self._play(lobby_id)
             except ApiError as error:
-                self.say(f"Refused: {error}" if error.code == "refused" else f"Stopped: {error}")
+                self.say(f"Refused: {error}" if error.code in REFUSALS else f"Stopped: {error}")
                 return 1
 
     # ------------------------------------------------------------------ setting up a table

@@ -17,13 +17,11 @@ from functools import partial
 
 import trio
 
-from fairtable.games import registry
-from fairtable.games.contract import GameError
 from fairtable.node.lobby.tables import Entrant, Lobby, Refusal
 from fairtable.node.peer.channel import Channel
 from fairtable.node.peer.errors import ChannelClosed, ChannelError
 from fairtable.node.peer.messages import BadMessage, lobby_value, message, parse, version_refusal
-from fairtable.node.service import LobbyTable, ServiceError, TableUpdate
+from fairtable.node.service import LobbyTable, ServiceError, TableUpdate, check_new_table
 from fairtable.node.table.journal import TableFiles
 from fairtable.node.table.live import LiveTable
 from fairtable.node.table.mesh import Mesh
@@ -81,14 +79,11 @@ class Host:
         return [lobby_value(lobby.listing()) for lobby in self.hosted.values()]
 
     def offer(self, game: str, variant: str, options: dict, seats: int) -> LobbyTable:
+        check_new_table(game, variant, options, seats)
         try:
-            rules = registry.get(game)
-            rules.setup(variant, options, seats)
             Genesis(game, variant, dict(options), (Seat(self.key.public, self._name()),), os.urandom(16))
-        except (GameError, GenesisError) as exc:
+        except GenesisError as exc:
             raise ServiceError(str(exc)) from None
-        if not rules.min_seats <= seats <= rules.max_seats:
-            raise ServiceError(f"{game} is played by {rules.min_seats}..{rules.max_seats} seats, not {seats}")
         lobby_id = secrets.token_hex(4)
         self.hosted[lobby_id] = Lobby(lobby_id, game, variant, dict(options), seats,
                                       (Entrant(self._name(), self.key.public, self._address()),))

@@ -2,7 +2,8 @@
 
 A frame is a 2-byte big-endian length ``n`` followed by ``n`` payload bytes, 1 <= n <= cap
 (65535 at most, the Noise message limit). The reader refuses a length above its cap as soon
-as the two length bytes arrive, so a peer cannot make it buffer more than one capped frame.
+as the two length bytes arrive, and never reads more than one capped frame ahead, so a peer
+cannot make it hold more than ``2 + cap`` bytes.
 
 :class:`FrameReader` keeps partial input in its own buffer, so a receive cancelled by a
 timeout loses nothing and the next receive continues the same frame. A stream that ends
@@ -18,7 +19,6 @@ from fairtable.node.peer.errors import ChannelBroken, ChannelClosed, ChannelErro
 
 MAX_FRAME = 65535
 LENGTH_SIZE = 2
-_READ_SIZE = 65536
 
 
 def _check_length(length: int, cap: int) -> None:
@@ -71,9 +71,9 @@ class FrameReader:
                 raise self._eof()
             buffer += chunk
 
-    async def _read(self) -> bytes:
+    async def _read(self) -> bytes | bytearray:
         try:
-            return await self.stream.receive_some(_READ_SIZE)
+            return await self.stream.receive_some(LENGTH_SIZE + self.cap - len(self._buffer))
         except trio.BrokenResourceError as exc:
             raise ChannelBroken(f"connection broken while receiving: {_describe(exc)}") from None
         except trio.ClosedResourceError:

@@ -93,6 +93,7 @@ def _read(data: bytes, path: Path) -> tuple[Contents, int]:
     due: tuple[int, float] | None = None
     count = 0
     while position < len(data):
+        value: Any
         try:
             value, end = codec.decode_prefix(data, position, RECORD_LIMITS)
         except ProtocolError:
@@ -234,7 +235,7 @@ class TableFiles:
     def read_peers(self) -> tuple[str, tuple[str, ...]]:
         path = self.dir / "peers"
         try:
-            value = codec.decode(path.read_bytes())
+            value: Any = codec.decode(path.read_bytes())
             return value["lobby"], tuple(value["addresses"])
         except (OSError, ProtocolError, KeyError, TypeError) as exc:
             raise JournalError(f"{path}: unreadable peers file: {exc}") from None

@@ -62,7 +62,9 @@ class Link:
         self.who = who
         self.peer_has = 0
         self.peer_count = 0
-        self.told_final = False
+        self.peer_head = b""
+        self.told_head: bytes | None = None
+        """The head of the finished chain we last told the peer about (a fork can change it)."""
         self.refused = 0
         self._resent = False
         self._ask = trio.Event()
@@ -73,7 +75,8 @@ class Link:
     @property
     def complete(self) -> bool:
         """Both sides hold every envelope of the finished table."""
-        return self.table.finished and self.told_final and self.peer_count >= len(self.table.envelopes)
+        head = self.table.session.head
+        return self.table.finished and self.told_head == head and self.peer_head == head
 
     async def run(self) -> str:
         """Run until the link ends; return why. Nothing a peer sends escapes as an exception."""
@@ -93,6 +96,7 @@ class Link:
     def _absorb(self, have: int, head: bytes) -> None:
         """The peer says it holds ``have`` envelopes ending in ``head``."""
         self.peer_count = have
+        self.peer_head = head
         envelopes = self.table.envelopes
         if have > len(envelopes):
             self.peer_has = max(self.peer_has, len(envelopes))
@@ -126,9 +130,9 @@ class Link:
                 self.peer_has += 1
                 await self.channel.send(message("env", env=envelope.to_value()))
                 self._catch_forks()
-            if table.finished and not self.told_final:
+            if table.finished and self.told_head != table.session.head:
                 await self.channel.send(self._sync())
-                self.told_final = True
+                self.told_head = table.session.head
             if self.complete:
                 return
             version = table.version

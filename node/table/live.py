@@ -46,6 +46,10 @@ Offered = rep.Offered
 
 RETRY_SECONDS = 2.0
 """How soon a table that could not write its journal or transcript tries again."""
+REJOIN_SECONDS = 35.0
+"""How long a restarted node waits before it declares anyone absent: the longest a peer waits
+between redials of a finished table (``mesh.MAX_FINISHED_BACKOFF``) plus a handshake, so it hears
+what it missed before it judges who is silent."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ class LiveTable:
     def __init__(
         self, files: TableFiles, genesis: SignedGenesis, seat: int, key: SecretKey, *,
         lobby: str, addresses: tuple[str, ...], bot: Bot | None = None, timing: Timing | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.time, restarted: bool = False,
     ) -> None:
         self.files = files
         self.journal: Journal | None = None
@@ -92,9 +96,11 @@ class LiveTable:
         self._saved_head: bytes | None = None
         self._transcript_failed = False
         self.replica = self._restored()
+        if restarted:
+            self.replica.claims_from = self.clock() + REJOIN_SECONDS
         self._commit()
 
-    def _restored(self) -> rep.Replica:
+    def _restored(self, claims_from: float = 0.0) -> rep.Replica:
         """A replica rebuilt from the journal alone: what the disk holds is what this node did."""
         contents, journal = self.files.load_journal()
         if self.journal is not None:
@@ -102,6 +108,7 @@ class LiveTable:
         self.journal = journal
         replica = rep.Replica(self.genesis, seat=self.seat, key=self._key, secret=self._secret, private=contents.choices,
                               timing=rep.Timing(self.timing.grace), now=self.clock())
+        replica.claims_from = claims_from
         replica.load(contents.placed, contents.kept, self.clock(), contents.since)
         return replica
 
@@ -219,7 +226,7 @@ class LiveTable:
             log.error("table %s: %s; signing nothing until it can write again", self.name, why)
         self.stalled = why
         try:
-            self.replica = self._restored()
+            self.replica = self._restored(self.replica.claims_from)
             self.replica.drain()  # what it would sign again is signed after the retry
         except JournalError as exc:
             log.error("table %s: cannot reload the journal: %s", self.name, exc)
@@ -228,7 +235,7 @@ class LiveTable:
     def _retry(self) -> None:
         """Try the disk again: reload from the journal and write what the replica owes."""
         try:
-            self.replica = self._restored()
+            self.replica = self._restored(self.replica.claims_from)
         except JournalError as exc:
             self.stalled = str(exc)
             return

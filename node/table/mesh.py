@@ -86,7 +86,7 @@ class Mesh:
         for files in TableFiles.existing(self.root):
             try:
                 lobby, addresses = files.read_peers()
-                table = self._table(files, lobby, addresses)
+                table = self._table(files, lobby, addresses, restarted=True)
                 log.info("table %s: reloaded %d envelopes from the journal", table.name, len(table.envelopes))
                 self.open(table)
             except (JournalError, ProtocolError) as exc:
@@ -101,7 +101,7 @@ class Mesh:
         self.open(table)
         return table
 
-    def _table(self, files: TableFiles, lobby: str, addresses: tuple[str, ...]) -> LiveTable:
+    def _table(self, files: TableFiles, lobby: str, addresses: tuple[str, ...], restarted: bool = False) -> LiveTable:
         contents, journal = files.load_journal()
         journal.close()
         genesis = contents.genesis
@@ -112,7 +112,7 @@ class Mesh:
         if self.config.bot is not None:
             bot = make_bot(registry.get(genesis.genesis.game), self.config.bot, random.Random())
         return LiveTable(files, genesis, seat, self.key, lobby=lobby, addresses=addresses, bot=bot,
-                         timing=self.config.timing, clock=self.clock)
+                         timing=self.config.timing, clock=self.clock, restarted=restarted)
 
     def open(self, table: LiveTable) -> None:
         """Start a table's timers and its links to the higher seats."""

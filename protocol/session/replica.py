@@ -205,6 +205,7 @@ class Replica:
 
     def __init__(self, genesis: SignedGenesis, *, seat: int | None = None, key: SecretKey | None = None,
                  secret: bytes | None = None, seeds: Mapping[tuple[int, int], bytes] | None = None,
+                 compositions: Mapping[tuple[int, str], tuple[int, ...]] | None = None,
                  private: Any = None, timing: Timing | None = None, now: float = 0.0) -> None:
         if (seat is None) != (key is None):
             raise ValueError("a seat's replica needs the seat and its key; the verifier's needs neither")
@@ -213,7 +214,7 @@ class Replica:
         self.timing = timing or Timing()
         self._key = key
         self._new_session: Callable[[Any], TableSession] = lambda choices: TableSession(
-            genesis, seat=seat, secret=secret, seeds=seeds, private=choices)
+            genesis, seat=seat, secret=secret, seeds=seeds, compositions=compositions, private=choices)
         self.session = self._new_session(private)
         self.slots: list[SlotInfo | None] = [self._slot_info(now)]
         self.pool = _Pool()
@@ -224,6 +225,9 @@ class Replica:
         self.forks: list[int] = []
         self._records: list[Record] = []
         self._disputing: Violation | None = None
+        self.claims_from = 0.0
+        """This seat claims nobody absent before this time: a replica restarted after being away
+        first gives its peers the time to reconnect and hand it what it missed."""
         self._seen_violations = 0
 
     # ------------------------------------------------------------------ reading
@@ -287,7 +291,7 @@ class Replica:
         if slot is None or self.seat is None or slot.seat == self.seat or self.seat in self.session.absent:
             return None
         present = [s for s in range(self.session.seat_count) if s != slot.seat and s not in self.session.absent]
-        return slot.since + slot.allowance + (present.index(self.seat) + 1) * self.timing.grace
+        return max(self.claims_from, slot.since + slot.allowance + (present.index(self.seat) + 1) * self.timing.grace)
 
     def next_wake(self) -> float | None:
         """The earliest time :meth:`tick` may have something to do (a claim to make or adopt, a
@@ -474,6 +478,11 @@ class Replica:
         self._seen_violations = len(trial.violations)
         if self._disputing is not None and self._disputing.index >= index:
             self._disputing = None  # what it disputed is no longer on the chain
+        if any(old.kind == SEED and old.seat == self.seat for old in dropped):
+            # our seed of this game was revealed on the fork we left: its hidden cards are no longer
+            # hidden, so the game cannot go on fairly; stop it (the refuted claim names the claimant)
+            detail = f"seat {self.seat}'s seed was revealed on top of a claim that envelope {index} refuted"
+            self._disputing = Violation(index, None, "session.seed-exposed", detail)
         del self.slots[index + 1:]
         self._records.append(Placed(envelope))
         self.slots.append(self._slot_info(now))

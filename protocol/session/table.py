@@ -374,6 +374,7 @@ class TableSession:
         This is no finding against the absent seat: whether it was really silent is a matter of
         clocks, which a transcript does not hold. It is recorded in :attr:`claims`; the claim is
         void if the claimed seat's own envelope for the slot turns up (``replica.py``)."""
+        assert self.slot is not None
         due = self.slot.seat
         if envelope.seat in self.absent:
             raise Rejected(Violation(index, envelope.seat, "session.out-of-turn", "an absent seat cannot declare others absent", envelope))

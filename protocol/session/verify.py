@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from fairtable.games.contract import Result
 from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.session.errors import Rejected, Violation
+from fairtable.protocol.session.errors import Violation
+from fairtable.protocol.session.replica import Replica
 from fairtable.protocol.session.slots import COMPOSITION, SEED
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript import EquivocationProof, TranscriptError
@@ -108,23 +109,24 @@ def revealed_compositions(file: TranscriptFile) -> dict[tuple[int, str], tuple[i
 
 
 def verify(file: TranscriptFile, broken: TranscriptError | None = None) -> Report:
-    """Replay ``file``; ``broken`` is the chain error that cut a file short, if one did."""
+    """Replay ``file``; ``broken`` is the chain error that cut a file short, if one did.
+
+    The chain and the file's evidence go through one replica (``replica.py``), the same code a
+    live node runs, so a fork in the file (a refuted claim, an equivocation, a refused
+    envelope) resolves here exactly as it did, or should have, on every honest node."""
     transcript = file.transcript
     genesis = transcript.genesis.genesis
-    session = TableSession(transcript.genesis, seeds=revealed_seeds(file), compositions=revealed_compositions(file))
-    violations: list[Violation] = []
+    replica = Replica(transcript.genesis, seeds=revealed_seeds(file), compositions=revealed_compositions(file))
     for envelope in transcript.envelopes:
-        try:
-            session.accept_linked(envelope)
-        except Rejected as rejected:
-            violations.append(rejected.violation)
-            break
-    else:
-        if broken is not None:
-            violations.append(Violation(broken.index, None, "chain.link", broken.reason))
-        else:
-            violations.extend(_unfinished(session, len(transcript)))
-    violations[:0] = session.violations
+        replica.receive(envelope, 0.0, verified=True)
+    for envelope in file.evidence:
+        replica.receive(envelope, 0.0)
+    session = replica.session
+    violations = replica.violations()
+    if broken is not None:
+        violations.append(Violation(broken.index, None, "chain.link", broken.reason))
+    elif len(session.envelopes) >= len(transcript):  # a refused envelope ends the replay: nothing is owed after it
+        violations.extend(_unfinished(session, len(session.envelopes)))
     violations.extend(_false_disputes(session, violations))
     violations.sort(key=lambda violation: violation.index)
     return Report(

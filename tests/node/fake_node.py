@@ -22,7 +22,6 @@ from fairtable.games.contract import (
     Decide,
     Finished,
     Forfeit,
-    GameError,
     Move,
     PrivateDraw,
     PrivateDrawn,
@@ -32,7 +31,7 @@ from fairtable.games.contract import (
     Shuffled,
 )
 from fairtable.games.referee import shuffled
-from fairtable.node.service import LobbyTable, ServiceError, TableUpdate
+from fairtable.node.service import ILLEGAL, NOT_FOUND, LobbyTable, ServiceError, TableUpdate, check_new_table
 
 PEER = "peer.test:7000"
 ME, BOT = "me", "bot"
@@ -126,7 +125,7 @@ class FakeNode:
         for table in self.tables.values():
             if table.id == table_id:
                 return table
-        raise ServiceError(f"no table {table_id!r} at this node")
+        raise ServiceError(f"no table {table_id!r} at this node", NOT_FOUND)
 
     def _begin(self, lobby: LobbyTable, seat: int) -> FakeTable:
         table = self.tables[lobby.lobby_id] = FakeTable(lobby, seat, self.rng)
@@ -143,10 +142,7 @@ class FakeNode:
 
     async def host(self, game: str, variant: str, options: dict, seats: int) -> LobbyTable:
         await self._called("host", game, variant, options, seats)
-        try:
-            registry.get(game).setup(variant, options, seats)
-        except GameError as exc:
-            raise ServiceError(str(exc)) from None
+        check_new_table(game, variant, options, seats)
         lobby_id = f"lobby{len(self.lobbies) + 1}"
         joined = (ME, BOT) if self.opponent_joins else (ME,)
         self.lobbies[lobby_id] = LobbyTable(lobby_id, ME, game, variant, dict(options), seats, joined)
@@ -182,7 +178,7 @@ class FakeNode:
         await self._called("move", table, move)
         fake = self._table(table)
         if move not in fake.game.legal_moves(fake.state, fake.seat):
-            raise ServiceError(f"{move!r} is not a legal move now")
+            raise ServiceError(f"{move!r} is not a legal move now", ILLEGAL)
         shown = fake.game.reveals(fake.state, move)
         fake.apply(Move(fake.seat, move, {h: fake.faces[h] for h in shown}))
         self._push([fake.update()] + fake.advance())

@@ -13,9 +13,10 @@ import trio
 
 from fairtable.node.keystore import write_secret_key
 from fairtable.node.node import Node, NodeConfig
+from fairtable.node.peer.server import PeerLimits
 from fairtable.protocol.identity import SecretKey
 
-FAST = dict(heartbeat=0.2, handshake_timeout=1.0)
+FAST = dict(heartbeat=0.2, handshake_timeout=1.0, peer_limits=PeerLimits(handshake_seconds=1.0, first_message_seconds=1.0))
 
 
 @asynccontextmanager

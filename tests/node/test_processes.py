@@ -168,6 +168,23 @@ def test_the_example_bot_plays_through_the_client_api_of_a_real_node(tmp_path):
     assert_same_valid_transcripts(tmp_path / "host", tmp_path / "player")
 
 
+def test_the_demo_plays_a_shengji_match_between_four_node_processes(tmp_path):
+    """Four processes, teams 0+2 and 1+3, two deals with fresh seeds: the kitty dealt to the dealer
+    only, the buried cards revealed at the end, every transcript identical and valid."""
+    completed = subprocess.run([sys.executable, "-m", "fairtable.node.cli", "demo", "--game", "shengji", "--seats", "4",
+                                "--options", '{"deals": 2}', "--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "shengji (standard), 4 seats" in completed.stdout and "VALID / VALID / VALID / VALID" in completed.stdout
+    data = (tmp_path / "host.ftt").read_bytes()
+    assert all((tmp_path / f"guest-{n}.ftt").read_bytes() == data for n in (1, 2, 3))
+    report = verify_chunks([data])
+    assert report.valid and len(report.deals) == 2 and report.result.teams == ((0, 2), (1, 3))
+    reader = TranscriptReader()
+    reader.feed(data)
+    kinds = [envelope.kind for envelope in reader.transcript.envelopes]
+    assert kinds.count("commit") == 8 and kinds.count("seed") == 8  # fresh seeds for each deal
+
+
 @pytest.mark.parametrize("flags, seats", [((), 2), (("--variant", "ffa", "--seats", "4"), 4)])
 def test_the_demo_plays_duel_with_secret_decks_over_tcp(tmp_path, flags, seats):
     completed = subprocess.run([sys.executable, "-m", "fairtable.node.cli", "demo", "--game", "duel", *flags, "--out", str(tmp_path)],

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from nacl.bindings import crypto_scalarmult_ed25519_noclamp
 
@@ -47,7 +48,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=7, help="runs of each phase and of the baseline; the best counts")
 
 
-def _timed(function: Callable[[], object]) -> tuple[float, object]:
+T = TypeVar("T")
+
+
+def _timed(function: Callable[[], T]) -> tuple[float, T]:
     start = time.perf_counter()
     result = function()
     return time.perf_counter() - start, result

@@ -52,13 +52,14 @@ def _stamp(table: LiveTable, stamps: list[tuple[int, float]]) -> None:
 
     def stamped(changed: LiveTable) -> None:
         stamps.append((len(changed.envelopes), time.perf_counter()))
-        notify(changed)
+        if notify is not None:
+            notify(changed)
 
     table.on_change = stamped
 
 
 def _round_trips(table: LiveTable, stamps: list[tuple[int, float]]) -> list[float]:
-    held = {}
+    held: dict[int, float] = {}
     for count, moment in stamps:
         for index in range(count):
             held.setdefault(index, moment)
@@ -73,6 +74,7 @@ async def _tcp_game(host: Node, guest: Node) -> tuple[float, list[float], LiveTa
     stamps: list[tuple[int, float]] = []
     started = time.perf_counter()
     update = await host.start(listing.lobby_id)
+    assert update.table is not None
     table_id = bytes.fromhex(update.table)
     _stamp(host.tables[table_id], stamps)
     await _finished(host.tables[table_id])

@@ -3,17 +3,21 @@
 This is the cost of the game itself, without cryptography or network: the ceiling for
 live validation and for the verifier's replay. The lockstep figure runs each seat's
 partial-knowledge state beside the full one, as every node's validation will. When the
-game has its own heuristic bot, its win rate against the random bot is reported too.
+game has its own heuristic bot, its win rate against the random bot is reported too; in a
+game with teams the heuristic bot plays every seat of one team (partners, not one seat
+beside a random partner).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 
 from fairtable.games import referee, registry
 from fairtable.games.bots import RandomBot, heuristic, random_bot
+from fairtable.games.contract import GameError
 
 NAME = "rules"
 HELP = "random-vs-random games and moves per second for one game's rules (full knowledge)"
@@ -22,6 +26,7 @@ HELP = "random-vs-random games and moves per second for one game's rules (full k
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id, e.g. towers")
     parser.add_argument("--variant", help="variant (default: the game's first)")
+    parser.add_argument("--options", default="{}", help="table options as JSON, e.g. '{\"deals\": 1}' (default: the game's defaults)")
     parser.add_argument("--seconds", type=float, default=1.0, help="time to spend on each measurement")
     parser.add_argument("--duel-games", type=int, default=200, help="heuristic-vs-random games for the win rate (0: skip)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
@@ -41,16 +46,25 @@ def run(args: argparse.Namespace) -> dict:
     game = registry.get(args.game)
     variant = args.variant or game.variants[0]
     seats = game.seat_range(variant)[0]
+    try:
+        options = json.loads(args.options)
+        checked = game.options_of(game.setup(variant, options, seats))
+    except json.JSONDecodeError as exc:
+        raise SystemExit(f"fairtable bench rules: --options is not JSON: {exc}") from None
+    except GameError as exc:
+        raise SystemExit(f"fairtable bench rules: {exc}") from None
+    teams = game.teams(variant, checked, seats)
 
     def random_game(index: int, lockstep: bool = False) -> referee.Played:
         rng = random.Random(args.seed + index)
-        return referee.play(game, variant, {}, [random_bot(game, rng) for _ in range(seats)], rng, lockstep=lockstep)
+        return referee.play(game, variant, options, [random_bot(game, rng) for _ in range(seats)], rng, lockstep=lockstep)
 
     games, moves, elapsed = _rate(random_game, args.seconds)
     lock_games, _, lock_elapsed = _rate(lambda index: random_game(index, lockstep=True), args.seconds)
     figures = {
         "game": game.id,
         "variant": variant,
+        "options": options,
         "games": games,
         "games_per_s": round(games / elapsed, 1),
         "moves_per_s": round(moves / elapsed),
@@ -62,8 +76,8 @@ def run(args: argparse.Namespace) -> dict:
         wins = 0
         for index in range(args.duel_games):
             rng = random.Random(args.seed + index)
-            bots = [random_bot(game, rng) for _ in range(seats)]
-            bots[index % seats] = heuristic(game, rng)
-            wins += index % seats in referee.play(game, variant, {}, bots, rng).result.winners
+            team = next(team for team in teams if index % seats in team)
+            bots = [heuristic(game, rng) if seat in team else random_bot(game, rng) for seat in range(seats)]
+            wins += index % seats in referee.play(game, variant, options, bots, rng).result.winners
         figures.update(heuristic_bot=type(probe).__name__, duel_games=args.duel_games, heuristic_win_rate=round(wins / args.duel_games, 3))
     return figures

@@ -48,10 +48,11 @@ def start_node(command: list[str], log: Path) -> tuple[subprocess.Popen, str]:
     """Start a node process; return it and the address it listens on (from its first line)."""
     with open(log, "ab") as stderr:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
+    assert process.stdout is not None
     line = process.stdout.readline()
     if " listening on " not in line:
         process.kill()
-        raise RuntimeError(f"the node did not start; see {log}")
+        raise SystemExit(f"fairtable demo: a node did not start; see {log}")
     return process, line.rsplit(" ", 1)[1].strip()
 
 

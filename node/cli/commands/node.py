@@ -10,6 +10,7 @@ import argparse
 import json
 import logging
 import sys
+import tempfile
 from pathlib import Path
 
 import trio
@@ -19,9 +20,13 @@ from fairtable.games.contract import GameError
 from fairtable.node.api.server import DEFAULT_PORT, serve_api
 from fairtable.node.api.token import TOKEN_FILE, TokenFileError, load_or_create_token
 from fairtable.node.cli import control
+from fairtable.node.cli.interrupt import Interrupt
 from fairtable.node.keystore import KeyFileError
-from fairtable.node.node import Node, NodeConfig
+from fairtable.node.node import Node, NodeConfig, parse_address
+from fairtable.node.service import ServiceError, check_new_table
 from fairtable.node.table.live import Timing
+
+INTERRUPTED = 130
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -57,39 +62,100 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(message)s")
-    config = NodeConfig(
-        data=args.data, host=args.host, port=args.port, name=args.name, advertise=args.advertise, bot=args.bot,
-        timing=Timing(grace=args.grace, bot_delay=args.bot_delay), heartbeat=args.heartbeat,
-    )
     try:
+        logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
+                            format="%(asctime)s %(levelname)s %(message)s")
+    except ValueError:
+        raise SystemExit(f"fairtable node: --log-level {args.log_level!r} is not a logging level (DEBUG, INFO, WARNING, ERROR)") from None
+    try:
+        _check_flags(args)
         hosting = _hosting(args) if args.host_table else None
+        check_writable(args.data)
+        config = NodeConfig(
+            data=args.data, host=args.host, port=args.port, name=args.name, advertise=args.advertise, bot=args.bot,
+            timing=Timing(grace=args.grace, bot_delay=args.bot_delay), heartbeat=args.heartbeat,
+        )
         node = Node(config)
         token = None if args.api_port is None or args.no_token else load_or_create_token(args.data / TOKEN_FILE)
-    except (KeyFileError, TokenFileError, GameError, ValueError) as exc:
+    except (KeyFileError, TokenFileError, GameError, ServiceError, ValueError) as exc:
         raise SystemExit(f"fairtable node: {exc}") from None
-    try:
-        trio.run(_main, node, args, hosting, token)
-    except KeyboardInterrupt:
-        return 130
+    interrupt = Interrupt()
+    failure = trio.run(_main, node, args, hosting, token, interrupt)
+    if failure is not None:
+        raise SystemExit(f"fairtable node: {failure}")
+    if interrupt.received:
+        print("fairtable node: interrupted; its journals are complete, start it again to continue", file=sys.stderr)
+        return INTERRUPTED
     return 0
 
 
+def _check_flags(args: argparse.Namespace) -> None:
+    """Refuse flags that would only fail once the node runs; ValueError naming the flag."""
+    for flag in ("port", "api_port"):
+        value = getattr(args, flag)
+        if value is not None and not 0 <= value < 65536:
+            raise ValueError(f"--{flag.replace('_', '-')} must be a port number 0..65535, got {value}")
+    for flag, value in (("grace", args.grace), ("bot-delay", args.bot_delay)):
+        if not value >= 0:
+            raise ValueError(f"--{flag} must be 0 or more seconds, got {value:g}")
+    if not args.heartbeat > 0:
+        raise ValueError(f"--heartbeat must be more than 0 seconds, got {args.heartbeat:g}")
+    for flag, address in (("advertise", args.advertise), ("join", args.join)):
+        if address is not None:
+            try:
+                parse_address(address)
+            except ValueError as exc:
+                raise ValueError(f"--{flag}: {exc}") from None
+
+
+def check_writable(data: Path) -> None:
+    """Make sure the data directory (and every table in it) can be written, before listening.
+
+    A read-only or foreign directory would otherwise fail only when the node first journals
+    an envelope, in the middle of a game. Raises ValueError naming the directory.
+    """
+    try:
+        data.mkdir(mode=0o700, parents=True, exist_ok=True)
+        directories = [data, *(path for path in (data / "tables").glob("*") if path.is_dir())]
+        for directory in directories:
+            with tempfile.TemporaryFile(dir=directory):
+                pass
+    except OSError as exc:
+        where = exc.filename or data
+        raise ValueError(f"the data directory cannot be written: {where}: {exc.strerror or exc}") from None
+
+
 def _hosting(args: argparse.Namespace) -> tuple:
-    game = registry.get(args.host_table)
-    options = json.loads(args.options)
+    """The table ``--host-table`` offers, checked in full (game, variant, options, seats)."""
+    try:
+        options = json.loads(args.options)
+    except ValueError as exc:
+        raise ValueError(f"--options is not JSON: {exc}") from None
     if not isinstance(options, dict):
-        raise ValueError("--options must be a JSON object")
-    return game.id, args.variant or game.variants[0], options, args.seats or game.min_seats
+        raise ValueError("--options must be a JSON object, e.g. '{\"turn_seconds\": 30}'")
+    game = registry.get(args.host_table)
+    variant, seats = args.variant or game.variants[0], args.seats or game.min_seats
+    check_new_table(game.id, variant, options, seats)
+    return game.id, variant, options, seats
 
 
-async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, token: str | None) -> None:
+async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, token: str | None,
+                interrupt: Interrupt) -> str | None:
+    """Run the node until done or interrupted; what kept it from listening, if anything did."""
     async with trio.open_nursery() as nursery:
-        await nursery.start(node.run)
+        nursery.start_soon(interrupt.watch, nursery.cancel_scope)
+        try:
+            await nursery.start(node.run)
+        except OSError as exc:
+            nursery.cancel_scope.cancel()
+            return f"cannot listen for peers on {args.host}:{args.port}: {exc.strerror or exc}"
         print(f"fairtable node {node.name} ({node.key.public.fingerprint}) listening on {node.address}", flush=True)
         if args.api_port is not None:
-            port = await nursery.start(serve_api, node, args.api_port, token)
+            try:
+                port = await nursery.start(serve_api, node, args.api_port, token)
+            except OSError as exc:
+                nursery.cancel_scope.cancel()
+                return f"cannot serve the client API on 127.0.0.1:{args.api_port}: {exc.strerror or exc}"
             where = "no token" if token is None else f"token in {args.data / TOKEN_FILE}"
             print(f"client API on ws://127.0.0.1:{port}/ ({where})", flush=True)
         if hosting is not None:
@@ -99,3 +165,4 @@ async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, tok
         if args.until_done:
             await control.until_done(node)
             nursery.cancel_scope.cancel()
+    return None

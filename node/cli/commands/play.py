@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import trio
-from trio_websocket import ConnectionClosed, HandshakeError
+from trio_websocket import ConnectionClosed
 
 from fairtable.node.api.server import DEFAULT_PORT
 from fairtable.node.api.token import TOKEN_FILE, TokenFileError, read_token
@@ -45,9 +45,8 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(f"fairtable play: {exc}") from None
     try:
         return trio.run(_session, args.api, token, host, args.join, args.start)
-    except (ApiError, HandshakeError, ConnectionClosed, OSError, ValueError) as exc:
-        cause = exc.__cause__ or exc  # a failed handshake carries the socket error as its cause
-        raise SystemExit(f"fairtable play: cannot use the node's client API at {args.api}: {cause or type(cause).__name__}") from None
+    except (ApiError, ConnectionClosed) as exc:
+        raise SystemExit(f"fairtable play: cannot use the node's client API at {args.api}: {exc}") from None
     except KeyboardInterrupt:
         print("\nInterrupted; the node keeps your seat.")
         return 130

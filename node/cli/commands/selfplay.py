@@ -9,6 +9,7 @@ from pathlib import Path
 
 from fairtable.games import registry
 from fairtable.games.contract import GameError
+from fairtable.games.results import describe
 from fairtable.protocol import codec
 from fairtable.protocol.testing import SelfPlay
 from fairtable.protocol.transcript_file import dump
@@ -51,7 +52,6 @@ def run(args: argparse.Namespace) -> int:
         file = table.play()
         path = args.out / f"{args.game}-{table.genesis.table_id.hex()[:12]}.ftt"
         path.write_bytes(dump(file))
-        result = table.sessions[0].result
-        winners = ", ".join(f"seat {w}" for w in result.winners) or "draw"
-        print(f"{path}  {len(file.transcript)} envelopes  {winners} ({result.reason})")
+        names = [seat.name for seat in table.genesis.genesis.seats]
+        print(f"{path}  {len(file.transcript)} envelopes  {describe(table.sessions[0].result, names)}")
     return 0

@@ -14,6 +14,7 @@ from fairtable.games import registry
 from fairtable.node.api.ops import OPS
 from fairtable.node.api.server import API_VERSION, DEFAULT_PORT, ApiLimits, serve_api
 from fairtable.node.clients.apiclient import ApiError, connect
+from fairtable.node.service import ILLEGAL, NOT_FOUND, REFUSED, STORAGE
 from tests.node.fake_node import PEER, FakeNode
 from tests.paths import SPEC
 
@@ -342,5 +343,23 @@ def test_the_spec_documents_every_op_and_the_default_limits():
     assert f"bursts of {limits.burst}, then {limits.rate:g} a second" in spec
     assert f"| requests being served per connection | {limits.in_flight} |" in spec
     assert f"| connections | {limits.connections} |" in spec
+    assert f"| unauthenticated connections | {limits.unauthenticated} |" in spec
     assert f"| time to authenticate | {limits.auth_seconds:g} s |" in spec
+    assert f"within **{limits.auth_seconds:g} seconds**" in spec
     assert f"| WebSocket message size | 1 MiB ({limits.max_message:,} characters) |" in spec
+
+
+def test_the_spec_documents_every_error_code():
+    spec = (SPEC / "client-api.md").read_text()
+    documented = set(re.findall(r"^\| `(\w+)` \|", spec, re.MULTILINE))
+    codes = {REFUSED, NOT_FOUND, ILLEGAL, STORAGE, "too_many_connections", "internal", "unauthorized", "busy",
+             "rate_limited", "too_large", "unknown_op", "bad_request"}
+    assert codes <= documented
+
+
+async def test_a_file_system_failure_is_a_storage_refusal_naming_the_file(url, fake):
+    fake.failure = PermissionError(13, "Permission denied", "tables/ab12/journal")
+    async with connect(url, None) as client:
+        with pytest.raises(ApiError, match=r"cannot use its data directory: Permission denied \(tables/ab12/journal\)") as failed:
+            await client.request("list")
+    assert failed.value.code == "storage"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from fairtable.node.cli.main import main
 
 
@@ -34,3 +36,16 @@ def test_bench_rules_seats_a_variant_with_its_own_fewest_seats(capsys):
     assert main(["bench", "rules", "duel", "--variant", "ffa", "--json", "--seconds", "0.05", "--duel-games", "6"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["variant"] == "ffa" and figures["moves_per_game"] == 18  # 3 seats, 3 cycles, 2 moves a duel
+
+
+def test_bench_rules_seats_the_heuristic_as_a_whole_team_and_takes_options(capsys):
+    assert main(["bench", "rules", "shengji", "--options", '{"deals": 1}', "--json", "--seconds", "0.05", "--duel-games", "8"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["game"] == "shengji" and figures["options"] == {"deals": 1}
+    assert figures["heuristic_bot"] == "GreedyBot" and figures["heuristic_win_rate"] >= 0.75
+
+
+def test_bench_rules_refuses_bad_options_plainly():
+    for options, words in (('{"deals": -1}', "option 'deals'"), ("{x", "not JSON")):
+        with pytest.raises(SystemExit, match=words):
+            main(["bench", "rules", "shengji", "--options", options])

@@ -92,3 +92,30 @@ async def test_broken_and_closed_streams_are_channel_errors():
     await left.aclose()
     with pytest.raises(ChannelClosed, match="closed by this side"):
         await FrameReader(left).receive()
+
+
+class Firehose(trio.abc.ReceiveStream):
+    """Hands out as much of ``data`` as each read asks for, and counts what was taken."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.taken = 0
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        await trio.lowlevel.checkpoint()
+        chunk, self.data = self.data[:max_bytes], self.data[max_bytes:]
+        self.taken += len(chunk)
+        return chunk
+
+    async def aclose(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("cap", [64, 1024, MAX_FRAME])
+async def test_the_reader_never_holds_more_than_one_capped_frame(cap):
+    frames = [framed(bytes([n]) * 50) for n in range(10)]
+    stream = Firehose(b"".join(frames) + b"\x00\x10" * 500_000)  # then an endless stream of 16-byte frames
+    reader = FrameReader(stream, cap)
+    for frame in frames:
+        assert await reader.receive() == frame[2:]
+    assert stream.taken - sum(map(len, frames)) <= 2 + cap

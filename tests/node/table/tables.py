@@ -40,7 +40,7 @@ def reload(table: LiveTable) -> LiveTable:
     """The table as a restarted node sees it: from its journal alone."""
     table.journal.close()
     return LiveTable(table.files, table.genesis, table.seat, KEYS[table.seat], lobby=table.lobby,
-                     addresses=table.addresses, bot=table.bot, timing=table.timing, clock=table.clock)
+                     addresses=table.addresses, bot=table.bot, timing=table.timing, clock=table.clock, restarted=True)
 
 
 async def wire(tables: Sequence[LiveTable], *, cut: frozenset[int] = frozenset()) -> None:

@@ -8,6 +8,7 @@ accepted move is lost, nothing is signed twice, and both sides end on one verifi
 from __future__ import annotations
 
 import errno
+import logging
 import os
 
 import pytest
@@ -149,3 +150,40 @@ async def test_a_host_that_crashed_after_journaling_the_start_starts_it_everywhe
 
 async def _never(*args, **kwargs):
     await trio.sleep_forever()
+
+
+async def test_a_finished_table_keeps_redialling_a_peer_that_is_away_until_both_hold_one_chain(tmp_path, caplog):
+    """The guest is away past every deadline; the host declares it absent and finishes. When the
+    guest is back (after more redials than a finished table used to make), its own envelope for
+    the claimed slot refutes the claim (session.md §10): the host, whose seed was revealed on top
+    of the claim, stops the game, and both end on one chain whose report names the claimant."""
+    from fairtable.node.node import Node, NodeConfig
+    from fairtable.node.table.live import Timing
+    from tests.node.nodes import FAST
+
+    caplog.set_level(logging.DEBUG, logger="fairtable.node")
+
+    def config(name: str, port: int = 0) -> NodeConfig:
+        return NodeConfig(data=tmp_path / name, name=name, bot="random", port=port, timing=Timing(grace=0.3), **FAST)
+
+    async with trio.open_nursery() as nursery:
+        host = await nursery.start(Node(config("host")).run)
+        async with trio.open_nursery() as away:
+            guest = await away.start(Node(config("guest")).run)
+            listing = await host.host("counting", "normal", {"turn_seconds": 1}, 2)
+            await guest.join(host.address, listing.lobby_id)
+            await host.start(listing.lobby_id)
+            await eventually(lambda: guest.tables)
+            away.cancel_scope.cancel()  # the guest goes away mid-game
+        (table,) = host.tables.values()
+        await eventually(lambda: table.finished)  # the guest is declared absent; the table ends without it
+        with trio.fail_after(30):
+            while sum("not reachable" in r.getMessage() for r in caplog.records) < 8:  # more than the old 5 redials
+                await trio.sleep(0.05)
+        back = await nursery.start(Node(config("guest", int(guest.address.rsplit(":", 1)[1]))).run)
+        await eventually(lambda: host.settled() and back.settled())
+        assert back.tables[table.table_id].envelopes == table.envelopes
+        assert [e.kind for e in table.envelopes].count("dispute") == 1
+        report = verify(load(table.transcript_bytes()))
+        assert [(v.seat, v.rule) for v in report.violations] == [(0, "session.refuted-claim")]
+        nursery.cancel_scope.cancel()
