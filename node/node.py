@@ -39,6 +39,7 @@ from fairtable.node.updates import Updates
 from fairtable.protocol.codec import CodecError, encode
 from fairtable.protocol.identity import PublicKey
 from fairtable.protocol.session.errors import NotYourTurn, Rejected
+from fairtable.protocol.session.proof import ProofError
 from fairtable.protocol.session.slots import CHOICE, MOVE
 
 log = logging.getLogger("fairtable.node")
@@ -181,6 +182,12 @@ class Node:
 
     async def transcript(self, table: str) -> bytes:
         return self._table(table).transcript_bytes()
+
+    async def proof(self, table: str, index: int) -> bytes:
+        try:
+            return self._table(table).proof_bytes(index)
+        except (IndexError, ProofError) as exc:
+            raise ServiceError(f"no proof for violation {index}: {exc}", ILLEGAL) from None
 
     async def updates(self) -> AsyncIterator[TableUpdate]:
         async for update in self.updates_hub.stream():

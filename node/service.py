@@ -122,6 +122,11 @@ class NodeService(Protocol):
     async def resign(self, table: str) -> None:
         """Give up this seat's game at its next turn."""
 
+    async def proof(self, table: str, index: int) -> bytes:
+        """A self-contained transcript file proving violation ``index`` of the table's
+        ``TableUpdate.violations`` (the chain up to its slot and the signed envelope(s) it rests on)."""
+        ...
+
     async def transcript(self, table: str) -> bytes:
         """The table's transcript file as far as this node has it."""
 

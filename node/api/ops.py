@@ -117,6 +117,10 @@ async def _resign(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {}
 
 
+async def _proof(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"proof": base64.b64encode(await service.proof(args["table"], args["index"])).decode("ascii")}
+
+
 async def _transcript(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {"transcript": base64.b64encode(await service.transcript(args["table"])).decode("ascii")}
 
@@ -133,5 +137,6 @@ OPS: dict[str, Op] = {
     "move": Op(_move, {"table": STRING, "move": ANY}),
     "resign": Op(_resign, {"table": STRING}),
     "transcript": Op(_transcript, {"table": STRING}),
+    "proof": Op(_proof, {"table": STRING, "index": INTEGER}),
 }
 """``auth`` and ``subscribe`` (no handler) act on the connection itself."""

@@ -35,6 +35,7 @@ from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.identity import PublicKey, SecretKey
 from fairtable.protocol.session import replica as rep
 from fairtable.protocol.session.errors import Violation
+from fairtable.protocol.session.proof import proof_of
 from fairtable.protocol.session.slots import CHOICE, DECK, HIDDEN, MOVE
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript_file import TranscriptFile, dump
@@ -151,6 +152,16 @@ class LiveTable:
 
     def violations(self) -> list[Violation]:
         return self.replica.violations()
+
+    def proof_bytes(self, index: int) -> bytes:
+        """A transcript file proving ``violations()[index]`` to anyone: the chain up to the slot of
+        the signed envelope it rests on, with that envelope (and an equivocation's twin) as evidence.
+        A finding that rests on the whole game (a recomputed stage, a withheld seed) gets the whole transcript."""
+        violation = self.violations()[index]
+        if violation.evidence is None or violation.evidence in self.envelopes:
+            return self.transcript_bytes()
+        twins = [p.first for p in self.replica.proofs() if p.second.hash == violation.evidence.hash]
+        return dump(proof_of(TranscriptFile(self.session.transcript()), violation.evidence, *twins))
 
     def deadline(self) -> float | None:
         """Seconds left on this seat's turn timer, or None when it is not this seat's timed decision."""

@@ -225,3 +225,17 @@ async def test_silent_seats_get_a_random_deck_and_marked_default_choices_from_th
     choices = [e for e in tables[0].envelopes if e.kind == "choice"]
     assert choices and all(e.body.get("default") is True for e in choices)
     assert verify(load(tables[1].transcript_bytes())).valid
+
+
+async def test_a_cheat_caught_live_is_shown_to_the_client_and_exported_as_a_proof_anyone_checks(tmp_path):
+    genesis = signed_genesis("counting", 2)
+    tables = [live_table(tmp_path, genesis, seat, bot=False) for seat in range(2)]
+    settle(tables)
+    cheat = Envelope.seal(KEYS[0], genesis.table_id, 2, tables[1].session.head, 0, "move", {"faces": [], "keys": [], "move": 9})
+    assert tables[1].offer(cheat).outcome is Outcome.REFUSED
+    (shown,) = tables[1].update().violations
+    assert (shown["seat"], shown["rule"]) == (0, "counting.move") and "evidence" in shown
+    proof = load(tables[1].proof_bytes(0))
+    assert len(proof.transcript) == 2 and proof.evidence == (cheat,)
+    assert (0, "counting.move") in [(v.seat, v.rule) for v in verify(proof).violations]
+    assert [v.rule for v in reload(tables[1]).violations()] == ["counting.move"]  # the evidence is journaled
