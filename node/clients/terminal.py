@@ -68,9 +68,9 @@ def pick(update: dict, moves: list, answer: str) -> Any:
 
 
 def offered(update: dict) -> list:
-    """The moves to number for the player: the legal moves, or for hidden data (a fleet) a
-    random legal placement, which the node draws."""
-    if update.get("decision") == "hidden":
+    """The moves to number for the player: the legal moves, or for hidden data (a fleet) or a
+    secret deck a random legal choice, which the node draws."""
+    if update.get("decision") in ("hidden", "deck"):
         return [RANDOM_PLACEMENT]
     return list(update["legal_moves"])
 
@@ -93,7 +93,7 @@ def parse_typed(update: dict, answer: str) -> Any:
 
 def describe_move(game_id: str, view: Any, move: Any) -> str:
     if move == RANDOM_PLACEMENT:
-        return "place at random (your node draws a legal placement and commits to it)"
+        return "at random (your node draws a legal placement or deck and commits to it)"
     renderer = _renderer(game_id)
     if renderer is not None:
         return renderer.move_line(view, move)

@@ -180,6 +180,7 @@ def test_hidden_data_is_offered_as_a_random_placement():
     from fairtable.node.clients.terminal import RANDOM_PLACEMENT, offered
 
     assert offered({"decision": "hidden", "legal_moves": []}) == [RANDOM_PLACEMENT]
+    assert offered({"decision": "deck", "legal_moves": []}) == [RANDOM_PLACEMENT]  # a secret deck, e.g. duel's
     assert offered({"decision": "move", "legal_moves": [{"shoot": 3}]}) == [{"shoot": 3}]
     assert "random" in describe_move("zeeslag", {}, RANDOM_PLACEMENT)
 
