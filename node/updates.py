@@ -38,6 +38,10 @@ class Updates:
         self._touched.set()
         self._touched = trio.Event()
 
+    def current(self) -> tuple[TableUpdate, ...]:
+        """Every table's current update, in the order the tables appeared."""
+        return tuple(source() for source in self._sources.values())
+
     async def changed(self) -> None:
         """Return at the next change of any table (for waiting on a condition without polling)."""
         await self._touched.wait()

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from fairtable.games.contract import GameError
+from fairtable.games.results import describe
 from fairtable.node.api.jsonvalues import jsonable
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.verify import Report, find_equivocations, load, verify
@@ -43,16 +44,24 @@ def run(args: argparse.Namespace) -> int:
             continue
         except (ProtocolError, GameError) as exc:
             status = max(status, UNREADABLE)
-            _print_error(path, f"malformed transcript: {exc}", args.json)
+            _print_error(path, f"{_unreadable(exc)}: {exc}", args.json)
+            continue
+        if broken is not None:
+            # A broken link is damage (a flipped byte, a bad copy), not a seat's doing: no seat signed it.
+            status = max(status, UNREADABLE)
+            _print_error(path, f"damaged file: envelope {broken.index} does not belong to the chain ({broken.reason}); "
+                               f"the {broken.index} envelopes before it are intact. Not evidence of cheating: "
+                               "ask a player for a whole copy", args.json)
             continue
         loaded.append(file)
+        names = [seat.name for seat in file.transcript.genesis.genesis.seats]
         seconds = time.perf_counter() - started
         if not report.valid:
             status = max(status, VIOLATION)
         if args.json:
             print(json.dumps({"file": str(path), "seconds": round(seconds, 4), **jsonable(report.to_value())}, sort_keys=True))
         else:
-            _print_report(path, report, seconds)
+            _print_report(path, report, names, seconds)
     for violation in find_equivocations(loaded):
         status = max(status, VIOLATION)
         if args.json:
@@ -62,6 +71,11 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def _unreadable(exc: Exception) -> str:
+    """An incomplete file (cut short while written or copied) is said to be one, apart from one that is no transcript."""
+    return "incomplete file (cut short)" if "file ends" in str(exc) else "malformed transcript"
+
+
 def _print_error(path: Path, message: str, as_json: bool) -> None:
     if as_json:
         print(json.dumps({"error": message, "file": str(path), "valid": False}, sort_keys=True))
@@ -69,14 +83,13 @@ def _print_error(path: Path, message: str, as_json: bool) -> None:
         print(f"{path}: {message}", file=sys.stderr)
 
 
-def _print_report(path: Path, report: Report, seconds: float) -> None:
+def _print_report(path: Path, report: Report, names: list[str], seconds: float) -> None:
     print(f"{path}: {'VALID' if report.valid else 'VIOLATIONS FOUND'}")
     print(f"  game      {report.game} ({report.variant})")
     for seat, fingerprint in enumerate(report.seats):
-        print(f"  seat {seat}    {fingerprint}")
+        print(f"  seat {seat}    {fingerprint}  {names[seat]}")
     if report.result is not None:
-        winners = ", ".join(f"seat {w}" for w in report.result.winners) or "draw"
-        print(f"  result    {winners} ({report.result.reason})")
+        print(f"  result    {describe(report.result, names)}")
     else:
         print("  result    none (the game did not finish)")
     print(f"  envelopes {report.envelopes}")
