@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from fairtable.games.contract import Result
 
-
 REASONS = {
     "tower": "own tower built to the goal",
     "resource": "a resource reached the goal",
