@@ -198,7 +198,7 @@ class ZeeslagBoard(Board):
             highlight = set((ghost.cells(SEA) or ()) if ghost is not None else ())
         elif aimed and not own and self.current.get("legal_moves"):
             highlight = {SEA.cell(*self.cursor)}
-        rows = [Text("  " + "".join(f"{x + 1:>2}" for x in range(SEA.width)) + " ")]
+        rows = [Text("  " + "".join(f"{(x + 1) % 10:>2}" for x in range(SEA.width)) + " ")]  # columns 1..9, 0 for 10
         for y in range(SEA.height):
             row = Text(f"{ROW_LETTERS[y]} ")
             for x in range(SEA.width):

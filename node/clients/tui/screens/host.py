@@ -39,6 +39,8 @@ class HostScreen(BaseScreen):
     def __init__(self) -> None:
         super().__init__()
         self.games: dict[str, dict] = {}
+        self.chosen: tuple[str, str] | None = None
+        """The game and variant the form is built for."""
 
     def compose(self) -> ComposeResult:
         yield Static("Host a table: choose, then Host (or Ctrl+S)", id="status")
@@ -55,6 +57,7 @@ class HostScreen(BaseScreen):
     async def build(self, game_id: str, variant: str | None) -> None:
         game = self.games[game_id]
         variant = variant or game["variants"][0]
+        self.chosen = (game_id, variant)
         form = self.query_one("#form", VerticalScroll)
         await form.remove_children()
         rows: list[tuple[str, Widget]] = [("game", Select([(g, g) for g in self.games], value=game_id, allow_blank=False, id="game", compact=True)),
@@ -66,10 +69,14 @@ class HostScreen(BaseScreen):
         await form.mount_all([Horizontal(Label(name), widget) for name, widget in rows] + [Button("Host", id="host", variant="primary")])
 
     async def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "game" and event.value in self.games:
+        """A new game or variant rebuilds the form with its options (a select announcing its first value changes nothing)."""
+        if self.chosen is None:
+            return
+        game, variant = self.chosen
+        if event.select.id == "game" and event.value in self.games and event.value != game:
             await self.build(str(event.value), None)
-        elif event.select.id == "variant":
-            await self.build(self.query_one("#game", Select).value, str(event.value))  # type: ignore[arg-type]
+        elif event.select.id == "variant" and event.value != variant:
+            await self.build(game, str(event.value))
 
     def settings(self) -> dict | None:
         """The host op's fields from the form; None after saying which field is wrong."""

@@ -85,7 +85,10 @@ class LobbyScreen(BaseScreen):
         if mine is None or found is None:
             return
         self.mine, self.found = mine["tables"], found["tables"]
-        listing = self.query_one("#tables", OptionList)
+        listings = list(self.query("#tables").results(OptionList))
+        if not listings:  # the app is closing
+            return
+        listing = listings[0]
         highlighted = listing.highlighted
         options: list[Option | None] = [Option("Your tables (Enter opens one)", disabled=True)]
         options += [Option("  " + table_line(update), id=f"mine:{index}") for index, update in enumerate(self.mine)] or \

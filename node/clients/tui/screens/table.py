@@ -45,7 +45,7 @@ class TableScreen(BaseScreen):
         yield Static("", id="status")
         yield self.board
         yield Static("", id="message")
-        yield Input(placeholder="type a move (its number, b7, a card), Enter sends · ? help", id="typed", compact=True)
+        yield Input(placeholder="type a move (its number, b7, a card), Enter sends · ? help", id="typed", compact=True, select_on_focus=False)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -127,20 +127,18 @@ async def until(pilot: Any, condition: Callable[[], bool], what: str = "the cond
     deadline = time.monotonic() + GUARD_SECONDS
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting for {what}; screen: {type(pilot.app.screen).__name__}")
+            raise AssertionError(f"gave up waiting for {what}; screen: {type(pilot.app.screen).__name__}:\n{screen_text(pilot.app)}")
         await pilot.pause(0.02)
 
 
 def screen_text(app: PlayApp) -> str:
-    """Everything the screen shows, as plain text (what a person reads)."""
-    return "\n".join(line.text for line in app.screen._compositor.render_update(full=True).strips) if False else _text(app)
-
-
-def _text(app: PlayApp) -> str:
-    from textual.widgets import Static
+    """What the screen's text widgets and lists show, as plain text (what a person reads)."""
+    from textual.widgets import OptionList, Static
 
     parts = []
     for widget in app.screen.query(Static):
         rendered = widget.render()
         parts.append(rendered.plain if hasattr(rendered, "plain") else str(rendered))
+    for listing in app.screen.query(OptionList):
+        parts.extend(str(listing.get_option_at_index(index).prompt) for index in range(listing.option_count))
     return "\n".join(parts)
