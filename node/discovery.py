@@ -18,7 +18,6 @@ import logging
 import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import trio
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
@@ -95,12 +94,12 @@ class Discovery:
     """Announce this node's open tables and collect the others'; :meth:`run` until cancelled."""
 
     def __init__(self, factory: ZeroconfFactory, fingerprint: str, address: Callable[[], str],
-                 listings: Callable[[], Iterable[LobbyTable]], changed: Callable[[], Any]) -> None:
+                 listings: Callable[[], Iterable[LobbyTable]], next_change: Callable[[], trio.Event]) -> None:
         self._factory = factory
         self._fingerprint = fingerprint
         self._address = address
         self._listings = listings
-        self._changed = changed
+        self._next_change = next_change
         self._found: dict[str, FoundTable] = {}
         self._announced: dict[str, Announced] = {}
         self.running = False
@@ -122,8 +121,9 @@ class Discovery:
             ServiceBrowser(zeroconf, SERVICE, handlers=[lambda **change: self._heard(token, **change)])
             log.info("local discovery on: announcing open tables and listening for others'")
             while True:
+                changed = self._next_change()
                 await self._sync(zeroconf)
-                await self._changed()
+                await changed.wait()
         except Exception as exc:
             log.warning("local discovery stopped: %s", exc)
         finally:

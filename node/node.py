@@ -85,7 +85,7 @@ class Node:
                                  self._tables_seating)
         self.discovery = None if config.discovery is None else Discovery(
             config.discovery, self.key.public.fingerprint, lambda: self.address,
-            lambda: [lobby.listing() for lobby in self.lobby_host.hosted.values()], self.updates_hub.changed)
+            lambda: [lobby.listing() for lobby in self.lobby_host.hosted.values()], self.updates_hub.next_change)
         self._nursery: trio.Nursery | None = None
 
     @property

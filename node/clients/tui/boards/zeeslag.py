@@ -172,8 +172,8 @@ class ZeeslagBoard(Board):
         if self.placing():
             ghost = self.ghost()
             ship = fleet.ships[len(self.placed)] if ghost is not None else None
-            what = f"place your {ship.name_en} ({ship.length})" if ship else "fleet placed"
-            text.append(f"{what} · arrows move, r rotate, Enter place, Backspace undo, a random\n", style="bold")
+            what = f"place {ship.name_en} ({ship.length})" if ship else "fleet placed"
+            text.append(f"{what}: arrows, r rotate, Enter place, Backspace undo, a random\n", style="bold")
         elif update.get("legal_moves"):
             text.append(f"aim with the arrows, Enter fires at {SEA.name(SEA.cell(*self.cursor))} (or type a cell such as b7)\n",
                         style="bold")
