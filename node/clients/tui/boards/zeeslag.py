@@ -49,11 +49,22 @@ class ZeeslagBoard(Board):
         self.placed: list[Placement] = []
         self.target: int | None = None
         self.problem = ""
+        self.ready: Any = None
+        """A fleet chosen before this seat's turn to commit came."""
 
     # ------------------------------------------------------------------ state from the update
 
     def placing(self) -> bool:
-        return self.current.get("decision") == "hidden"
+        """Our fleet is still to be chosen (the seats commit in turn, but anyone may place at once)."""
+        view = self.current["view"]
+        return view["phase"] == "placement" and view["seat"] is not None and view["seas"][view["seat"]]["layout"] is None
+
+    def commit(self, fleet: Any) -> None:
+        """Send the fleet when this seat's commitment is due, else keep it until it is."""
+        self.ready = fleet
+        if self.current.get("decision") == "hidden":
+            self.ready = None
+            self.choose(fleet)
 
     def opponents(self) -> list[int]:
         view = self.current["view"]
@@ -108,7 +119,7 @@ class ZeeslagBoard(Board):
         elif self.placing() and key == "backspace" and self.placed:
             self.placed.pop()
         elif self.placing() and key == "a":
-            self.choose({"random": True})
+            self.commit({"random": True})
         elif key == "enter":
             self._enter()
         else:
@@ -140,7 +151,7 @@ class ZeeslagBoard(Board):
                 self.problem = problem
                 self.placed.pop()
                 return
-            self.choose({layer: list(values) for layer, values in data.items()})
+            self.commit({layer: list(values) for layer, values in data.items()})
 
     # ------------------------------------------------------------------ drawing
 
@@ -148,7 +159,9 @@ class ZeeslagBoard(Board):
         view = update["view"]
         me, seas, names = view["seat"], view["seas"], update["seats"]
         if not self.placing():
-            self.placed = []
+            self.placed, self.ready = [], None
+        elif self.ready is not None and update.get("decision") == "hidden":
+            self.call_later(self.commit, self.ready)
         fleet = FLEETS[view["fleet"]]
         text = Text(f"Zeeslag {view['variant']} · fleet {fleet.name_en} ({fleet.name}) · water ring "
                     f"{'on' if view['water_ring'] else 'off'}\n", style="bold")
@@ -173,7 +186,9 @@ class ZeeslagBoard(Board):
             ghost = self.ghost()
             ship = fleet.ships[len(self.placed)] if ghost is not None else None
             what = f"place {ship.name_en} ({ship.length})" if ship else "fleet placed"
-            text.append(f"{what}: arrows, r rotate, Enter place, Backspace undo, a random\n", style="bold")
+            if self.ready is not None:
+                what = "fleet chosen: sent when your turn to commit comes"
+            text.append(f"{what}: arrows + Enter, r rotate, Backspace undo, a random\n", style="bold")
         elif update.get("legal_moves"):
             text.append(f"aim with the arrows, Enter fires at {SEA.name(SEA.cell(*self.cursor))} (or type a cell such as b7)\n",
                         style="bold")
