@@ -23,9 +23,14 @@ class BaseScreen(Screen):
         assert isinstance(self.app, PlayApp)
         return self.app
 
-    def say(self, text: str) -> None:
-        for line in self.query("#message").results(Static):
+    def show(self, selector: str, text: str) -> None:
+        """Set a text line; one not composed yet (or gone with a closing screen) is skipped, the
+        next change draws it."""
+        for line in self.query(selector).results(Static):
             line.update(text)
+
+    def say(self, text: str) -> None:
+        self.show("#message", text)
 
     async def ask(self, op: str, **fields: Any) -> dict | None:
         """The response, or None after saying why the node refused (nothing changed)."""

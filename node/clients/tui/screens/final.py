@@ -53,7 +53,7 @@ class FinalScreen(BaseScreen):
             lines.append("Checking the transcript…")
         else:
             lines.append("Waiting for every seat to reveal its seed; then this client checks the whole game.")
-        self.query_one("#final", Static).update("\n".join(lines))
+        self.show("#final", "\n".join(lines))
 
     async def verify(self, update: dict) -> None:
         response = await self.ask("transcript", table=update["table"])
@@ -69,7 +69,7 @@ class FinalScreen(BaseScreen):
                        + ("VALID." if report.valid else "VIOLATIONS FOUND:")]
             verdict += [f"  message {v.index}: seat {v.seat} broke {v.rule}: {v.detail}" for v in report.violations]
         kept = f"Your node keeps it: tables/{update['table'][:12]}…/transcript.ftt in its data directory"
-        self.query_one("#final", Static).update("\n".join([outcome(update), "", *verdict, "", kept]))
+        self.show("#final", "\n".join([outcome(update), "", *verdict, "", kept]))
 
     def action_back(self) -> None:
         self.app.pop_screen()

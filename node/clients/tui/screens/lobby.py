@@ -62,7 +62,7 @@ class LobbyScreen(BaseScreen):
         me = await self.ask("node")
         if me is not None:
             self.play.me = me
-            self.query_one("#status", Static).update(f"fairtable · {me['name']} ({me['fingerprint']}) at {me['address']}")
+            self.show("#status", f"fairtable · {me['name']} ({me['fingerprint']}) at {me['address']}")
         start, self.play.start = self.play.start, type(self.play.start)()
         if start.host is not None:
             hosted = await self.ask("host", **start.host.fields())

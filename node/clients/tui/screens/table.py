@@ -82,7 +82,7 @@ class TableScreen(BaseScreen):
             clock = clock_text(running[1]) if running is not None and running[0] == index else "-"
             parts.append(f"{label} {clock}")
         turn = "your turn" if update.get("your_turn") else "waiting" if update.get("result") is None else "over"
-        self.query_one("#status", Static).update(f"{update['game']} {update['variant']} · {turn} · " + " │ ".join(parts))
+        self.show("#status", f"{update['game']} {update['variant']} · {turn} · " + " │ ".join(parts))
 
     # ------------------------------------------------------------------ moves
 

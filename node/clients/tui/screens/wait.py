@@ -59,7 +59,7 @@ class WaitScreen(BaseScreen):
                 self.action_start()
         else:
             lines += ["", "Waiting for the host to start the table."]
-        self.query_one("#lobby", Static).update("\n".join(lines))
+        self.show("#lobby", "\n".join(lines))
 
     def action_start(self) -> None:
         if self.hosting and not self.starting:
