@@ -22,7 +22,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "verify", help="verify transcript files",
         description="Replay each transcript with every revealed seed and check every message, shuffle, deal and move. "
-                    "Exit status: 0 all valid, 1 a violation was found, 2 a file is unreadable or malformed.",
+                    "Exit status: 0 all valid, 1 a violation was found, 2 a file is unreadable, malformed, damaged or incomplete "
+                    "(damage is never reported as a seat's violation).",
     )
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="transcript files (.ftt)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per file, one per line")
