@@ -1,18 +1,24 @@
 """Plain-text rendering of a zeeslag view (``Zeeslag.view``) for the terminal client, within 80×24.
 
 Two own seas side by side in full size; three or more as small grids, six to a band; the
-shared sea as one wide grid (two bands of four blocks for eight seats). Salvos are too many
-to list as moves, so they are typed: :func:`parse_move` reads ``"1:B7 2:C3"`` (enemy seat,
-colon, cells), and :func:`move_hint` says what is due.
+shared sea as one wide grid (two bands of four blocks for eight seats); the space battle's
+20×10 star fields one character a cell, up to three to a band. Salvos are too many to list as
+moves, so they are typed: :func:`parse_move` reads ``"1:B7 2:C3"`` (enemy seat, colon, cells)
+and, in the space battle, one ability for one enemy (``"scan 2:C4"``, ``"laser 2:A5"``,
+``"nuke 2:C4"``, ``"reserve"``); :func:`move_hint` says what is due.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from fairtable.games.zeeslag.fleet import FLEETS, Fleet
 from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
+from fairtable.games.zeeslag.starships import ABILITIES, CATALOGUE, SPACE
 from fairtable.games.zeeslag.waters import BLOCK, OwnSeas, SharedSea
 
 LEGEND = "S ship, X hit, ? owner unknown, # sunk, o miss, ~ ring water, . unknown"
+SPACE_LEGEND = "S ship, F fighter, X hit, # sunk, * scanned, o miss, ~ water, . unknown"
 GAP = "    "
 WIDTH = 80
 BAND = 6
@@ -25,22 +31,50 @@ def _grid_of(view: dict, index: int) -> Grid:
 
 
 def _layout(view: dict) -> OwnSeas | SharedSea:
-    return SharedSea(view["seats"]) if view["variant"] == "shared" else OwnSeas(view["seats"])
+    return SharedSea(view["seats"]) if view["variant"] == "shared" else OwnSeas(view["seats"], _grid_of(view, 0))
+
+
+def _fleet(view: dict) -> Fleet:
+    return SPACE if view["variant"] == "space" else FLEETS[view["fleet"]]
+
+
+def _ship_name(view: dict, ship: int) -> str:
+    """A ship's name in the rule text's language (a reserve fighter's too)."""
+    return CATALOGUE.ship_name(ship, english=False) if view["variant"] == "space" else _fleet(view).ships[ship].name
 
 
 def move_line(view: dict, move: dict) -> str:
-    """A legal move in words: ``shoot B7``, ``sunk: A1 A2``, ``salvo: 1:B7 2:C3``."""
+    """A legal move in words: ``shoot B7``, ``sunk: A1 A2``, ``salvo: 1:B7 2:C3``; in the space
+    battle also ``laser A5``, ``scan C4``, ``nuke C4``, ``reserve``, ``salvo: 1:B7 + scan 2:C4``,
+    ``beam hits C5`` and ``declare 12 ships``."""
     name = _grid_of(view, 0).name if view.get("seas") else Grid(10, 10).name
     if "shoot" in move:
         return f"shoot {name(move['shoot'])}" + (" (timer)" if move.get("timeout") else "")
     if "pass" in move:
         return "pass (every target left holds your own ship)"
     if "salvo" in move:
-        return "salvo: " + (" ".join(f"{foe}:{name(cell)}" for foe, cell in move["salvo"]) or "no shots")
+        shots = " ".join(f"{foe}:{name(cell)}" for foe, cell in move["salvo"])
+        ability = _ability_words(move["ability"], name) if "ability" in move else ""
+        return "salvo: " + (" + ".join(part for part in (shots, ability) if part) or "no shots")
     if "timeout" in move:
         return "salvo fired by the timer"
+    if any(key in move for key in ABILITIES):
+        return _ability_words(move, name)
+    if "beam" in move:
+        return "beam hits nothing" if move["beam"] == -1 else f"beam hits {name(move['beam'])}"
+    if "ships" in move:
+        return f"declare {move['ships']} ships"
     ships = move.get("sunk") or []
     return "sunk: " + ("; ".join(" ".join(map(name, ship)) for ship in ships) if ships else "none")
+
+
+def _ability_words(ability: dict, name: Any) -> str:
+    """``laser 2:A5`` (in a salvo, at enemy 2) or ``laser A5``; ``reserve``."""
+    kind = next(key for key in ABILITIES if key in ability)
+    at = f"{ability['at']}:" if "at" in ability else ""
+    if kind == "reserve":
+        return "reserve" + (f" (instead of the shots at {ability['at']})" if at else "")
+    return f"{kind} {at}{name(ability[kind])}"
 
 
 def move_hint(view: dict) -> str | None:
@@ -51,11 +85,27 @@ def move_hint(view: dict) -> str | None:
     foes = ", ".join(str(foe) for foe, _ in due)
     example = f"e.g. '{due[0][0]}: B7 C3'"
     if view["salvo"] == "focus":
-        return f"Type {max(count for _, count in due)} shots, all at one of seats {foes}, {example}"
-    counts = {count for _, count in due}
-    if len(counts) == 1:
-        return f"Type {counts.pop()} shots at each of seats {foes}, {example}"
-    return "Type shots " + ", ".join(f"{count} at {foe}" for foe, count in due) + f", {example}"
+        hint = f"Type {max(count for _, count in due)} shots, all at one of seats {foes}, {example}"
+    elif len(counts := {count for _, count in due}) == 1:
+        hint = f"Type {counts.pop()} shots at each of seats {foes}, {example}"
+    else:
+        hint = "Type shots " + ", ".join(f"{count} at {foe}" for foe, count in due) + f", {example}"
+    ready = ready_abilities(view)
+    if ready:
+        target = "" if ready[0] == "reserve" else f" {due[0][0]}:" + ("A5" if ready[0] == "laser" else "C4")
+        extra = f" or '{ready[0]}{target}'"
+        hint += extra if len(hint) + len(extra) < WIDTH else ""
+    return hint
+
+
+def ready_abilities(view: dict) -> list[str]:
+    """The abilities this seat may use in the round it chooses now (space battle), as far as it knows."""
+    seat = view["seat"]
+    if view["variant"] != "space" or seat is None:
+        return []
+    fleet = view["fleets"][seat]
+    turn = fleet["rounds"] + (0 if view["turn"] == seat and view["actions"] else 1)
+    return [entry["ability"] for entry in fleet["abilities"] if entry["afloat"] and entry["next"] <= turn]
 
 
 def parse_move(view: dict, text: str) -> dict | None:
@@ -67,7 +117,19 @@ def parse_move(view: dict, text: str) -> dict | None:
         return None
     layout, grid = _layout(view), _grid_of(view, 0)
     current, pairs = None, []
-    for token in text.replace(",", " ").split():
+    tokens = text.replace(",", " ").split()
+    ability = None
+    if view["variant"] == "space":
+        found = [index for index, token in enumerate(tokens) if token.lower() in ABILITIES]
+        if len(found) > 1:
+            return None
+        if found:
+            typed = _typed_ability(view, grid, tokens[found[0]:found[0] + 2], due)
+            if typed is None:
+                return None
+            ability, used = typed
+            tokens = tokens[:found[0]] + tokens[found[0] + used:]
+    for token in tokens:
         head, colon, tail = token.partition(":")
         if colon:
             if not head.isdecimal() or int(head) not in due:
@@ -86,7 +148,29 @@ def parse_move(view: dict, text: str) -> dict | None:
                 return None
             foe = fits[0]
         pairs.append([foe, cell])
+    if ability is not None:
+        return {"salvo": sorted(pairs), "ability": ability}
     return {"salvo": sorted(pairs)} if pairs else None
+
+
+def _typed_ability(view: dict, grid: Grid, tokens: list[str], due: dict) -> tuple[dict, int] | None:
+    """The ability of a typed salvo and how many tokens it took: ``laser 2:A5`` (its name, then
+    enemy and cell), or ``reserve`` (in a spread salvo ``reserve 2`` spares enemy 2, by
+    default the first due)."""
+    kind = tokens[0].lower()
+    if kind == "reserve":
+        if view["salvo"] == "focus":
+            return {"reserve": True}, 1
+        named = len(tokens) > 1 and tokens[1].isdecimal()
+        spared = int(tokens[1]) if named else min(due)
+        return ({"reserve": True, "at": spared}, 2 if named else 1) if spared in due else None
+    head, colon, tail = tokens[1].partition(":") if len(tokens) > 1 else ("", "", "")
+    if not colon or not head.isdecimal() or int(head) not in due:
+        return None
+    try:
+        return {kind: grid.parse(tail), "at": int(head)}, 2
+    except ValueError:
+        return None
 
 
 # ------------------------------------------------------------------ the picture
@@ -94,6 +178,8 @@ def parse_move(view: dict, text: str) -> dict | None:
 
 def render(view: dict) -> str:
     """The seas, the fleets, the last shots and what happens now, as lines of text."""
+    if view["variant"] == "space":
+        return _space(view)
     fleet = FLEETS[view["fleet"]]
     names = _names(view)
     if view["variant"] == "shared":
@@ -151,6 +237,11 @@ def _marks(view: dict, index: int) -> list[str]:
         if fleet["sea"] == index and fleet["layout"] is not None:
             for cell, _ in fleet["layout"]:
                 marks[cell] = "S"
+        if fleet["sea"] == index and fleet.get("fighters"):
+            for cell, _ in fleet["fighters"]:
+                marks[cell] = "F"
+    for cell in sea.get("seen", ()):
+        marks[cell] = "*"
     for cell in sea["water"]:
         marks[cell] = "~"
     for cell in sea["shots"]:
@@ -259,10 +350,19 @@ def _shot_line(shot: dict, fleet: Fleet, names: list[str], view: dict) -> str:
     outcome = "being opened" if shot["hit"] is None else ("hit" if shot["hit"] == 1 else f"{shot['hit']} ships hit") if shot["hit"] else "miss"
     for seat, ship in shot["sunk"]:
         owner = "" if view["seats"] == 2 else f" of {names[seat]}"
-        outcome += f", {fleet.ships[ship].name}{owner} sunk"
+        outcome += f", {_ship_name(view, ship)}{owner} sunk"
     late = " (timer)" if shot["timer"] else ""
     at = "" if view["variant"] == "shared" or view["seats"] == 2 else f" at {names[shot['target']]}"
-    return f"{names[shot['seat']]} shot {_grid_of(view, 0).name(shot['cell'])}{at}: {outcome}{late}"
+    where = _grid_of(view, 0).name(shot["cell"]) if shot["cell"] >= 0 else ""
+    kind = shot.get("kind", "shot")
+    if kind == "reserve":
+        return f"{names[shot['seat']]} landed a reserve squadron"
+    if kind == "scan":
+        return f"{names[shot['seat']]} scanned {where}{at}: {shot['hit']} ship cells found"
+    if kind == "laser" and not shot["hit"]:
+        return f"{names[shot['seat']]} fired a laser from {where}{at}: it met no ship"
+    verb = {"shot": "shot", "nuke": "nuked", "blast": "blasted", "laser": "lasered"}[kind]
+    return f"{names[shot['seat']]} {verb} {where}{at}: {outcome}{late}"
 
 
 def _status(view: dict, names: list[str]) -> str:
@@ -278,7 +378,11 @@ def _status(view: dict, names: list[str]) -> str:
         done = f"Game over ({result['reason']}): {who}"
         return done + ("; the fleets are being opened." if phase == "opening" else "")
     if phase == "placement":
+        if view["variant"] == "space":
+            return f"Buy and place your fleet ({view['money']} to spend)." if seat is not None else "The fleets are being bought and placed."
         return "Place your fleet." if seat is not None else "The fleets are being placed."
+    if phase == "muster":
+        return "Each node declares how many ships its seat bought."
     if view["watching"]:
         return "You are out of the game: watching everything as it is opened."
     if phase == "start":
@@ -289,13 +393,113 @@ def _status(view: dict, names: list[str]) -> str:
         turn = view["turn"]
         timeouts = view["timeouts"][turn]
         late = f" ({timeouts} timeouts in a row)" if timeouts else ""
+        if view["variant"] == "space":
+            action = f", action {view['actions'] + 1} of 3" if view["actions"] else ""
+            return (f"Your turn: shoot or use an ability{action}{late}." if turn == seat
+                    else f"Turn of {names[turn]}{action}{late}.")
         return f"Your turn: shoot{late}." if turn == seat else f"Turn of {names[turn]}: shoot{late}."
     if phase in ("pick", "fill"):
         return "The timer fires the late salvos at random targets."
     if phase == "open":
         return "The shots are being opened."
-    doing = {"answer": "say which of its ships sank", "prove": "prove its sink", "ring": "open the water around its sunk ship"}[phase]
+    doing = {"answer": "say which of its ships sank", "prove": "prove its sink", "ring": "open the water around its sunk ship",
+             "land": "land its reserve", "beam": "say where the laser meets its ships", "trace": "open the laser's path",
+             "scan": "open the scanned cells"}[phase]
     answering = view["answering"]
     if answering == seat:
         return f"Your node must {doing.replace('its', 'your')}."
     return f"Waiting for {names[answering]} to {doing}."
+
+
+# ------------------------------------------------------------------ the space battle
+
+
+def _space(view: dict) -> str:
+    """Star fields one character a cell, up to three to a band (two bands from four seats,
+    which leaves room for the status line only); below them the fleets, abilities and last shots."""
+    names = _names(view)
+    seat, seats = view["seat"], view["seats"]
+    order = list(range(seats)) if seat is None else [seat, *(index for index in range(seats) if index != seat)]
+    per = 3 if seats <= 3 else (seats + 1) // 2
+    body = []
+    for start in range(0, seats, per):
+        indices = order[start:start + per]
+        body.append(GAP.join(f"{_field_label(view, index, names):<22}" for index in indices).rstrip())
+        if start == 0:
+            body.append(GAP.join("  " + _ticks(_grid_of(view, index).width) for index in indices))
+        grids = [_small(view, view["fleets"][index]["sea"]) for index in indices]
+        body.extend(GAP.join(grid[row] for grid in grids) for row in range(len(grids[0])))
+    hint = move_hint(view)
+    tail = [_status(view, names) if hint is None else hint + "."]
+    title = f"Zeeslag space, money {view['money']}, water ring {'on' if view['water_ring'] else 'off'}"
+    title += f", salvo {view['salvo']} {view['shots']}" if seats > 2 else ""
+    lines = ([title] if len(body) + len(tail) < 24 else []) + body
+    extra = [f"Legend: {SPACE_LEGEND}"]
+    if seat is not None and view["fleets"][seat]["layout"] is not None:
+        extra += [_own_fleet_line(view, seat), _abilities_line(view, seat)]
+    extra += [_enemy_fleet_line(view, index, names) for index in order if index != seat]
+    room = 24 - len(lines) - len(tail)
+    extra = extra[: max(room, 0)]
+    shots = [f"  {_shot_line(shot, SPACE, names, view)}"[:WIDTH] for shot in view["recent"]]
+    room -= len(extra) + 1
+    if shots and room > 0:
+        extra += ["Last shots:", *shots[-room:]]
+    return "\n".join(lines + extra + tail)
+
+
+def _ticks(width: int) -> str:
+    """Column numbers 1, 5, 10, 15, 20 over their columns, one character a column."""
+    line = [" "] * width
+    for x in range(1, width + 1):
+        if x == 1 or x % 5 == 0:
+            label = str(x)
+            line[x - len(label):x] = label
+    return "".join(line)
+
+
+def _field_label(view: dict, index: int, names: list[str]) -> str:
+    """``you s0 11/13``: whose field, its ships afloat of all it has (``?`` before it declared), or ``out``."""
+    fleet = view["fleets"][index]
+    who = "you" if index == view["seat"] else names[index]
+    who = who if who.startswith("seat") else f"{who} s{index}"
+    if fleet["out"]:
+        return f"{who} out"
+    count = "?" if fleet["ships"] is None else f"{fleet['afloat']}/{fleet['ships']}"
+    return f"{who} {count}"
+
+
+def _kinds(ships: list[int]) -> str:
+    """``Scout 3, Lancer 2``: counts by kind in catalogue order (fighters last)."""
+    counts: dict[str, int] = {}
+    for ship in sorted(ships):
+        kind = CATALOGUE.kind_of(ship)
+        label = CATALOGUE.fighter_name if kind is None else kind.name
+        counts[label] = counts.get(label, 0) + 1
+    return ", ".join(f"{label} {count}" for label, count in counts.items())
+
+
+def _own_fleet_line(view: dict, seat: int) -> str:
+    fleet = view["fleets"][seat]
+    ships = {value - 1 for _, value in fleet["layout"]} | {ship for _, ship in fleet["fighters"] or ()}
+    afloat = sorted(ships - set(fleet["sunk"]))
+    return f"Afloat: {_kinds(afloat) or 'nothing'}"[:WIDTH]
+
+
+def _abilities_line(view: dict, seat: int) -> str:
+    """When each ability of your afloat ships is ready: ``laser ready, scan at 6`` (own rounds)."""
+    fleet = view["fleets"][seat]
+    ready = ready_abilities(view)
+    parts = [entry["ability"] + (" ready" if entry["ability"] in ready else f" at {entry['next']}")
+             for entry in fleet["abilities"] if entry["afloat"]]
+    return f"Abilities, your round {fleet['rounds']}: " + (", ".join(parts) or "none")
+
+
+def _enemy_fleet_line(view: dict, index: int, names: list[str]) -> str:
+    fleet = view["fleets"][index]
+    who = "the enemy" if names[index] == "enemy" else names[index]
+    line = f"Fleet of {who}: {'?' if fleet['ships'] is None else fleet['ships']} ships"
+    if fleet["squadrons"]:
+        line += f" ({fleet['squadrons']} reserves)"
+    if fleet["sunk"]:
+        line += f", sunk: {_kinds(fleet['sunk'])}"
+    return line if len(line) <= WIDTH else line[: WIDTH - 3] + "..."
