@@ -50,7 +50,7 @@ from fairtable.games.zeeslag.fleet import DEFAULT_FLEET, FLEETS, IDS, LAYERS, SH
 from fairtable.games.zeeslag.outcome import opening_step, opening_steps
 from fairtable.games.zeeslag.sinks import excuse_problem, wrong_answer
 from fairtable.games.zeeslag.starships import CATALOGUE, DEFAULT_MONEY
-from fairtable.games.zeeslag.state import Board, Sea, ZeeslagState, fleet_of, wing_layer, with_board
+from fairtable.games.zeeslag.state import Board, Sea, Squadron, ZeeslagState, fleet_of, wing_layer, with_board
 from fairtable.games.zeeslag.targets import is_out, living, own_ship_cells, teams_for, waters, waters_for
 from fairtable.games.zeeslag.view import view
 
@@ -159,8 +159,9 @@ class Zeeslag(Rules[ZeeslagState]):
             board = state.boards[seat]
             (layer,) = request.layers
             values = data.get(layer) if isinstance(data, Mapping) and set(data) == {layer} else None
+            pending = Squadron(reserve.barred(state, seat), reserve.aimed(state, seat))
             wrong = reserve.squadron_problem(layout.board, board.own[IDS], [board.own[w] for w in board.field_layers[1:]],
-                                             reserve.barred(state, seat), values if values is not None else ())
+                                             pending, values if values is not None else ())
             if wrong is not None:
                 raise RuleError("zeeslag.reserve", f"seat {seat}: {wrong}")
             return
@@ -297,7 +298,7 @@ class Zeeslag(Rules[ZeeslagState]):
         grid = waters(state).board
         for number, squadron in enumerate(board.squadrons, 1):
             earlier = [data[wing_layer(k)] for k in range(1, number)]
-            wrong_squadron = reserve.squadron_problem(grid, data[IDS], earlier, squadron.barred, data[wing_layer(number)])
+            wrong_squadron = reserve.squadron_problem(grid, data[IDS], earlier, squadron, data[wing_layer(number)])
             if wrong_squadron is not None:
                 raise RuleError("zeeslag.reserve", f"seat {seat}'s reserve {number}: {wrong_squadron}")
 

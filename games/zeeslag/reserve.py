@@ -4,14 +4,16 @@ committed as new hidden data in the middle of the game.
 The seat's k-th reserve is ``CommitHidden((seat,), 20, 10, ("wing<k>",))``: one layer holding
 1, 2 and 3 on its three fighters' cells (each once), 0 elsewhere, so that each fighter has its
 own id (``Catalogue.fighter``). Fighters are one-cell ships: they land on cells nobody knows the
-content of (not opened: not shot, nor shown by a ring, a laser or a scan), and, in a salvo
-round, on no cell an action of that round aims at the seat (a shot, a nuke's diamond, a laser's
-column, a scan's 3×3), since the seat saw the salvos before it placed them: so its landing
-cannot dodge them, and nothing of that round hits them. They touch no ship (sunk or not, earlier
-fighters included) and no other fighter, not even diagonally. The seat's own node checks all of
-it before committing; everyone else records what was public then (:class:`~state.Squadron`
-``barred``) and judges the squadron at the full opening, and every opening after the landing
-opens the cell in every squadron's layer too (``volley``), so a fighter is always found.
+content of (not opened: not shot, nor shown by a ring, a laser or a scan). In a salvo round they
+also keep clear of every cell an action of that round aims at the seat (a shot, a nuke's
+diamond, a laser's column, a scan's 3×3), since the seat saw the salvos before it placed them:
+so its landing cannot dodge them, and nothing of that round hits them; only when no squadron
+fits clear of those cells (the round's aims took the room the seat had when it chose) may
+fighters land on them. They touch no ship (sunk or not, earlier fighters included) and no other
+fighter, not even diagonally. The seat's own node checks all of it before committing; everyone
+else records what was public then (:class:`~state.Squadron` ``barred`` and ``aimed``) and judges
+the squadron at the full opening, and every opening after the landing opens the cell in every
+squadron's layer too (``volley``), so a fighter is always found.
 """
 
 from __future__ import annotations
@@ -36,15 +38,18 @@ def request(state: ZeeslagState) -> CommitHidden:
 
 
 def barred(state: ZeeslagState, seat: int) -> tuple[int, ...]:
-    """The cells of ``seat``'s field no fighter may land on now, by public knowledge: those
-    opened, and those the round's actions aim at it."""
+    """The cells of ``seat``'s field no fighter may land on now: those opened."""
+    return tuple(sorted(state.seas[seat].opened))
+
+
+def aimed(state: ZeeslagState, seat: int) -> tuple[int, ...]:
+    """The cells not opened that the round's actions aim at ``seat``: fighters keep clear of them where they can."""
     grid = waters(state).board
-    cells = set(state.seas[seat].opened)
-    cells.update(shot.cell for shot in state.volley if shot.target == seat)
+    cells = {shot.cell for shot in state.volley if shot.target == seat}
     for task in state.tasks:
         if task.target == seat:
             cells.update(reach(grid, task.kind, task.cell))
-    return tuple(sorted(cells))
+    return tuple(sorted(cells - set(state.seas[seat].opened)))
 
 
 def free_cells(state: ZeeslagState, seat: int) -> tuple[int, ...] | None:
@@ -55,8 +60,16 @@ def free_cells(state: ZeeslagState, seat: int) -> tuple[int, ...] | None:
         return None
     grid = waters(state).board
     wings = [board.own[layer] for layer in board.field_layers[1:]]
-    blocked = set(barred(state, seat)) | _guarded(grid, ids, wings)
-    return tuple(cell for cell in range(grid.size) if cell not in blocked)
+    return _free(grid, ids, wings, barred(state, seat), aimed(state, seat))
+
+
+def _free(grid: Grid, ids: Sequence[int], wings: Sequence[Sequence[int]], barred: Sequence[int], aimed: Sequence[int]) -> tuple[int, ...]:
+    """The free cells: clear of ``barred``, ships and fighters and their neighbours, and of
+    ``aimed`` unless no squadron would fit then."""
+    blocked = set(barred) | _guarded(grid, ids, wings)
+    free = tuple(cell for cell in range(grid.size) if cell not in blocked)
+    clear = tuple(cell for cell in free if cell not in set(aimed))
+    return clear if landing(grid, clear, CATALOGUE.squadron) is not None else free
 
 
 def _guarded(grid: Grid, ids: Sequence[int], wings: Sequence[Sequence[int]]) -> set[int]:
@@ -115,9 +128,10 @@ def request_layer(state: ZeeslagState, seat: int) -> str:
     return wing_layer(len(state.boards[seat].squadrons) + 1)
 
 
-def squadron_problem(grid: Grid, ids: Sequence[int], wings: Sequence[Sequence[int]], barred: Sequence[int], values: Sequence[int]) -> str | None:
+def squadron_problem(grid: Grid, ids: Sequence[int], wings: Sequence[Sequence[int]], squadron: Squadron,
+                     values: Sequence[int]) -> str | None:
     """Why ``values`` is no legal squadron on a field with the fleet ``ids`` and the earlier
-    squadrons ``wings``, landing where ``barred`` cells were not free; or None."""
+    squadrons ``wings``, landing when ``squadron`` records what was barred and aimed; or None."""
     if not isinstance(values, (tuple, list)) or len(values) != grid.size or any(
             type(value) is not int or not 0 <= value <= CATALOGUE.squadron for value in values):
         return f"a squadron is {grid.size} values in 0..{CATALOGUE.squadron}"
@@ -125,8 +139,9 @@ def squadron_problem(grid: Grid, ids: Sequence[int], wings: Sequence[Sequence[in
     if numbers != list(range(1, CATALOGUE.squadron + 1)):
         return f"a squadron holds fighters 1..{CATALOGUE.squadron}, each on one cell, not {numbers}"
     cells = [cell for cell in range(grid.size) if values[cell]]
-    closed = set(barred)
+    closed = set(squadron.barred)
     guarded = _guarded(grid, ids, wings)
+    free = set(_free(grid, ids, wings, squadron.barred, squadron.aimed))
     for cell in cells:
         if cell in closed:
             return f"a fighter landed at {grid.name(cell)}, a cell that was not free then"
@@ -134,6 +149,8 @@ def squadron_problem(grid: Grid, ids: Sequence[int], wings: Sequence[Sequence[in
             return f"a fighter landed at {grid.name(cell)}, on or next to a ship"
         if any(other in cells for other in grid.neighbours(cell)):
             return f"two fighters touch at {grid.name(cell)}"
+        if cell not in free:
+            return f"a fighter landed at {grid.name(cell)}, where that round aimed, though a squadron fitted clear of it"
     return None
 
 
@@ -152,7 +169,7 @@ def landed(state: ZeeslagState, event: Committed) -> ZeeslagState:
                 type(value) is not int or not 0 <= value <= CATALOGUE.squadron for value in values):
             raise RuleError("zeeslag.hidden", f"seat {seat}: a squadron is one layer {layer} of values 0..{CATALOGUE.squadron}")
         own[layer] = tuple(values)
-    board = dataclasses.replace(board, own=own, squadrons=board.squadrons + (Squadron(barred(state, seat)),))
+    board = dataclasses.replace(board, own=own, squadrons=board.squadrons + (Squadron(barred(state, seat), aimed(state, seat)),))
     log = Shot(seat, seat, -1, False, kind="reserve")
     return with_board(state, seat, board, landing=state.landing[1:], recent=(state.recent + (log,))[-RECENT:],
                       stage="land" if state.landing[1:] else "open")

@@ -51,8 +51,10 @@ class Squadron:
     """A reserve the seat landed: its own committed layer (``wing<k>``), one fighter per value 1..3."""
 
     barred: tuple[int, ...]
-    """The cells no fighter could land on, as everyone knew them then: those opened, and those
-    an action of the landing round reaches at the seat (``reserve``)."""
+    """The cells of the seat's field opened when it landed: no fighter may land there."""
+    aimed: tuple[int, ...] = ()
+    """The other cells an action of the landing round reached at the seat: fighters keep clear
+    of them unless no squadron fits clear of them (``reserve``)."""
     opened: Mapping[int, int] = field(default_factory=dict)
     """Opened cells of the squadron's layer."""
 

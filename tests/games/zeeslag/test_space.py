@@ -498,3 +498,104 @@ def test_an_ability_without_its_ship_afloat_is_named_at_the_full_opening():
     with pytest.raises(RuleError) as excinfo:
         table.open_all()
     assert rule(excinfo) == "zeeslag.ability" and "seat 0 used its laser with no Lancer afloat" in str(excinfo.value)
+
+
+# ------------------------------------------------------------------ three or more: salvos with abilities
+
+
+def misses(table: SpaceTable, seat: int, spared: int | None = None) -> list[list[int]]:
+    """A salvo of misses from ``seat``: one at each living enemy but ``spared``."""
+    from tests.games.zeeslag.space import MISSES
+    shots = []
+    for foe in range(len(table.full.boards)):
+        if foe not in (seat, spared):
+            shots.append([foe, next(at(name) for name in MISSES if at(name) not in table.full.seas[foe].opened)])
+    return sorted(shots)
+
+
+def salvo_round(table: SpaceTable, moves: dict[int, dict] | None = None) -> None:
+    """Every seat fires: ``moves[seat]`` or a salvo of misses; every answer follows."""
+    from fairtable.games.contract import Chosen
+    moves = moves or {}
+    choices = tuple(moves.get(seat) or {"salvo": misses(table, seat)} for seat in range(len(table.full.boards)))
+    table.apply(Chosen(choices, ()))
+    table.settle()
+
+
+THREE = (SHOOTER, TARGET, TARGET)
+
+
+def test_in_a_spread_salvo_an_ability_replaces_the_shots_at_one_enemy():
+    table = SpaceTable(fleets=THREE)
+    salvo_round(table)
+    salvo_round(table)
+    assert [board.rounds for board in table.full.boards] == [2, 2, 2]  # every salvo an own round
+    laser = {"laser": at("A10"), "at": 1}
+    with pytest.raises(RuleError) as excinfo:  # shots at seat 1 too
+        GAME.check_choice(table.full, 0, {"salvo": misses(table, 0), "ability": laser})
+    assert rule(excinfo) == "zeeslag.target"
+    with pytest.raises(RuleError) as excinfo:  # its shot at seat 2 is still due
+        GAME.check_choice(table.full, 0, {"salvo": [], "ability": laser})
+    assert rule(excinfo) == "zeeslag.salvo"
+    with pytest.raises(RuleError) as excinfo:  # an ability in a salvo names its enemy
+        GAME.check_choice(table.full, 0, {"salvo": misses(table, 0, 1), "ability": {"laser": at("A10")}})
+    assert rule(excinfo) == "zeeslag.move"
+    salvo_round(table, {0: {"salvo": misses(table, 0, 1), "ability": laser}})
+    sea = table.full.seas[1]
+    assert all(sea.opened[cell] == 0 for cell in ats("A10", "B10", "C10", "D10")) and at("E10") in sea.hits
+    assert table.full.boards[0].used == {"laser": 3}
+
+
+def focused(table: SpaceTable, seat: int) -> dict:
+    """A focused salvo of misses: both shots at the next seat."""
+    from tests.games.zeeslag.space import MISSES
+    foe = (seat + 1) % 3
+    cells = [at(name) for name in MISSES if at(name) not in table.full.seas[foe].opened][:2]
+    return {"salvo": [[foe, cell] for cell in cells]}
+
+
+def test_in_a_focused_salvo_an_ability_is_the_whole_salvo():
+    table = SpaceTable(fleets=THREE, options={"salvo": "focus"})
+    for _ in range(2):
+        salvo_round(table, {seat: focused(table, seat) for seat in range(3)})
+    laser = {"laser": at("A10"), "at": 1}
+    with pytest.raises(RuleError) as excinfo:  # shots besides the ability
+        GAME.check_choice(table.full, 0, {"salvo": [[2, at("D11")]], "ability": laser})
+    assert rule(excinfo) == "zeeslag.salvo"
+    with pytest.raises(RuleError) as excinfo:  # a reserve in a focused salvo spares nobody: it names none
+        GAME.check_choice(table.full, 0, {"salvo": [], "ability": {"reserve": True, "at": 1}})
+    assert rule(excinfo) == "zeeslag.ability"
+    salvo_round(table, {0: {"salvo": [], "ability": laser}, 1: focused(table, 1), 2: focused(table, 2)})
+    assert at("E10") in table.full.seas[1].hits and table.full.boards[0].used == {"laser": 3}
+
+
+def test_a_reserve_lands_before_the_shots_of_its_round_and_not_where_they_fall():
+    table = SpaceTable(fleets=(TARGET, SHOOTER, SHOOTER), knowers=("full", 0, 1, None))
+    for _ in range(8):
+        salvo_round(table)
+    from fairtable.games.contract import Chosen
+    aimed = at("C12")
+    choices = ({"salvo": misses(table, 0, 1), "ability": {"reserve": True, "at": 1}},
+               {"salvo": sorted([[0, aimed], [2, at("J20")]])}, {"salvo": misses(table, 2)})
+    table.apply(Chosen(choices, ()))
+    assert table.pending == CommitHidden((0,), 20, 10, ("wing1",))  # before any shot is opened
+    assert aimed not in GAME.view(table.states[0], 0)["placing"]["free"]
+    with pytest.raises(RuleError) as excinfo:  # seat 1 aims at C12 this round: no fighter lands there
+        GAME.check_hidden(table.states[0], 0, {"wing1": squadron("C12", "C14", "C16")})
+    assert rule(excinfo) == "zeeslag.reserve" and "where that round aimed" in str(excinfo.value)
+    table.squadrons[0] = [squadron("C14", "C16", "C18")]
+    table.settle()
+    assert table.full.seas[0].opened[aimed] == 0 and table.full.boards[0].field_layers == ("ships", "wing1")
+    assert table.full.boards[0].squadrons[0].opened[aimed] == 0  # the shot was opened in the new layer too
+
+
+def test_fighters_land_where_the_round_aims_only_when_nothing_clear_of_it_fits():
+    from fairtable.games.zeeslag.reserve import squadron_problem
+    from fairtable.games.zeeslag.state import Squadron
+    empty = (0,) * FIELD.size
+    room = set(ats("A1", "A3", "A5", "A7"))
+    barred = tuple(cell for cell in range(FIELD.size) if cell not in room)
+    values = squadron("A1", "A3", "A5")
+    assert "where that round aimed" in squadron_problem(FIELD, empty, [], Squadron(barred, ats("A1")), values)
+    assert squadron_problem(FIELD, empty, [], Squadron(barred, ats("A1", "A3")), values) is None
+    assert "not free then" in squadron_problem(FIELD, empty, [], Squadron((*barred, at("A5"))), values)
