@@ -42,7 +42,7 @@ OPTIONS = {"shengji": {"deals": 1}}
 
 
 MODES: dict[str, tuple[tuple[str, str, int, dict], ...]] = {
-    "zeeslag": (("duel", "salvo", 3, {"shots": 3}), ("duel", "teams", 4, {"shots": 3, "teams": 2})),
+    "zeeslag": (("duel", "salvo", 3, {"shots": 3}), ("duel", "teams", 4, {"shots": 3, "teams": 2}), ("space", "salvo", 3, {"money": 200})),
 }
 """Per game: ``(variant, mode, seats, options)`` of each further recording."""
 

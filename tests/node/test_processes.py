@@ -241,3 +241,19 @@ def test_the_demo_plays_duel_with_secret_decks_over_tcp(tmp_path, flags, seats):
     reader.feed(data[0])
     kinds = [envelope.kind for envelope in reader.transcript.envelopes]
     assert kinds.count("composition") >= seats  # every secret deck revealed after play and checked
+
+
+@pytest.mark.parametrize("seats, kinds", [(2, {"move", "open"}), (3, {"choice", "reveal", "open"})], ids=["duel-2", "salvo-3"])
+def test_the_demo_plays_the_zeeslag_space_battle_over_tcp(tmp_path, seats, kinds):
+    completed = subprocess.run([sys.executable, "-m", "fairtable.node.cli", "demo", "--game", "zeeslag", "--variant", "space",
+                                "--seats", str(seats), "--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert f"zeeslag (space), {seats} seats" in completed.stdout and " / ".join(["VALID"] * seats) in completed.stdout
+    files = [(tmp_path / name).read_bytes() for name in ("host.ftt", *(f"guest-{n}.ftt" for n in range(1, seats)))]
+    assert all(data == files[0] for data in files)
+    report = verify_chunks([files[0]])
+    assert report.valid and report.result.winners
+    reader = TranscriptReader()
+    reader.feed(files[0])
+    sent = [envelope.kind for envelope in reader.transcript.envelopes]
+    assert kinds <= set(sent) and sent.count("hidden") >= seats  # fleets bought and committed, answered by openings
