@@ -64,11 +64,15 @@ def pick(update: dict, text: str) -> Any | None:
     return named[0] if len(named) == 1 else None
 
 
-def board_for(game: str) -> Board:
+def board_for(game: str, variant: str | None = None) -> Board:
+    """The game's own board; the generic one for a game without, and for the zeeslag space
+    battle, whose star fields and abilities the zeeslag board does not draw (its text rendering does)."""
     from fairtable.node.clients.tui.boards.generic import GenericBoard
     from fairtable.node.clients.tui.boards.shengji import ShengjiBoard
     from fairtable.node.clients.tui.boards.towers import TowersBoard
     from fairtable.node.clients.tui.boards.zeeslag import ZeeslagBoard
 
     boards: dict[str, type[Board]] = {"towers": TowersBoard, "zeeslag": ZeeslagBoard, "shengji": ShengjiBoard}
+    if (game, variant) == ("zeeslag", "space"):
+        return GenericBoard()
     return boards.get(game, GenericBoard)()

@@ -41,7 +41,7 @@ class TableScreen(BaseScreen):
         return self.play.updates.get(self.lobby_id) or {}
 
     def compose(self) -> ComposeResult:
-        self.board = board_for(self.update_.get("game", ""))
+        self.board = board_for(self.update_.get("game", ""), (self.update_.get("view") or {}).get("variant"))
         yield Static("", id="status")
         yield self.board
         yield Static("", id="message")

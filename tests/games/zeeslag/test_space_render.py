@@ -1,0 +1,78 @@
+"""The space battle's text rendering within 80×24, its moves in words, and typed salvos with an ability."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fairtable.games import referee
+from fairtable.games.zeeslag.bots import GreedyBot, RandomBot
+from fairtable.games.zeeslag.render import move_hint, move_line, parse_move, render
+from tests.games.zeeslag.positions import GAME
+from tests.games.zeeslag.space import SpaceTable, at
+
+
+def fits(text: str) -> list[str]:
+    lines = text.splitlines()
+    assert len(lines) <= 24 and all(len(line) <= 80 for line in lines), text
+    return lines
+
+
+def test_two_fields_side_by_side_with_the_fleet_and_the_abilities():
+    table = SpaceTable()
+    table.act({"shoot": "A5"})  # the station: a hit
+    lines = fits(render(GAME.view(table.states[0], 0)))
+    assert lines[0] == "Zeeslag space, money 500, water ring on"
+    assert lines[1].startswith("you s0 4/4") and "enemy s1 4/4" in lines[1]
+    assert lines[2][:22] == "  1   5   10   15   20"  # each number over its column (10 ends at column 10)
+    own, enemy = lines[3][:22], lines[3][26:48]
+    assert own == "A SSS................." and enemy == "A ....X..............."
+    text = "\n".join(lines)
+    assert "Afloat: Verkenner 1, Lancer 1, Spirit 1, Dreadnought 1" in text
+    assert "Abilities, your round 1: laser at 3, scan at 6, nuke at 9" in text
+    assert "Fleet of the enemy: 4 ships" in text and "  you shot A5: hit" in text
+    assert lines[-1] == "Your turn: shoot or use an ability, action 2 of 3."
+    spectator = render(GAME.view(table.states[None], None)).splitlines()
+    assert "S" not in "".join(line[2:22] + line[26:48] for line in spectator[3:13])  # no fleet before its opening
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_every_table_size_fits_80_by_24_at_every_step(seats):
+    rng = random.Random(seats)
+    bots = [GreedyBot(rng) if seat == 0 else RandomBot(rng) for seat in range(seats)]
+    played = referee.play(GAME, "space", {"money": 200}, bots, rng)
+    state = GAME.setup("space", {"money": 200}, seats)
+    for index, event in enumerate(played.events):
+        state = GAME.apply(state, event)
+        if index % 17 == 0 or index == len(played.events) - 1:
+            for seat in (None, 0, seats - 1):
+                fits(render(GAME.view(state, seat)))
+    assert "Game over" in render(GAME.view(state, 0)).splitlines()[-1]
+
+
+def test_moves_in_words():
+    view = GAME.view(SpaceTable().states[0], 0)
+    words = {
+        "laser A5": {"laser": at("A5")}, "scan C4": {"scan": at("C4")}, "nuke C4": {"nuke": at("C4")}, "reserve": {"reserve": True},
+        "beam hits E10": {"beam": at("E10")}, "beam hits nothing": {"beam": -1}, "declare 4 ships": {"ships": 4},
+        "salvo: 1:D11 + scan 2:C4": {"salvo": [[1, at("D11")]], "ability": {"scan": at("C4"), "at": 2}},
+        "salvo: reserve (instead of the shots at 1)": {"salvo": [], "ability": {"reserve": True, "at": 1}},
+    }
+    for line, move in words.items():
+        assert move_line(view, move) == line
+
+
+def test_a_typed_salvo_may_hold_one_ability_for_one_enemy():
+    table = SpaceTable(fleets=(SpaceTable().fleets[0],) * 3)
+    view = GAME.view(table.states[0], 0)
+    assert view["due"] == [[1, 1], [2, 1]]
+    assert parse_move(view, "1:D11 laser 2:A5") == {"salvo": [[1, at("D11")]], "ability": {"laser": at("A5"), "at": 2}}
+    assert parse_move(view, "scan 1:C4 2:D11") == {"salvo": [[2, at("D11")]], "ability": {"scan": at("C4"), "at": 1}}
+    assert parse_move(view, "reserve 2 1:D11") == {"salvo": [[1, at("D11")]], "ability": {"reserve": True, "at": 2}}
+    assert parse_move(view, "reserve") == {"salvo": [], "ability": {"reserve": True, "at": 1}}
+    for bad in ("laser A5", "laser 3:A5", "scan 1:C4 nuke 2:C4", "laser 1:Z9"):
+        assert parse_move(view, bad) is None
+    assert move_hint(view) == "Type 1 shots at each of seats 1, 2, e.g. '1: B7 C3'"
+    focus = GAME.view(SpaceTable(fleets=(SpaceTable().fleets[0],) * 3, options={"salvo": "focus"}).states[0], 0)
+    assert parse_move(focus, "reserve") == {"salvo": [], "ability": {"reserve": True}}
