@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from fairtable.games.contract import OpenHidden
 from fairtable.games.zeeslag import effects
 from fairtable.games.zeeslag.bots import GreedyBot
 from fairtable.games.zeeslag.sea import FIELD
@@ -126,21 +127,49 @@ def test_a_squadron_next_to_a_ship_is_named():
     play_until(table, landing_due)
     seat = table.sessions[0].slot.seat
     session = table.sessions[seat]
-    state = session.state
-    ids = state.boards[seat].own["ids"]
-    opened = set(state.seas[seat].opened)
-    beside = next(n for cell in range(FIELD.size) if ids[cell] for n in FIELD.neighbours(cell)
-                  if not ids[n] and n not in opened)
-    far = [cell for cell in range(FIELD.size) if cell not in opened and not ids[cell]
-           and all(not ids[n] for n in FIELD.neighbours(cell)) and cell not in FIELD.neighbours(beside) and cell != beside]
-    second = far[0]
-    third = next(cell for cell in far if cell not in FIELD.neighbours(second) and cell != second)
-    values = [0] * FIELD.size
-    for number, cell in enumerate((beside, second, third), 1):
-        values[cell] = number
-    (layer,) = session.pending.layers
-    table.deliver(table.seal(seat, "hidden", session.run.hidden_body(seat, session.pending, {layer: values})))
+    table.deliver(table.seal(seat, "hidden", session.run.hidden_body(seat, session.pending, beside_a_ship(session, seat))))
     with pytest.raises(Rejected) as error:
         table.play()
     # At the full opening, or earlier when the ship's water ring opened the fighter's cell.
     assert (error.value.violation.seat, error.value.violation.rule) in ((seat, "zeeslag.reserve"), (seat, "zeeslag.ring"))
+
+
+def beside_a_ship(session, seat: int) -> dict:
+    """A squadron of ``seat`` whose first fighter lands diagonally or orthogonally next to one of its ships."""
+    state = session.state
+    ids = state.boards[seat].own["ids"]
+    opened = set(state.seas[seat].opened)
+    beside = next(n for cell in range(FIELD.size) if ids[cell] for n in FIELD.neighbours(cell) if not ids[n] and n not in opened)
+    far = [cell for cell in range(FIELD.size) if cell not in opened and not ids[cell]
+           and all(not ids[n] for n in FIELD.neighbours(cell)) and cell not in FIELD.neighbours(beside) and cell != beside]
+    third = next(cell for cell in far if cell not in FIELD.neighbours(far[0]) and cell != far[0])
+    values = [0] * FIELD.size
+    for number, cell in enumerate((beside, far[0], third), 1):
+        values[cell] = number
+    (layer,) = session.pending.layers
+    return {layer: values}
+
+
+@pytest.mark.parametrize("legal", [True, False], ids=["honest", "beside a ship"])
+def test_a_squadron_left_closed_by_a_resignation_is_revealed_with_the_seed_and_judged(legal):
+    table = space(seed=RESERVE_SEED, greedy=False)
+    play_until(table, landing_due)
+    seat = table.sessions[0].slot.seat
+    session = table.sessions[seat]
+    if legal:
+        table.step()
+    else:
+        table.deliver(table.seal(seat, "hidden", session.run.hidden_body(seat, session.pending, beside_a_ship(session, seat))))
+    play_until(table, lambda t: t.sessions[0].slot.kind in ("move", "choice") and t.sessions[0].slot.seat == seat)
+    table.deliver(table.seal(seat, *session.resign_body()))
+    play_until(table, lambda t: isinstance(t.sessions[0].pending, OpenHidden) and t.sessions[0].pending.seat == seat
+               and len(t.sessions[0].pending.cells) == FIELD.size)
+    table.deliver(table.seal(seat, *session.resign_body()))  # again, during its full opening: its boards stay closed
+    file = table.play()
+    seed = next(e for e in file.transcript.envelopes if e.kind == "seed" and e.seat == seat)
+    assert any(board["board"].startswith("wing1-") for board in seed.body["boards"])
+    report = verify(file)
+    if legal:
+        assert report.valid, report.violations
+    else:
+        assert [(v.index, v.seat, v.rule) for v in report.violations] == [(seed.seq, seat, "zeeslag.reserve")]
