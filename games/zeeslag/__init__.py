@@ -2,7 +2,9 @@
 
 Variants: ``duel``, the fleet duel for 2–8 seats, each with its own 10×10 sea (columns 1–10,
 rows A–J); ``shared``, the shared sea for 3–8 seats, one sea of a 10-column home block per
-seat side by side. Two seats living alternate shots, a hit shooting again; three or more fire
+seat side by side; ``space``, the space battle for 2–6 seats, each with its own 20×10 star
+field, fleets of shaped ships bought from ``money`` (``starships.json``) and four abilities
+(laser, scanner, nuke, reserve) answered by openings like shots. Two seats living alternate shots, a hit shooting again; three or more fire
 salvos at once and in secret (option ``salvo``: ``spread``, ``shots`` at each living enemy, or
 ``focus``, all at one); option ``teams`` makes teams of 4+ seats. Options: ``fleet``
 (``classic`` or ``ten``, ``fleets.json``), ``water_ring`` (own seas, default true),
@@ -23,7 +25,9 @@ board and any lie is pinned on its seat.
 The modules: ``sea`` (grids), ``waters`` (whose ships may lie where), ``fleet`` (fleets,
 placement, legality), ``state``, ``targets`` (living seats, enemies, targets), ``volley``
 (answering shots), ``duel`` and ``salvo`` (the turn rules), ``sinks`` (answers), ``outcome``
-(the end, leaving), ``game`` (the contract), ``view``, ``bots``, ``render``.
+(the end, leaving), ``game`` (the contract), ``view``, ``bots``, ``render``; for the space
+battle ``starships`` (the catalogue), ``shape``, ``purchase``, ``abilities``, ``effects``
+(answering abilities), ``openings`` (a cell opened in every field layer) and ``reserve``.
 """
 
 from fairtable.games.registry import register
