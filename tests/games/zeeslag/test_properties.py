@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from fairtable.games import referee
@@ -88,9 +88,13 @@ def check_invariants(state):
 
 @settings(max_examples=25, deadline=None)
 @given(tables)
+@example(table=(128, ("shared", 5, {"shots": 2}), "classic", {}, "flaky"))  # ends in two passes
 def test_random_games_end_keep_invariants_replay_and_round_trip(table):
     variant, seats, options, played = run(table)
-    assert played.result.reason in REASONS
+    assert played.result.reason in REASONS or (
+        # in the shared sea two fleets can end out of each other's reach: two passes, a draw
+        variant == "shared" and played.result.reason == "no targets" and not played.result.winners
+    )
     state = GAME.setup(variant, options, seats)
     for index, event in enumerate(played.events):
         check_invariants(state)
