@@ -242,25 +242,30 @@ def check_composition_body(deck: Deck, body: Any) -> tuple[int, ...]:
         raise FairnessError(deck.owner, "deck.bad-composition", str(exc)) from None
 
 
-def run_stage(deck: Deck, index: int, keys: DeckKeys, entries: Sequence[bytes], ops: Ops | None = None) -> Entries:
+def run_stage(
+    deck: Deck, index: int, keys: DeckKeys, entries: Sequence[bytes], ops: Ops | None = None, recomputed: bool = False,
+) -> Entries:
     """This seat's output for stage ``index`` given the previous stage's entries (or :meth:`Deck.initial`).
 
     Raises a :class:`FairnessError` naming the previous stage's seat if an input entry is not
-    a group point: the multiplication is the check.
+    a group point: the multiplication is the check. Stage 0's input (card points) and a
+    ``recomputed`` input (this process's own products, :func:`verify_deck`) never came from
+    another seat, so their points are not checked again.
     """
     stage = deck.stages[index]
     if keys.seat != stage.seat:
         raise UsageError(f"stage {index} belongs to seat {stage.seat}, these keys to seat {keys.seat}")
     if len(entries) != deck.size:
         raise UsageError(f"stage {index} takes {deck.size} entries, got {len(entries)}")
+    checked = index > 0 and not recomputed
     try:
         if stage.kind == LOCK:
             factors = scaled(invert(keys.deck_key), keys.position_keys)
-            return tuple(multiply_each(factors, entries, ops))
+            return tuple(multiply_each(factors, entries, ops, checked))
         permuted = [entries[i] for i in keys.permutation]
         if stage.kind == SHUFFLE:
-            return tuple(multiply(keys.deck_key, permuted, ops))
-        return tuple(multiply_each(keys.position_keys, permuted, ops))
+            return tuple(multiply(keys.deck_key, permuted, ops, checked))
+        return tuple(multiply_each(keys.position_keys, permuted, ops, checked))
     except InvalidPoint as exc:
         author = deck.stages[index - 1].seat if index else None
         position = keys.permutation[exc.index] if stage.kind != LOCK else exc.index
@@ -433,7 +438,7 @@ def verify_deck(
             raise FairnessError(deck.owner, "deck.composition-mismatch", detail)
     entries = deck.initial(composition)
     for stage, published in zip(deck.stages, stages):
-        entries = run_stage(deck, stage.index, derived[stage.seat], entries, ops)
+        entries = run_stage(deck, stage.index, derived[stage.seat], entries, ops, recomputed=True)
         if tuple(published) != entries:
             detail = f"stage {stage.index} ({stage.kind}) differs from its recomputation"
             raise FairnessError(stage.seat, "deck.stage-mismatch", detail)
