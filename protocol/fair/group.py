@@ -42,6 +42,7 @@ FIELD = (1 << 255) - 19
 _WIDE = 64
 _TOP = 1 << 254
 _T_LIMIT = 1 << 251
+_LOW_255 = (1 << 255) - 1
 _INV8 = pow(8, -1, ORDER)
 _ED_BASE = bindings.crypto_core_ed25519_from_uniform(bytes(31) + b"\x01")
 """A known curve point to pair a lone entry with in :func:`first_off_curve`."""
@@ -68,7 +69,33 @@ class Ops:
 
 def hash_to_point(label: str, data: bytes) -> bytes:
     """A point nobody knows a discrete log of: Elligator 2 on ``H(label, data)``, times the cofactor, as ``u``."""
-    return bindings.crypto_sign_ed25519_pk_to_curve25519(bindings.crypto_core_ed25519_from_uniform(digest(label, data)))
+    return hash_to_points(label, [data])[0]
+
+
+def hash_to_points(label: str, datas: Sequence[bytes]) -> list[bytes]:
+    """:func:`hash_to_point` of each, with one shared inversion for the map ``u = (1 + y)/(1 - y)``.
+
+    libsodium's ``crypto_sign_ed25519_pk_to_curve25519`` makes the same map but checks each
+    point's order with a multiplication first; these points are in the subgroup by
+    construction (the cofactor), so the map alone is done here.
+    """
+    ys = [int.from_bytes(bindings.crypto_core_ed25519_from_uniform(digest(label, data)), "little") & _LOW_255 for data in datas]
+    return [((1 + y) * inverse % FIELD).to_bytes(32, "little") for y, inverse in zip(ys, _field_inverses([1 - y for y in ys]))]
+
+
+def _field_inverses(values: Sequence[int]) -> list[int]:
+    """The inverse mod p of each (non-zero) value from one exponentiation (Montgomery's trick)."""
+    prefixes = []
+    running = 1
+    for value in values:
+        prefixes.append(running)
+        running = running * value % FIELD
+    inverse = pow(running, -1, FIELD)
+    result = [0] * len(values)
+    for i in range(len(values) - 1, -1, -1):
+        result[i] = inverse * prefixes[i] % FIELD
+        inverse = inverse * values[i] % FIELD
+    return result
 
 
 def is_point(value: object) -> bool:
@@ -175,17 +202,7 @@ def first_off_curve(points: Sequence[bytes]) -> int | None:
         if u >= FIELD - 1:
             return index
         values.append(u)
-    prefixes = []
-    running = 1
-    for u in values:
-        prefixes.append(running)
-        running = running * (u + 1) % FIELD
-    inverse = pow(running, -1, FIELD)
-    ys = [b""] * len(values)
-    for i in range(len(values) - 1, -1, -1):
-        u = values[i]
-        ys[i] = ((u - 1) * inverse * prefixes[i] % FIELD).to_bytes(32, "little")
-        inverse = inverse * (u + 1) % FIELD
+    ys = [((u - 1) * inverse % FIELD).to_bytes(32, "little") for u, inverse in zip(values, _field_inverses([u + 1 for u in values]))]
     for i in range(0, len(ys), 2):
         pair = ys[i : i + 2]
         try:

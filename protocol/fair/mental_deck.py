@@ -35,7 +35,7 @@ from fairtable.protocol.fair.group import (
     POINT_SIZE,
     InvalidPoint,
     Ops,
-    hash_to_point,
+    hash_to_points,
     invert,
     invert_all,
     is_scalar,
@@ -141,9 +141,6 @@ class Deck:
         """``H("fair/deck", [table, game, name])``: every card point of the deck hangs off it."""
         return digest("fair/deck", encode([self.game.table, self.game.index, self.name]))
 
-    def card_point(self, card: Card) -> bytes:
-        return hash_to_point("fair/card", encode([self.label, card.id, card.copy]))
-
     @cached_property
     def candidates(self) -> tuple[Card, ...]:
         """Every card an entry may open to."""
@@ -154,7 +151,10 @@ class Deck:
     @cached_property
     def points(self) -> tuple[bytes, ...]:
         """The point of each candidate, in order."""
-        return tuple(self.card_point(card) for card in self.candidates)
+        return self._points(self.candidates)
+
+    def _points(self, cards: Sequence[Card]) -> tuple[bytes, ...]:
+        return tuple(hash_to_points("fair/card", [encode([self.label, card.id, card.copy]) for card in cards]))
 
     @cached_property
     def lookup(self) -> dict[bytes, Card]:
@@ -172,7 +172,7 @@ class Deck:
         """The input of stage 0: the card points in order (a hidden deck's from its composition)."""
         if self.owner is None:
             return self.points
-        return tuple(self.card_point(card) for card in _numbered(self.check_composition(composition)))
+        return self._points(_numbered(self.check_composition(composition)))
 
     def check_composition(self, composition: Sequence[int] | None) -> tuple[int, ...]:
         """A hidden deck's composition as sorted ids; ValueError unless it fits the catalogue."""
