@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from nacl import bindings
 from nacl.exceptions import CryptoError
 
-from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.errors import ProtocolError, UsageError
 from fairtable.protocol.fair.seeds import Stream
 from fairtable.protocol.hashing import digest
 
@@ -173,7 +173,9 @@ def ladder_scalars(scalar: bytes) -> tuple[bytes, ...]:
     Neither ``k`` nor ``L - k`` fits for ``t`` in a window of 2^125.4 residues out of 2^252;
     there ``k = f·(k/f)`` for the smallest ``f >= 2`` for which both factors fit.
     """
-    k = int.from_bytes(scalar, "little")
+    k = int.from_bytes(scalar, "little") % ORDER
+    if k == 0:
+        raise UsageError("zero is no scalar: it would map every point to the neutral element")
     single = _clamped(k)
     if single is not None:
         return (single,)

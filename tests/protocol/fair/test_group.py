@@ -175,3 +175,9 @@ def test_a_point_and_its_torsion_mixed_twin_are_refused_under_one_scalar():
     with pytest.raises(InvalidPoint) as caught:
         multiply((5).to_bytes(32, "little"), [good, torsion_mixed(good)])
     assert caught.value.index == 1
+
+
+@pytest.mark.parametrize("zero", [bytes(32), ORDER.to_bytes(32, "little")])
+def test_zero_is_refused_rather_than_searched_for_a_split(zero):
+    with pytest.raises(ValueError, match="zero is no scalar"):
+        ladder_scalars(zero)
