@@ -332,17 +332,19 @@ def check_keys(deck: Deck, seat: int, body: Any) -> dict[int, bytes]:
     if not isinstance(body["keys"], (list, tuple)) or not body["keys"]:
         raise refuse("keys must be a non-empty array")
     result: dict[int, bytes] = {}
+    last = -1
     for item in body["keys"]:
         if not isinstance(item, (list, tuple)) or len(item) != 2:
             raise refuse("each key is the pair [position, scalar]")
         position, key = item
         if type(position) is not int or not 0 <= position < deck.size:
             raise refuse(f"position {position!r} is outside the deck")
-        if result and position <= max(result):
+        if position <= last:
             raise refuse("positions must be strictly increasing")
         if not is_scalar(key):
             raise refuse(f"the key for position {position} is not a canonical non-zero scalar")
         result[position] = key
+        last = position
     return result
 
 
