@@ -18,8 +18,8 @@ canonical encoding (``u < p``), a point of the curve and not of its twist (the E
 form of ``u`` must decompress: libsodium, two points per call), and a non-zero product (a
 small-order point gives zero; libsodium and OpenSSL refuse it). The factor 8 in every
 clamped scalar discards any small-order component of an input, so a product always lies in
-the order-L subgroup; two distinct inputs with equal products therefore differ by such a
-component, and are refused too. :class:`InvalidPoint` says which entry failed.
+the order-L subgroup; two distinct inputs with equal products under one scalar therefore
+differ by such a component, and are refused too. :class:`InvalidPoint` says which entry failed.
 """
 
 from __future__ import annotations
