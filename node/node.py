@@ -187,7 +187,9 @@ class Node:
     async def move(self, table: str, move: Any) -> None:
         live = self._table(table)
         session = live.session
-        if session.decision_kind in (MOVE, CHOICE) and encode(move) not in {encode(m) for m in session.legal_moves()}:
+        listed = session.legal_moves()
+        unlisted_choice = session.decision_kind == CHOICE and not listed  # a salvo: built as the game describes, judged by it
+        if session.decision_kind in (MOVE, CHOICE) and not unlisted_choice and encode(move) not in {encode(m) for m in listed}:
             raise ServiceError(f"{json.dumps(move, default=str)} is not one of this seat's legal moves now", ILLEGAL)
         try:
             live.play(move)
