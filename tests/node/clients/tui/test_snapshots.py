@@ -70,6 +70,7 @@ CASES: dict[str, tuple[dict, tuple[str, ...]]] = {
     "zeeslag-shared-placing": (dict(game_id="zeeslag", variant="shared", seats=4, seed=2), ("right", "enter", "down", "down")),
     "drachenherz": (dict(game_id="drachenherz", variant="standard", seats=2, seed=3, nth=12, match=2), ("right", "space")),
     "duel-deck": (dict(game_id="duel", variant="1v1", seats=2, seed=1), ("space", "down", "space", "down")),
+    "duel-rebuild": (dict(game_id="duel", variant="blind", seats=2, seed=1, nth=1), ("down", "space")),
     "duel-defend": (dict(game_id="duel", variant="1v1", seats=2, seed=1, nth=2, turn_seconds=60), ("down",)),
     "duel-blind": (dict(game_id="duel", variant="blind", seats=2, seed=1, events=40), ()),
     "duel-ffa": (dict(game_id="duel", variant="ffa", seats=6, seed=1, nth=1), ("right", "down")),
