@@ -9,8 +9,7 @@ from fairtable.games.duel.decklist import write
 from fairtable.games.zeeslag.sea import Grid
 from fairtable.node.clients.tui.app import HostSettings, Start
 from fairtable.node.clients.tui.boards.zeeslag import opened
-from tests.node.clients.tui.test_play import my_turn, on, seat_guest, table
-from tests.node.clients.tui.world import World, run, screen_text, until
+from tests.node.clients.tui.world import World, my_turn, on, run, screen_text, seat_guest, table, until
 
 
 async def host_and_seat(world: World, app, pilot, guests: int) -> None:
