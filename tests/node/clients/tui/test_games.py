@@ -9,7 +9,7 @@ from fairtable.games.duel.decklist import write
 from fairtable.games.zeeslag.sea import Grid
 from fairtable.node.clients.tui.app import HostSettings, Start
 from fairtable.node.clients.tui.boards.zeeslag import opened
-from tests.node.clients.tui.world import World, my_turn, on, run, screen_text, seat_guest, table, until
+from tests.node.clients.tui.world import World, deciding, my_turn, on, run, screen_text, seat_guest, table, until
 
 
 async def host_and_seat(world: World, app, pilot, guests: int) -> None:
@@ -43,7 +43,7 @@ def test_zeeslag_for_three_a_salvo_aimed_with_the_cursor_then_one_typed(tmp_path
         app = world.app(Start(host=HostSettings("zeeslag", seats=3, options={"turn_seconds": 0}, start=True)))
         async with app.run_test(size=(80, 24)) as pilot:
             await host_and_seat(world, app, pilot, 2)
-            await until(pilot, lambda: on(app, "TableScreen") and table(app).get("decision") == "hidden", "placement")
+            await until(pilot, lambda: deciding(app, "hidden"), "placement")
             await pilot.press("a")  # the node places the fleet at random
             await until(pilot, lambda: salvo_due(app), "the first salvo")
             board = app.screen.board
@@ -75,7 +75,7 @@ def test_zeeslag_shared_sea_a_fleet_placed_by_hand_in_the_window_then_a_typed_sa
         app = world.app(Start(host=HostSettings("zeeslag", "shared", seats=3, options={"turn_seconds": 0}, start=True)))
         async with app.run_test(size=(80, 24)) as pilot:
             await host_and_seat(world, app, pilot, 2)
-            await until(pilot, lambda: on(app, "TableScreen") and table(app).get("decision") == "hidden", "placement")
+            await until(pilot, lambda: deciding(app, "hidden"), "placement")
             assert "Your window: sea columns 1-11" in screen_text(app)
             board = app.screen.board
             await pilot.press("r", "enter")  # upright in column x: off the sea, refused in words
@@ -126,7 +126,7 @@ def test_duel_a_deck_list_file_refused_then_sent_and_cards_played_by_keys(tmp_pa
         app = world.app(Start(host=HostSettings("duel", options={"turn_seconds": 0, "rounds": 1}, start=True)))
         async with app.run_test(size=(80, 24)) as pilot:
             await seat_guest(world, app, pilot)
-            await until(pilot, lambda: on(app, "TableScreen") and table(app).get("decision") == "deck", "our deck")
+            await until(pilot, lambda: deciding(app, "deck"), "our deck")
             assert "Build your secret deck: 20" in screen_text(app)
             await pilot.press(*str(bad), "enter")
             text = screen_text(app)
@@ -149,7 +149,7 @@ def test_duel_free_for_all_a_deck_picked_in_the_client_and_an_attack_at_a_chosen
         app = world.app(Start(host=HostSettings("duel", "ffa", seats=3, options={"turn_seconds": 0, "cycles": 1}, start=True)))
         async with app.run_test(size=(80, 24)) as pilot:
             await host_and_seat(world, app, pilot, 2)
-            await until(pilot, lambda: on(app, "TableScreen") and table(app).get("decision") == "deck", "our deck")
+            await until(pilot, lambda: deciding(app, "deck"), "our deck")
             await pilot.press("enter")  # not 20 cards yet: nothing is sent
             for _ in range(20):
                 await pilot.press("space", "down")
@@ -195,7 +195,7 @@ def test_duel_blind_a_random_deck_then_the_match_plays_itself_to_a_verified_end(
         app = world.app(Start(host=HostSettings("duel", "blind", options={"turn_seconds": 0, "rounds": 1, "tie": "accept"}, start=True)))
         async with app.run_test(size=(80, 24)) as pilot:
             await seat_guest(world, app, pilot)
-            await until(pilot, lambda: on(app, "TableScreen") and table(app).get("decision") == "deck", "our deck")
+            await until(pilot, lambda: deciding(app, "deck"), "our deck")
             await pilot.press("a")
             await until(pilot, lambda: table(app)["view"]["deck_cards"] is not None, "the random deck")
             await until(pilot, lambda: on(app, "FinalScreen") and "VALID" in screen_text(app), "the verified result")

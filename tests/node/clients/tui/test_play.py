@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from fairtable.node.clients.tui.app import HostSettings, Start
-from tests.node.clients.tui.world import FakeClock, World, my_turn, on, run, screen_text, seat_guest, table, until
+from tests.node.clients.tui.world import FakeClock, World, deciding, my_turn, on, run, screen_text, seat_guest, table, until
 
 
 def test_towers_hosted_from_the_dialog_played_by_keys_and_typing_then_resigned(tmp_path):
@@ -92,7 +92,7 @@ def test_zeeslag_fleet_placed_by_hand_with_rotation_then_shots_by_cursor_and_by_
         app = world.app(Start(host=HostSettings("zeeslag", options={"turn_seconds": 0}, start=True)))
         async with app.run_test(size=(80, 24)) as pilot:
             await seat_guest(world, app, pilot)
-            await until(pilot, lambda: on(app, "TableScreen") and table(app).get("decision") == "hidden", "placement")
+            await until(pilot, lambda: deciding(app, "hidden"), "placement")
             board = app.screen.board
             ships = board.fleet().ships
             await pilot.press("r")  # the first ship stands upright in the last column

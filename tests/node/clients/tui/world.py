@@ -166,3 +166,8 @@ async def seat_guest(world: World, app, pilot, guest: int = 1) -> None:
 async def my_turn(app, pilot) -> None:
     """Wait until it is our decision and the board shows it (the screen redraws just after the event)."""
     await until(pilot, lambda: on(app, "TableScreen") and table(app).get("your_turn") and app.screen.board.current is table(app), "our turn")
+
+
+def deciding(app, decision: str) -> bool:
+    """Our decision is ``decision`` and the board shows it (the screen redraws just after the event)."""
+    return on(app, "TableScreen") and table(app).get("decision") == decision and app.screen.board.current is table(app)
