@@ -46,11 +46,6 @@ def card_line(card_id: int) -> str:
     return f"{names[:36]:<36} {card.type:<5} {card.attack:>3}/{card.defence:<3}"
 
 
-def by_type(cards: list[int]) -> list[int]:
-    """Cards in catalogue order, which groups them by type (Mare, Terra, Aria)."""
-    return sorted(cards)
-
-
 class DuelBoard(Board):
     game = "duel"
 
@@ -82,7 +77,8 @@ class DuelBoard(Board):
         mode, view = self.mode(), self.seen
         if mode == "deck":
             base = view.get("deck_base")
-            return list(range(len(CARDS))) if base is None else by_type(list(set(base) | set(view.get("swap_draws") or ())))
+            # catalogue order, which groups the cards by type (Mare, Terra, Aria)
+            return list(range(len(CARDS))) if base is None else sorted(set(base) | set(view.get("swap_draws") or ()))
         if mode == "draft":
             return list(view["draft"]["pool"])
         return [entry["handle"] for entry in view["hand_cards"] or ()]
