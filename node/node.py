@@ -14,8 +14,10 @@ peer does raises out of the node.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +48,21 @@ from fairtable.protocol.session.slots import CHOICE, MOVE
 log = logging.getLogger("fairtable.node")
 
 __all__ = ["Node", "NodeConfig", "parse_address"]
+
+
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def dialable(host: str) -> str:
+    """The host peers dial for a node listening on ``host``: for a wildcard (every interface) this
+    machine's address on its network, the one a route out would use (a UDP connect picks the
+    route and sends nothing), so the invite works from another machine; loopback without one."""
+    if host not in WILDCARDS:
+        return host
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached
+        return str(probe.getsockname()[0])
+    return "127.0.0.1"
 
 
 @dataclass(frozen=True)
@@ -101,7 +118,7 @@ class Node:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             port = listeners[0].socket.getsockname()[1]
-            self.address = self.config.advertise or f"{self.config.host}:{port}"
+            self.address = self.config.advertise or f"{dialable(self.config.host)}:{port}"
             self.mesh.reload(nursery)
             nursery.start_soon(self._peers.serve, listeners)
             if self.discovery is not None:
@@ -187,7 +204,9 @@ class Node:
     async def move(self, table: str, move: Any) -> None:
         live = self._table(table)
         session = live.session
-        if session.decision_kind in (MOVE, CHOICE) and encode(move) not in {encode(m) for m in session.legal_moves()}:
+        listed = session.legal_moves()
+        unlisted_choice = session.decision_kind == CHOICE and not listed  # a salvo: built as the game describes, judged by it
+        if session.decision_kind in (MOVE, CHOICE) and not unlisted_choice and encode(move) not in {encode(m) for m in listed}:
             raise ServiceError(f"{json.dumps(move, default=str)} is not one of this seat's legal moves now", ILLEGAL)
         try:
             live.play(move)

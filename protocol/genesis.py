@@ -17,7 +17,7 @@ from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.identity import SIGNATURE_SIZE, PublicKey, SecretKey
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_SEATS = 16
 MAX_NAME = 64
 NONCE_SIZES = range(16, 33)

@@ -10,6 +10,7 @@ is meant, regenerate and review the diff:
 
     python -m tests.golden            # rewrite every recording
     python -m tests.golden towers     # only towers' variants
+    python -m tests.regenerate        # these and every other recorded vector (after a protocol change)
 
 ``tests/test_golden.py`` fails when a registered game or variant has no recording, or when a
 replay from the recorded seed differs from it. A game whose modes the variant's default table

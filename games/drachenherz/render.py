@@ -22,7 +22,7 @@ def _code(field: str) -> str:
     return KINDS[field].code if field in KINDS else SPECIAL.code
 
 
-def _effect(kind: Kind) -> str:
+def effect(kind: Kind) -> str:
     """What the field does, e.g. ``3rd takes fire dragons -> special``."""
     taken = "takes " + "/".join(map(field_name, kind.takes)) if kind.takes else ""
     if kind.slots is None:
@@ -67,10 +67,10 @@ def render(view: dict) -> str:
         if field in KINDS:
             kind = KINDS[field]
             slots = "" if kind.slots is None else f" {len(faces)}/{kind.slots}"
-            label, effect = f"{kind.name_en}{slots}", _effect(kind)
+            label, does = f"{kind.name_en}{slots}", effect(kind)
         else:
-            label, effect = SPECIAL.name_en, "taken by the 3rd ship"
-        lines.append(f"  {label:<20}{effect:<40}{_cards(faces, WIDTH - 62)}")
+            label, does = SPECIAL.name_en, "taken by the 3rd ship"
+        lines.append(f"  {label:<20}{does:<40}{_cards(faces, WIDTH - 62)}")
     if view["hand"] is not None:
         hand = ", ".join("?" if entry["card"] is None else card_name(entry["card"]) for entry in view["hand"]) or "empty"
         lines.extend(textwrap.wrap(f"Your hand: {hand}", WIDTH))

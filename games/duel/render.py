@@ -53,7 +53,7 @@ def _attack_value(attack: int, defence: int | None) -> str:
 def render(view: dict) -> str:
     players = view["players"]
     names = [_name(view, index) for index in range(len(players))]
-    lines = [_title(view)]
+    lines = [title(view)]
     lines.append(" " * LABEL + "".join(f"{name:>{COLUMN}}" for name in names))
     rows = [
         ("Points", lambda p: str(p["points"])),
@@ -79,7 +79,7 @@ def render(view: dict) -> str:
                      f"{names[view['defender']]} with {short(view['attack'])}")
     if view["recent"]:
         lines.append("Last duels:")
-        lines.extend(f"  {_duel_line(duel, names)}" for duel in view["recent"][-SHOWN_DUELS:])
+        lines.extend(f"  {duel_line(duel, names)}" for duel in view["recent"][-SHOWN_DUELS:])
     lines.append(_status(view, names))
     return "\n".join(lines)
 
@@ -92,7 +92,7 @@ def _name(view: dict, index: int) -> str:
     return "enemy" if len(view["players"]) == 2 else f"seat {index}"
 
 
-def _title(view: dict) -> str:
+def title(view: dict) -> str:
     options = view["options"]
     if view["variant"] == "ffa":
         where = f"cycle {min(view['cycle'], options['cycles'])} of {options['cycles']}"
@@ -113,7 +113,7 @@ def _draft_lines(view: dict, names: list[str]) -> list[str]:
     return lines
 
 
-def _duel_line(duel: dict, names: list[str]) -> str:
+def duel_line(duel: dict, names: list[str]) -> str:
     attack = f"{CARDS[duel['attack']].name} {_attack_value(duel['attack'], duel['defence'])}"
     defence = "no card" if duel["defence"] is None else f"{CARDS[duel['defence']].name} {CARDS[duel['defence']].defence}"
     a, d = duel["points"]

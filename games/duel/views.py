@@ -51,8 +51,11 @@ def _own(state: DuelState, seat: int) -> dict[str, Any]:
     player = state.players[seat]
     blind = state.variant == "blind"
     drawn = decks.drawn_cards(player.cards or (), player.draws) if player.draws and player.cards is not None else None
+    base = decks.base(player) if player.built else None
     return {
+        "deck_base": None if base is None else list(base),
         "deck_cards": None if player.cards is None else list(player.cards),
+        "deck_size": decks.size(player),
         "hand_cards": [{"card": None if blind else state.faces.get(handle), "handle": handle} for handle in player.hand],
         "swap_draws": None if drawn is None else list(drawn),
     }
@@ -60,7 +63,8 @@ def _own(state: DuelState, seat: int) -> dict[str, Any]:
 
 def view(state: DuelState, seat: int | None) -> dict:
     attack = None if state.attack is None or state.step != "defend" else state.faces.get(state.attack)
-    own = _own(state, seat) if seat is not None else {"deck_cards": None, "hand_cards": None, "swap_draws": None}
+    own = _own(state, seat) if seat is not None else {"deck_base": None, "deck_cards": None, "deck_size": None, "hand_cards": None,
+                                                      "swap_draws": None}
     return {
         "attack": attack,
         "attacker": state.attacker,

@@ -35,7 +35,7 @@ from fairtable.protocol.fair.group import (
     POINT_SIZE,
     InvalidPoint,
     Ops,
-    hash_to_point,
+    hash_to_points,
     invert,
     invert_all,
     is_scalar,
@@ -141,9 +141,6 @@ class Deck:
         """``H("fair/deck", [table, game, name])``: every card point of the deck hangs off it."""
         return digest("fair/deck", encode([self.game.table, self.game.index, self.name]))
 
-    def card_point(self, card: Card) -> bytes:
-        return hash_to_point("fair/card", encode([self.label, card.id, card.copy]))
-
     @cached_property
     def candidates(self) -> tuple[Card, ...]:
         """Every card an entry may open to."""
@@ -154,7 +151,10 @@ class Deck:
     @cached_property
     def points(self) -> tuple[bytes, ...]:
         """The point of each candidate, in order."""
-        return tuple(self.card_point(card) for card in self.candidates)
+        return self._points(self.candidates)
+
+    def _points(self, cards: Sequence[Card]) -> tuple[bytes, ...]:
+        return tuple(hash_to_points("fair/card", [encode([self.label, card.id, card.copy]) for card in cards]))
 
     @cached_property
     def lookup(self) -> dict[bytes, Card]:
@@ -172,7 +172,7 @@ class Deck:
         """The input of stage 0: the card points in order (a hidden deck's from its composition)."""
         if self.owner is None:
             return self.points
-        return tuple(self.card_point(card) for card in _numbered(self.check_composition(composition)))
+        return self._points(_numbered(self.check_composition(composition)))
 
     def check_composition(self, composition: Sequence[int] | None) -> tuple[int, ...]:
         """A hidden deck's composition as sorted ids; ValueError unless it fits the catalogue."""
@@ -242,25 +242,30 @@ def check_composition_body(deck: Deck, body: Any) -> tuple[int, ...]:
         raise FairnessError(deck.owner, "deck.bad-composition", str(exc)) from None
 
 
-def run_stage(deck: Deck, index: int, keys: DeckKeys, entries: Sequence[bytes], ops: Ops | None = None) -> Entries:
+def run_stage(
+    deck: Deck, index: int, keys: DeckKeys, entries: Sequence[bytes], ops: Ops | None = None, recomputed: bool = False,
+) -> Entries:
     """This seat's output for stage ``index`` given the previous stage's entries (or :meth:`Deck.initial`).
 
     Raises a :class:`FairnessError` naming the previous stage's seat if an input entry is not
-    a group point: the multiplication is the check.
+    a group point: the multiplication is the check. Stage 0's input (card points) and a
+    ``recomputed`` input (this process's own products, :func:`verify_deck`) never came from
+    another seat, so their points are not checked again.
     """
     stage = deck.stages[index]
     if keys.seat != stage.seat:
         raise UsageError(f"stage {index} belongs to seat {stage.seat}, these keys to seat {keys.seat}")
     if len(entries) != deck.size:
         raise UsageError(f"stage {index} takes {deck.size} entries, got {len(entries)}")
+    checked = index > 0 and not recomputed
     try:
         if stage.kind == LOCK:
             factors = scaled(invert(keys.deck_key), keys.position_keys)
-            return tuple(multiply_each(factors, entries, ops))
+            return tuple(multiply_each(factors, entries, ops, checked))
         permuted = [entries[i] for i in keys.permutation]
         if stage.kind == SHUFFLE:
-            return tuple(multiply(keys.deck_key, permuted, ops))
-        return tuple(multiply_each(keys.position_keys, permuted, ops))
+            return tuple(multiply(keys.deck_key, permuted, ops, checked))
+        return tuple(multiply_each(keys.position_keys, permuted, ops, checked))
     except InvalidPoint as exc:
         author = deck.stages[index - 1].seat if index else None
         position = keys.permutation[exc.index] if stage.kind != LOCK else exc.index
@@ -327,17 +332,19 @@ def check_keys(deck: Deck, seat: int, body: Any) -> dict[int, bytes]:
     if not isinstance(body["keys"], (list, tuple)) or not body["keys"]:
         raise refuse("keys must be a non-empty array")
     result: dict[int, bytes] = {}
+    last = -1
     for item in body["keys"]:
         if not isinstance(item, (list, tuple)) or len(item) != 2:
             raise refuse("each key is the pair [position, scalar]")
         position, key = item
         if type(position) is not int or not 0 <= position < deck.size:
             raise refuse(f"position {position!r} is outside the deck")
-        if result and position <= max(result):
+        if position <= last:
             raise refuse("positions must be strictly increasing")
         if not is_scalar(key):
             raise refuse(f"the key for position {position} is not a canonical non-zero scalar")
         result[position] = key
+        last = position
     return result
 
 
@@ -433,7 +440,7 @@ def verify_deck(
             raise FairnessError(deck.owner, "deck.composition-mismatch", detail)
     entries = deck.initial(composition)
     for stage, published in zip(deck.stages, stages):
-        entries = run_stage(deck, stage.index, derived[stage.seat], entries, ops)
+        entries = run_stage(deck, stage.index, derived[stage.seat], entries, ops, recomputed=True)
         if tuple(published) != entries:
             detail = f"stage {stage.index} ({stage.kind}) differs from its recomputation"
             raise FairnessError(stage.seat, "deck.stage-mismatch", detail)

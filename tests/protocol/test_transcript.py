@@ -93,7 +93,7 @@ def test_genesis_needs_every_signature():
     (dict(game="Towers!"), "game must be"),
     (dict(variant=""), "variant must be"),
     (dict(nonce=b"short"), "nonce"),
-    (dict(version=2), "version 2 is not supported"),
+    (dict(version=1), "version 1 is not supported"),
     (dict(options={"x": 1.5}), "not encodable"),
     (dict(seats=()), "1..16 seats"),
 ])

@@ -12,9 +12,9 @@ import json
 import time
 from collections.abc import Callable
 
-from fairtable.node.cli.bench import deck, net, rules, verify, wire
+from fairtable.node.cli.bench import deck, memory, net, rules, seats, verify, wire
 
-BENCHMARKS = (wire, deck, rules, verify, net)
+BENCHMARKS = (wire, deck, rules, verify, net, seats, memory)
 
 
 def time_per_call(function: Callable[[], object], min_seconds: float = 0.3) -> float:

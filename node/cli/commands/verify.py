@@ -1,5 +1,9 @@
 """``fairtable verify FILE...``: check transcripts and say, for each, valid, whom it names, or what is missing.
 
+Files are verified by one process per CPU core (``--jobs``), each file whole in one process;
+results print in input order, the same as with ``--jobs 1``. Equivocations across files are
+found from each file's envelope hashes; only files that disagree on a slot are read again.
+
 Exit status, the worst over all files (a violation outranks an unreadable file, which outranks
 an unfinished one): 0 every file valid; 1 a violation found; 2 a file that is not a readable
 transcript; 3 a file incomplete or damaged, with no violation in any file.
@@ -9,8 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from fairtable.games.results import describe
@@ -47,41 +55,102 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="transcript files (.ftt)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per file, one per line (with its status)")
+    parser.add_argument("--jobs", type=_jobs, default=0, metavar="N",
+                        help="processes verifying files side by side (default 0: one per CPU core); results print in input order")
     parser.set_defaults(run=run)
+
+
+def _jobs(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = -1
+    if jobs < 0:
+        raise argparse.ArgumentTypeError(f"--jobs takes a number of processes (0: one per core), got {text!r}")
+    return jobs
 
 
 def _worse(a: int, b: int) -> int:
     return max(a, b, key=SEVERITY.index)
 
 
+Slot = tuple[int, bytes]
+"""An envelope's (sequence number, hash): what the equivocation check compares across files."""
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One file's verification as the output it prints, so it can come back from a worker process."""
+
+    status: int
+    out: str
+    err: str
+    table: bytes | None = None
+    slots: tuple[Slot, ...] = ()
+
+
+def check_file(path: Path, as_json: bool) -> Checked:
+    """Read and verify one file; everything it prints, its exit status and its slots."""
+    started = time.perf_counter()
+    try:
+        with open(path, "rb") as stream:
+            file, broken = load(iter(lambda: stream.read(CHUNK), b""))
+        report = verify(file, broken)
+    except OSError as exc:
+        return _error(path, f"cannot read: {exc.strerror}", as_json)
+    except ProtocolError as exc:
+        return _error(path, f"{_unreadable(exc)}: {exc}", as_json)
+    names = [seat.name for seat in file.transcript.genesis.genesis.seats]
+    seconds = time.perf_counter() - started
+    if as_json:
+        out = json.dumps({"file": str(path), "seconds": round(seconds, 4), **jsonable(report.to_value())}, sort_keys=True) + "\n"
+    else:
+        out = _report_text(path, report, names, seconds)
+    slots = tuple((e.seq, e.hash) for e in file.transcript.envelopes)
+    return Checked(EXIT_OF[report.status], out, "", file.transcript.genesis.table_id, slots)
+
+
 def run(args: argparse.Namespace) -> int:
+    paths: list[Path] = args.files
+    jobs = min(args.jobs or os.cpu_count() or 1, len(paths))
+    if jobs == 1:
+        results: Iterator[Checked] = (check_file(path, args.json) for path in paths)
+        return _finish(paths, results, args.json)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        chunk = max(1, len(paths) // (jobs * 8))
+        return _finish(paths, pool.map(check_file, paths, [args.json] * len(paths), chunksize=chunk), args.json)
+
+
+def _finish(paths: list[Path], results: Iterable[Checked], as_json: bool) -> int:
+    """Print each file's result in input order, then the equivocations across files; the exit status."""
     status = EXIT_VALID
+    first_seen: dict[tuple[bytes, int], tuple[int, bytes]] = {}
+    involved: set[int] = set()
+    for number, checked in enumerate(results):
+        status = _worse(status, checked.status)
+        sys.stdout.write(checked.out)
+        sys.stderr.write(checked.err)
+        sys.stdout.flush()
+        if checked.table is None:
+            continue
+        for seq, digest in checked.slots:
+            first, first_digest = first_seen.setdefault((checked.table, seq), (number, digest))
+            if first_digest != digest:
+                involved |= {first, number}
+    if involved:
+        status = _report_equivocations([paths[number] for number in sorted(involved)], as_json, status)
+    return status
+
+
+def _report_equivocations(paths: list[Path], as_json: bool, status: int) -> int:
+    """The files that disagree on some slot, read again (only they): :func:`find_equivocations` decides."""
     loaded = []
-    for path in args.files:
-        started = time.perf_counter()
-        try:
-            with open(path, "rb") as stream:
-                file, broken = load(iter(lambda: stream.read(CHUNK), b""))
-            report = verify(file, broken)
-        except OSError as exc:
-            status = _worse(status, EXIT_UNREADABLE)
-            _print_error(path, f"cannot read: {exc.strerror}", args.json)
-            continue
-        except ProtocolError as exc:
-            status = _worse(status, EXIT_UNREADABLE)
-            _print_error(path, f"{_unreadable(exc)}: {exc}", args.json)
-            continue
-        loaded.append(file)
-        names = [seat.name for seat in file.transcript.genesis.genesis.seats]
-        seconds = time.perf_counter() - started
-        status = _worse(status, EXIT_OF[report.status])
-        if args.json:
-            print(json.dumps({"file": str(path), "seconds": round(seconds, 4), **jsonable(report.to_value())}, sort_keys=True))
-        else:
-            _print_report(path, report, names, seconds)
+    for path in paths:
+        with open(path, "rb") as stream:
+            loaded.append(load(iter(lambda: stream.read(CHUNK), b""))[0])
     for violation in find_equivocations(loaded):
         status = _worse(status, EXIT_VIOLATION)
-        if args.json:
+        if as_json:
             print(json.dumps({"equivocation": jsonable(violation.to_value())}, sort_keys=True))
         else:
             print(f"EQUIVOCATION: seat {violation.seat} signed two different envelopes for slot {violation.index}")
@@ -93,28 +162,28 @@ def _unreadable(exc: Exception) -> str:
     return "incomplete file (cut short)" if "file ends" in str(exc) else "malformed transcript"
 
 
-def _print_error(path: Path, message: str, as_json: bool) -> None:
+def _error(path: Path, message: str, as_json: bool) -> Checked:
     if as_json:
-        print(json.dumps({"error": message, "file": str(path), "status": "unreadable", "valid": False}, sort_keys=True))
-    else:
-        print(f"{path}: {message}", file=sys.stderr)
+        line = json.dumps({"error": message, "file": str(path), "status": "unreadable", "valid": False}, sort_keys=True)
+        return Checked(EXIT_UNREADABLE, line + "\n", "")
+    return Checked(EXIT_UNREADABLE, "", f"{path}: {message}\n")
 
 
-def _print_report(path: Path, report: Report, names: list[str], seconds: float) -> None:
-    print(f"{path}: {HEADLINE[report.status]}")
-    print(f"  game      {report.game} ({report.variant})")
+def _report_text(path: Path, report: Report, names: list[str], seconds: float) -> str:
+    lines = [f"{path}: {HEADLINE[report.status]}", f"  game      {report.game} ({report.variant})"]
     for seat, fingerprint in enumerate(report.seats):
-        print(f"  seat {seat}    {fingerprint}  {names[seat]}")
+        lines.append(f"  seat {seat}    {fingerprint}  {names[seat]}")
     if report.result is not None:
-        print(f"  result    {describe(report.result, names)}")
+        lines.append(f"  result    {describe(report.result, names)}")
     else:
-        print("  result    none (the game did not finish)")
-    print(f"  envelopes {report.envelopes}")
-    print(f"  time      {seconds:.3f} s")
+        lines.append("  result    none (the game did not finish)")
+    lines.append(f"  envelopes {report.envelopes}")
+    lines.append(f"  time      {seconds:.3f} s")
     if report.damage is not None:
-        print(f"  DAMAGED after the first {report.envelopes} envelopes, which were verified: {report.damage}")
+        lines.append(f"  DAMAGED after the first {report.envelopes} envelopes, which were verified: {report.damage}")
     for owed in report.owed:
-        print(f"  INCOMPLETE: the transcript ends while seat {owed.seat} was due to send {owed.kind!r} (envelope {owed.index})")
+        lines.append(f"  INCOMPLETE: the transcript ends while seat {owed.seat} was due to send {owed.kind!r} (envelope {owed.index})")
     for violation in report.violations:
         who = f"seat {violation.seat}" if violation.seat is not None else f"one of seats {list(violation.suspects)}"
-        print(f"  VIOLATION at envelope {violation.index}: {who} broke {violation.rule}: {violation.detail}")
+        lines.append(f"  VIOLATION at envelope {violation.index}: {who} broke {violation.rule}: {violation.detail}")
+    return "".join(line + "\n" for line in lines)

@@ -93,8 +93,7 @@ def test_overfilling_a_slotted_field():
     def overfull(state, seat):
         return any((room := free(state.board, kind_of(state.faces[hs[0]]))) is not None and len(hs) > room
                    for hs in kinds_in_hand(state, seat).values())
-    t = table()
-    play_until(t, at_move(overfull))
+    t = table_where(at_move(overfull))
     seat, state = mover_state(t)
     handles = next(hs for hs in kinds_in_hand(state, seat).values() if (room := free(state.board, kind_of(state.faces[hs[0]]))) is not None
                    and len(hs) > room)

@@ -78,6 +78,8 @@ def test_blind_swap_after_round_draws_two_cards_privately_and_rebuilds_the_deck(
     own, other = table.seats[0], table.seats[1]
     assert GAME.view(own, 0)["swap_draws"] == list(drawn) and GAME.view(other, 1)["swap_draws"] is None
     left = sorted(DECK_0[6:])
+    assert (GAME.view(own, 0)["deck_size"], GAME.view(own, 0)["deck_base"]) == (14, left)  # what a client offers to build
+    assert GAME.view(other, 1)["deck_base"] == sorted(DECK_1[6:]) and GAME.view(own, None)["deck_base"] is None
     for good in (left, sorted(left[2:] + list(drawn)), sorted(left[1:] + [drawn[1]])):
         GAME.check_composition(own, 0, tuple(good))
     for bad, words in ((sorted(left[1:] + [DECK_0[0]]), "takes"), (sorted(left[1:]), "14 distinct cards"),
@@ -230,3 +232,8 @@ def test_a_timed_out_pick_is_the_pools_best_card_which_everyone_checks():
 def test_options_are_checked(variant, options, seats, words):
     with pytest.raises(OptionsError, match=words):
         GAME.setup(variant, options, seats)
+
+
+def test_a_first_deck_is_twenty_cards_built_from_nothing():
+    view = GAME.view(GAME.setup("1v1", {}, 2), 0)
+    assert (view["deck_size"], view["deck_base"]) == (20, None)

@@ -10,4 +10,9 @@ def test_deck_bench_reports_consistent_counts():
         ("shuffle", 0, 8), ("shuffle", 1, 8), ("shuffle-lock", 2, 8), ("lock", 0, 8), ("lock", 1, 8)
     ]
     assert figures["deal_mults"] == 8 and figures["reveal_mults"] == 1
-    assert figures["goal"] == 1.2 and figures["ratio"] > 0 and figures["mult_us"] > 0
+    assert figures["goal"] == 0.45 and figures["ladder_goal"] == 1.2
+    for key in ("ratio", "ladder_ratio", "edwards_mult_us", "libsodium_x25519_us", "openssl_x25519_us"):
+        assert figures[key] > 0
+    for key in ("ratio_spread", "ladder_ratio_spread"):
+        low, high = figures[key]
+        assert 0 < low <= high

@@ -131,6 +131,46 @@ def test_equivocation_across_files_exits_1(tmp_path):
     assert f"EQUIVOCATION: seat {seat}" in completed.stdout
 
 
+def test_parallel_verification_prints_what_one_process_prints_in_input_order(played, tmp_path):
+    """Workers finish in any order; the output is in the order of the files given, and the same
+    (bar the times) as with one process: reports, an unreadable file, an equivocation, the status."""
+    table = towers()
+    play_until(table, slot_is("move"))
+    seat = table.sessions[0].slot.seat
+    legal = table.sessions[seat].legal_moves()
+    rivals = []
+    for number, move in enumerate((legal[0], legal[-1])):
+        path = tmp_path / f"rival-{number}.ftt"
+        path.write_bytes(file_bytes(table, [table.seal(seat, *table.sessions[seat].move_body(move))]))
+        rivals.append(str(path))
+    bad = tmp_path / "bad.ftt"
+    bad.write_bytes(b"garbage")
+    files = [rivals[0], *map(str, played), str(bad), rivals[1], *map(str, played)]
+
+    def without_times(text: str) -> list[str]:
+        return [line for line in text.splitlines() if not line.startswith("  time ")]
+
+    one = fairtable("verify", "--jobs", "1", *files)
+    many = fairtable("verify", "--jobs", "3", *files)
+    assert one.returncode == many.returncode == 1
+    assert without_times(one.stdout) == without_times(many.stdout) and one.stderr == many.stderr
+    headlines = [line.split(":")[0] for line in many.stdout.splitlines() if line.endswith(("VALID", "INCOMPLETE"))]
+    assert headlines == [f for f in files if f != str(bad)]
+    assert many.stdout.rstrip().endswith(f"EQUIVOCATION: seat {seat} signed two different envelopes for slot {table.sessions[0].envelopes[-1].seq + 1}")
+    json_one = [json.loads(line) for line in fairtable("verify", "--json", "--jobs", "1", *files).stdout.splitlines()]
+    json_many = [json.loads(line) for line in fairtable("verify", "--json", *files).stdout.splitlines()]
+    for record in json_one + json_many:
+        record.pop("seconds", None)
+    assert json_one == json_many and [r.get("file") for r in json_many[:-1]] == files
+
+
+@pytest.mark.parametrize("jobs", ["-1", "two"])
+def test_a_bad_jobs_option_is_refused_clearly(played, jobs):
+    completed = fairtable("verify", "--jobs", jobs, str(played[0]))
+    assert completed.returncode == 2 and "--jobs takes a number of processes" in completed.stderr
+    assert "Traceback" not in completed.stderr
+
+
 def example(*paths) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(ROOT / "examples" / "verify_transcript.py"), *map(str, paths)],
                           capture_output=True, text=True, cwd=ROOT)

@@ -1,9 +1,28 @@
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from nacl import bindings
 
-from fairtable.protocol.fair.group import ORDER, invert, invert_all, is_scalar, product, scalar_from
+from fairtable.protocol.fair.group import (
+    FIELD,
+    ORDER,
+    InvalidPoint,
+    first_off_curve,
+    hash_to_point,
+    invert,
+    invert_all,
+    is_point,
+    is_scalar,
+    ladder_scalars,
+    multiply,
+    multiply_each,
+    product,
+    scalar_from,
+)
 from fairtable.protocol.fair.seeds import Stream
+from fairtable.protocol.hashing import digest
+from tests.protocol.fair.support import HIGH_BIT, NON_CANONICAL, SMALL_ORDER_POINT, TWIST_POINT, on_curve, torsion_mixed
+from tests.protocol.fair.test_vectors import mult, to_u
 
 scalars = st.integers(1, ORDER - 1).map(lambda n: n.to_bytes(32, "little"))
 
@@ -24,6 +43,7 @@ def test_stream_scalars_are_canonical_and_non_zero(key):
 
 
 # ---------------------------------------------------------------- the mathematics of fairness.md §1.1, from scratch
+# (the ladder and the scalars it takes are in test_vectors.py)
 
 P = 2**255 - 19
 D = -121665 * pow(121666, P - 2, P) % P
@@ -89,14 +109,75 @@ def test_hash_to_point_is_the_elligator_map_the_spec_states(r):
     assert _times(ORDER, _decode(point)) == (0, 1)  # in the order-L subgroup
 
 
-@settings(max_examples=10, deadline=None)
-@given(st.binary(min_size=32, max_size=32), scalars)
-def test_noclamp_multiplication_is_plain_multiplication_by_the_scalar(r, k):
-    point = bindings.crypto_core_ed25519_from_uniform(r)
-    assume(point != _encode((0, 1)))  # t = 0 maps to the neutral element (fairness.md §1.1)
-    product_ = bindings.crypto_scalarmult_ed25519_noclamp(k, point)
-    assert product_ == _encode(_times(int.from_bytes(k, "little"), _decode(point)))
-
-
 def test_the_zero_input_maps_to_the_neutral_element():
     assert bindings.crypto_core_ed25519_from_uniform(bytes(32)) == _from_uniform(bytes(32)) == _encode((0, 1))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.binary(min_size=32, max_size=32))
+def test_card_points_are_the_u_coordinates_of_the_elligator_points(r):
+    assume(r[:31] + bytes([r[31] & 0x7F]) != bytes(32))
+    edwards = _from_uniform(r)
+    assert bindings.crypto_sign_ed25519_pk_to_curve25519(edwards) == to_u(edwards)
+    assert is_point(to_u(edwards))
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.binary(min_size=32, max_size=32), scalars)
+def test_multiplication_is_the_ladder_with_the_scalar_the_spec_derives(r, k):
+    point = hash_to_point("test", r)
+    expected = mult(k, point)
+    assert multiply(k, [point]) == multiply_each([k], [point]) == [expected]
+    # and it is the Edwards multiplication, seen on u
+    edwards = bindings.crypto_core_ed25519_from_uniform(digest("test", r))
+    assert to_u(bindings.crypto_scalarmult_ed25519_noclamp(k, edwards)) == expected
+
+
+def test_a_scalar_in_the_window_is_split_into_two():
+    k = pow(2, 255, ORDER).to_bytes(32, "little")
+    assert len(ladder_scalars(k)) == 2
+    point = hash_to_point("test", b"window")
+    assert multiply(k, [point]) == multiply_each([k], [point]) == [mult(k, point)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(scalars, scalars)
+def test_layers_commute_and_inverses_remove_them(a, b):
+    point = hash_to_point("test", a)
+    (ab,) = multiply(a, multiply(b, [point]))
+    assert multiply(b, multiply(a, [point])) == [ab] == multiply(product((a, b)), [point])
+    assert multiply(invert(a), [ab]) == multiply(b, [point])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, FIELD + 40))
+def test_the_input_check_is_canonical_and_on_the_curve(u):
+    entry = u.to_bytes(32, "little")
+    accepted = first_off_curve([entry]) is None
+    assert accepted == (u < FIELD - 1 and on_curve(u))
+
+
+@pytest.mark.parametrize("entry", [SMALL_ORDER_POINT, TWIST_POINT, NON_CANONICAL, HIGH_BIT, b"short"])
+def test_entries_that_are_not_points_are_refused(entry):
+    good = hash_to_point("test", b"good")
+    assert not is_point(entry)
+    for batch, index in (([entry], 0), ([good, entry], 1)):
+        with pytest.raises(InvalidPoint) as caught:
+            multiply((5).to_bytes(32, "little"), batch)
+        assert caught.value.index == index
+        with pytest.raises(InvalidPoint) as caught:
+            multiply_each([(5).to_bytes(32, "little")] * len(batch), batch)
+        assert caught.value.index == index
+
+
+def test_a_point_and_its_torsion_mixed_twin_are_refused_under_one_scalar():
+    good = hash_to_point("test", b"good")
+    with pytest.raises(InvalidPoint) as caught:
+        multiply((5).to_bytes(32, "little"), [good, torsion_mixed(good)])
+    assert caught.value.index == 1
+
+
+@pytest.mark.parametrize("zero", [bytes(32), ORDER.to_bytes(32, "little")])
+def test_zero_is_refused_rather_than_searched_for_a_split(zero):
+    with pytest.raises(ValueError, match="zero is no scalar"):
+        ladder_scalars(zero)

@@ -7,7 +7,7 @@ from nacl import bindings
 
 from fairtable.protocol import codec
 from fairtable.protocol.fair.errors import FairnessError
-from fairtable.protocol.fair.group import ORDER, Ops, hash_to_point, invert, is_point, product
+from fairtable.protocol.fair.group import ORDER, Ops, invert, is_point, multiply, multiply_each, product
 from fairtable.protocol.fair.mental_deck import (
     LOCK,
     SHUFFLE,
@@ -27,20 +27,17 @@ from fairtable.protocol.fair.mental_deck import (
     stage_body,
     verify_deck,
 )
-from tests.protocol.fair.support import chi_square, chi_square_limit, make_game, make_seeds
-
-FIELD = (1 << 255) - 19
-SMALL_ORDER_POINT = (FIELD - 1).to_bytes(32, "little")  # (0, -1), of order 2
-NON_CANONICAL = FIELD.to_bytes(32, "little")  # y = p, which is y = 0 spelled the long way
-
-
-def on_curve(y):
-    d = -121665 * pow(121666, -1, FIELD) % FIELD
-    x2 = (y * y - 1) * pow(d * y * y + 1, -1, FIELD) % FIELD
-    return x2 == 0 or pow(x2, (FIELD - 1) // 2, FIELD) == 1
-
-
-OFF_CURVE = next(y for y in range(2, 100) if not on_curve(y)).to_bytes(32, "little")
+from tests.protocol.fair.support import (
+    HIGH_BIT,
+    NON_CANONICAL,
+    SMALL_ORDER_POINT,
+    TWIST_POINT,
+    chi_square,
+    chi_square_limit,
+    make_game,
+    make_seeds,
+    torsion_mixed,
+)
 
 
 def shuffle(deck, seeds, composition=None, tamper=None, ops=None):
@@ -203,7 +200,7 @@ def test_a_dealt_card_opens_only_for_its_recipient(table):
     scalar = bindings.crypto_core_ed25519_scalar_invert(
         bindings.crypto_core_ed25519_scalar_mul(*published.values())
     )
-    partial = bindings.crypto_scalarmult_ed25519_noclamp(scalar, stages[-1][position])
+    partial = multiply(scalar, [stages[-1][position]])[0]
     assert partial not in deck.lookup
 
 
@@ -254,15 +251,10 @@ def test_wrong_count_and_malformed_entries_name_the_stage_seat(table):
     assert caught.value.seat == deck.stages[2].seat
 
 
-@pytest.mark.parametrize("kind", ["off-curve", "torsion", "small-order", "non-canonical"])
+@pytest.mark.parametrize("kind", ["twist", "small-order", "non-canonical", "high-bit"])
 def test_entry_outside_the_group_is_named_by_the_next_multiplication(table, kind):
     deck, seeds, _, _ = table
-    bad = {
-        "off-curve": OFF_CURVE,
-        "torsion": bindings.crypto_core_ed25519_add(hash_to_point("test", b"any"), SMALL_ORDER_POINT),
-        "small-order": SMALL_ORDER_POINT,
-        "non-canonical": NON_CANONICAL,
-    }[kind]
+    bad = {"twist": TWIST_POINT, "small-order": SMALL_ORDER_POINT, "non-canonical": NON_CANONICAL, "high-bit": HIGH_BIT}[kind]
     assert not is_point(bad)
     for cheater in range(len(deck.stages) - 1):
         def tamper(index, entries):
@@ -277,6 +269,34 @@ def test_entry_outside_the_group_is_named_by_the_next_multiplication(table, kind
     with pytest.raises(FairnessError) as caught:
         open_position(deck, 2, bad, all_keys(deck, keys, 2))
     assert (caught.value.seat, caught.value.rule) == (deck.stages[-1].seat, "deck.invalid-point")
+
+
+def test_a_torsion_mixed_entry_carries_nothing_through_a_multiplication(table):
+    """The clamped scalar is a multiple of 8: ``P + T`` multiplies to what ``P`` does, so a tag
+    cannot follow an entry and the product says nothing of the key mod 8 (fairness.md §1.1)."""
+    deck, seeds, keys, stages = table
+    point = stages[1][0]
+    mixed = torsion_mixed(point)
+    assert mixed != point and not is_point(mixed)
+    key = keys[2].deck_key
+    assert multiply(key, [mixed]) == multiply(key, [point]) == multiply_each([key], [mixed])
+    # The one use left, two encodings of one element in a stage that an honest multiplier would
+    # turn into a duplicate under its deck key, is refused by that multiplication.
+    for cheater in [stage.index - 1 for stage in deck.stages if stage.kind == SHUFFLE and stage.index]:
+        def tamper(index, entries):
+            return (entries[0], torsion_mixed(entries[0])) + entries[2:] if index == cheater else entries
+
+        with pytest.raises(FairnessError) as caught:
+            shuffle(deck, seeds, tamper=tamper)
+        assert (caught.value.seat, caught.value.rule) == (deck.stages[cheater].seat, "deck.invalid-point")
+    # A lone torsion-mixed entry is the author's deviation from its recomputation.
+    def lone(index, entries):
+        return (torsion_mixed(entries[0]),) + entries[1:] if index == 1 else entries
+
+    keys, tampered = shuffle(deck, seeds, tamper=lone)
+    with pytest.raises(FairnessError) as caught:
+        verify_deck(deck, seeds, tampered, {})
+    assert (caught.value.seat, caught.value.rule) == (deck.stages[1].seat, "deck.stage-mismatch")
 
 
 @pytest.mark.parametrize("key", [bytes(32), ORDER.to_bytes(32, "little"), b"\xff" * 32, b"short"])
@@ -359,7 +379,7 @@ def test_lock_reusing_another_entry_repeats_a_card(table):
     def tamper(index, entries):
         if index != last.index:
             return entries
-        return (entries[0], bindings.crypto_scalarmult_ed25519_noclamp(ratio, entries[0])) + entries[2:]
+        return (entries[0], multiply(ratio, [entries[0]])[0]) + entries[2:]
 
     keys, stages = shuffle(deck, seeds, tamper=tamper)
     first = open_position(deck, 0, stages[-1][0], all_keys(deck, keys, 0))
@@ -419,7 +439,7 @@ def test_hidden_deck_owner_slipping_in_a_foreign_card_is_caught(hidden):
     def tamper(index, entries):
         if index != 0:
             return entries
-        return entries[:1] + tuple(bindings.crypto_scalarmult_ed25519_noclamp(owner_keys.deck_key, p) for p in [foreign]) + entries[2:]
+        return entries[:1] + tuple(multiply(owner_keys.deck_key, [foreign])) + entries[2:]
 
     keys, stages = shuffle(deck, seeds, composition, tamper=tamper)
     with pytest.raises(FairnessError) as caught:

@@ -71,9 +71,96 @@ def seed_of(seat: int) -> bytes:
     return bytes([seat + 1]) * 32
 
 
+# ---------------------------------------------------------------- the group of fairness.md §1.1, from the spec
+
+P = 2**255 - 19
+L = 2**252 + 27742317777372353535851937790883648493
+
+
+def ladder(s: int, u: int) -> int:
+    """RFC 7748's X25519 ladder on ``u`` with the (already clamped) scalar ``s``."""
+    x1, x2, z2, x3, z3, swap = u, 1, 0, u, 1, 0
+    for t in reversed(range(255)):
+        bit = (s >> t) & 1
+        swap ^= bit
+        if swap:
+            x2, x3, z2, z3 = x3, x2, z3, z2
+        swap = bit
+        a, b = (x2 + z2) % P, (x2 - z2) % P
+        aa, bb = a * a % P, b * b % P
+        e = (aa - bb) % P
+        c, d = (x3 + z3) % P, (x3 - z3) % P
+        da, cb = d * a % P, c * b % P
+        x3, z3 = (da + cb) ** 2 % P, x1 * (da - cb) ** 2 % P
+        x2, z2 = aa * bb % P, e * (aa + 121665 * e) % P
+    if swap:
+        x2, z2 = x3, z3
+    return x2 * pow(z2, P - 2, P) % P
+
+
+def clamped(k: int) -> int | None:
+    """``2^254 + 8t`` with ``t = (r - 2^254)·8⁻¹ mod L`` for ``r = k``, else ``r = L - k``, if ``t < 2^251``."""
+    for r in (k, L - k):
+        t = (r - 2**254) * pow(8, L - 2, L) % L
+        if t < 2**251:
+            return 2**254 + 8 * t
+    return None
+
+
+def ladder_scalars(k: int) -> list[int]:
+    """One clamped scalar for ``k``, or in the window the two for ``f`` and ``k/f``, ``f >= 2`` smallest."""
+    if clamped(k) is not None:
+        return [clamped(k)]
+    f = 2
+    while clamped(f) is None or clamped(k * pow(f, L - 2, L) % L) is None:
+        f += 1
+    return [clamped(f), clamped(k * pow(f, L - 2, L) % L)]
+
+
+def mult(scalar: bytes, point: bytes) -> bytes:
+    u = int.from_bytes(point, "little")
+    assert u < P
+    for s in ladder_scalars(int.from_bytes(scalar, "little")):
+        u = ladder(s, u)
+    assert u != 0
+    return u.to_bytes(32, "little")
+
+
+def to_u(edwards: bytes) -> bytes:
+    """The Montgomery ``u = (1 + y)/(1 - y)`` of an Edwards encoding."""
+    y = int.from_bytes(edwards, "little") & (2**255 - 1)
+    return ((1 + y) * pow(1 - y, P - 2, P) % P).to_bytes(32, "little")
+
+
+def card_point(label: str, data: bytes) -> bytes:
+    return to_u(bindings.crypto_core_ed25519_from_uniform(h(label, data)))
+
+
 @pytest.mark.parametrize("name", sorted(BUILDERS))
 def test_vector_file_matches_the_code(name):
     assert (DIRECTORY / name).read_text() == render(name), f"regenerate with: python -m tests.protocol.fair.vectors ({name})"
+
+
+def test_group_follows_the_spec():
+    v = load("group.json")
+    points = [x(p["point"]) for p in v["points"]]
+    assert [card_point(p["label"], x(p["data"])).hex() for p in v["points"]] == [p.hex() for p in points]
+    for entry in v["multiplications"]:
+        k = int.from_bytes(x(entry["scalar"]), "little")
+        assert [s.to_bytes(32, "little").hex() for s in ladder_scalars(k)] == entry["x25519_scalars"]
+        assert [mult(x(entry["scalar"]), p).hex() for p in points] == entry["products"]
+    assert len(v["multiplications"][-1]["x25519_scalars"]) == 2  # the window is exercised
+    for entry in v["invalid"]:
+        refused = x(entry["entries"][entry["refused"]])
+        u = int.from_bytes(refused, "little")
+        canonical = u < P - 1
+        on_curve = canonical and pow((u**3 + 486662 * u * u + u) % P, (P - 1) // 2, P) in (0, 1)
+        small = on_curve and ladder(clamped(1), u) == 0
+        mixed = on_curve and len(entry["entries"]) == 2 and mult((1).to_bytes(32, "little"), refused) != refused
+        assert not canonical or not on_curve or small or mixed, entry["reason"]
+    lone = v["lone_torsion_mixed"]
+    assert mult(x(lone["scalar"]), x(lone["entry"])).hex() == lone["product"]
+    assert mult(x(lone["scalar"]), pow(int.from_bytes(x(lone["entry"]), "little"), -1, P).to_bytes(32, "little")).hex() == lone["product"]
 
 
 def test_seeds_follow_the_spec():
@@ -124,7 +211,7 @@ def check_deck(v: dict, table: bytes, game: int) -> None:
     label = h("fair/deck", encode([table, game, v["name"]]))
     assert label.hex() == v["label"]
     for (card, copy), point in zip(v["candidates"], v["points"]):
-        assert bindings.crypto_core_ed25519_from_uniform(h("fair/card", encode([label, card, copy]))).hex() == point
+        assert card_point("fair/card", encode([label, card, copy])).hex() == point
     keys = {}
     for entry in v["keys"]:
         seat = entry["seat"]
@@ -138,7 +225,6 @@ def check_deck(v: dict, table: bytes, game: int) -> None:
         assert [positions.scalar().hex() for _ in v["initial"]] == entry["position_keys"]
         keys[seat] = entry
     entries = [x(e) for e in v["initial"]]
-    mult = bindings.crypto_scalarmult_ed25519_noclamp
     for stage in v["stages"]:
         k = keys[stage["seat"]]
         deck_key, position_keys = x(k["deck_key"]), [x(p) for p in k["position_keys"]]
@@ -216,7 +302,7 @@ def test_simultaneous_follows_the_spec():
 def test_show_follows_the_spec():
     v = load("show.json")
     table, game = x(v["table"]), v["game"]
-    mult, mul, invert = bindings.crypto_scalarmult_ed25519_noclamp, bindings.crypto_core_ed25519_scalar_mul, bindings.crypto_core_ed25519_scalar_invert
+    mul, invert = bindings.crypto_core_ed25519_scalar_mul, bindings.crypto_core_ed25519_scalar_invert
     scalar = RefStream(derive(table, game, v["recipient"], seed_of(v["recipient"]), "deck/blind", v["deck"], v["show"])).scalar()
     assert scalar.hex() == v["blinding_scalar"]
     others = (1).to_bytes(32, "little")

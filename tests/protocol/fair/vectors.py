@@ -11,6 +11,7 @@ import json
 
 from fairtable.protocol import codec
 from fairtable.protocol.fair import masked_sum
+from fairtable.protocol.fair.group import FIELD, ORDER, InvalidPoint, hash_to_point, ladder_scalars, multiply, multiply_each
 from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, open_body, root_body
 from fairtable.protocol.fair.mental_deck import Deck, DeckKeys, composition_commitment, open_position, run_stage, stage_body
 from fairtable.protocol.fair.private_stream import draw
@@ -295,7 +296,63 @@ def masked_sum_vectors() -> dict:
     }
 
 
+WINDOW_SCALAR = pow(2, 255, ORDER)
+"""A scalar in the window of fairness.md §1.1: neither it nor its negation fits one X25519 scalar."""
+
+
+def _invalid_entries() -> list[tuple[str, bytes]]:
+    point = hash_to_point("vectors/group", b"point 0")
+    twist = next(u for u in range(2, 100) if pow((u**3 + 486662 * u * u + u) % FIELD, (FIELD - 1) // 2, FIELD) != 1)
+    order_8 = 39382357235489614581723060781553021112529911719440698176882885853963445705823
+    return [
+        ("small order: (0, 0), of order 2", bytes(32)),
+        ("small order: u = 1, of order 4", (1).to_bytes(32, "little")),
+        ("small order: a point of order 8", order_8.to_bytes(32, "little")),
+        ("u = p - 1: no Edwards y", (FIELD - 1).to_bytes(32, "little")),
+        ("on the twist", twist.to_bytes(32, "little")),
+        ("non-canonical: u + p", (9 + FIELD).to_bytes(32, "little")),
+        ("non-canonical: bit 255 set", (9 | 1 << 255).to_bytes(32, "little")),
+        ("non-canonical: u = p", FIELD.to_bytes(32, "little")),
+        ("torsion-mixed pair: P, then P + T (T of order 2, u = 1/u(P))", point),
+    ]
+
+
+def group_vectors() -> dict:
+    labels = [("vectors/group", f"point {i}".encode()) for i in range(3)]
+    points = [hash_to_point(label, data) for label, data in labels]
+    scalars = [1, 2, ORDER - 1, int.from_bytes(bytes(range(32)), "little") % ORDER, WINDOW_SCALAR]
+    products = []
+    for k in scalars:
+        scalar = k.to_bytes(32, "little")
+        products.append({
+            "scalar": scalar.hex(),
+            "x25519_scalars": [c.hex() for c in ladder_scalars(scalar)],
+            "products": [p.hex() for p in multiply(scalar, points)],
+        })
+    scalar = scalars[3].to_bytes(32, "little")
+    invalid = []
+    for reason, entry in _invalid_entries():
+        batch = [entry] if not reason.startswith("torsion") else [entry, pow(int.from_bytes(entry, "little"), -1, FIELD).to_bytes(32, "little")]
+        try:
+            multiply(scalar, batch)
+        except InvalidPoint as exc:
+            invalid.append({"reason": reason, "entries": [e.hex() for e in batch], "refused": exc.index})
+        else:
+            raise AssertionError(f"{reason}: accepted")
+    lone = bytes.fromhex(invalid[-1]["entries"][1])
+    return {
+        "about": "fairness.md §1.1: card-style points (u of from_uniform of H(label, data)), scalars with the X25519 scalars "
+        "that multiply by them (two in the window), products of each point, and entries the multiplication refuses "
+        "(with the index refused). A lone torsion-mixed entry is not refused: its product is that of its prime-order part.",
+        "points": [{"label": label, "data": data.hex(), "point": p.hex()} for (label, data), p in zip(labels, points)],
+        "multiplications": products,
+        "invalid": invalid,
+        "lone_torsion_mixed": {"entry": lone.hex(), "scalar": scalar.hex(), "product": multiply_each([scalar], [lone])[0].hex()},
+    }
+
+
 BUILDERS = {
+    "group.json": group_vectors,
     "seeds.json": seeds_vectors,
     "public_random.json": public_random_vectors,
     "private_stream.json": private_stream_vectors,
@@ -311,7 +368,11 @@ def render(name: str) -> str:
     return json.dumps(BUILDERS[name](), indent=1) + "\n"
 
 
-if __name__ == "__main__":
+def write_all() -> None:
     DIRECTORY.mkdir(parents=True, exist_ok=True)
     for name in BUILDERS:
         (DIRECTORY / name).write_text(render(name))
+
+
+if __name__ == "__main__":
+    write_all()

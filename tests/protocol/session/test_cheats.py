@@ -2,7 +2,6 @@
 and always by the verifier, with the right seat and rule."""
 
 import pytest
-from nacl import bindings
 
 from fairtable.protocol import codec
 from fairtable.protocol import transcript_file as tf
@@ -11,9 +10,8 @@ from fairtable.protocol.fair.group import hash_to_point
 from fairtable.protocol.session.errors import Rejected, Violation
 from fairtable.protocol.session.verify import find_equivocations, verify
 from fairtable.protocol.testing import SelfPlay
+from tests.protocol.fair.support import TWIST_POINT
 from tests.protocol.session.tables import all_seeds, file_bytes, play_until, slot_is, towers, verify_bytes, with_body
-
-SMALL_ORDER_POINT = ((1 << 255) - 20).to_bytes(32, "little")  # (0, -1), of order 2
 
 
 def rejected_by_others(table: SelfPlay, envelope: Envelope, cheater: int):
@@ -215,8 +213,7 @@ def test_shuffle_entry_outside_the_group_is_named_by_the_next_stage():
     table = towers()
     play_until(table, slot_is("deck", seat=0))
     index = len(table.sessions[0].envelopes)
-    torsion_mixed = bindings.crypto_core_ed25519_add(hash_to_point("test", b"any"), SMALL_ORDER_POINT)
-    table.deliver(with_body(table, lambda body: dict(body, entries=[torsion_mixed] + list(body["entries"][1:]))))
+    table.deliver(with_body(table, lambda body: dict(body, entries=[TWIST_POINT] + list(body["entries"][1:]))))
     assert table.sessions[1].outgoing() is None
     assert [(v.index, v.seat, v.rule) for v in table.sessions[1].violations] == [(index, 0, "deck.invalid-point")]
 

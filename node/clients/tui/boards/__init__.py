@@ -16,9 +16,25 @@ from rich.console import RenderableType
 from textual.message import Message
 from textual.widgets import Static
 
+from fairtable.games import registry
+from fairtable.games.contract import GameError
+
+RANDOM = {"random": True}
+"""Sent for hidden data or a deck: the node draws a random legal one (``spec/client-api.md``)."""
+RANDOM_DECISIONS = ("hidden", "deck")
+
+
+class Refused(Exception):
+    """What the player typed cannot be sent, and why (a deck-list file that is no deck, say)."""
+
 
 class Board(Static, can_focus=True):
     """Draws one game's table updates; subclasses override :meth:`draw` and, for keys, :meth:`on_key`."""
+
+    game = ""
+    """The game this board draws."""
+    variants: frozenset[str] | None = None
+    """The variants it draws (None: all); others get the generic board."""
 
     class Chosen(Message):
         """The player picked ``move`` (one of the legal moves, or hidden data) with keys."""
@@ -43,9 +59,10 @@ class Board(Static, can_focus=True):
         raise NotImplementedError
 
     def typed(self, update: dict, text: str) -> Any | None:
-        """The move the player typed, or None: by default its number among the legal moves, or
-        a word that ends exactly one move's words (``b7`` for ``shoot B7``)."""
-        return pick(update, text)
+        """The move the player typed, or None: by default its number among the legal moves, a
+        word that ends exactly one move's words (``b7`` for ``shoot B7``), or, for a decision
+        too large to list (a salvo), what the game's renderer reads (``parse_move``)."""
+        return pick(update, text) or typed_by_game(update, text)
 
     def choose(self, move: Any) -> None:
         self.post_message(self.Chosen(move))
@@ -64,15 +81,44 @@ def pick(update: dict, text: str) -> Any | None:
     return named[0] if len(named) == 1 else None
 
 
-def board_for(game: str, variant: str | None = None) -> Board:
-    """The game's own board; the generic one for a game without, and for the zeeslag space
-    battle, whose star fields and abilities the zeeslag board does not draw (its text rendering does)."""
+def game_of(update: dict) -> Any | None:
+    """The game of a table, or None for one this client does not know."""
+    try:
+        return registry.get(str(update.get("game")))
+    except GameError:
+        return None
+
+
+def move_hint(update: dict) -> str | None:
+    """What the game says to type for a decision it does not list (``move_hint``), or None."""
+    game = game_of(update)
+    hint = getattr(game.renderer, "move_hint", None) if game is not None and game.renderer is not None else None
+    view = update.get("view")
+    return hint(view) if hint is not None and update.get("your_turn") and not update.get("legal_moves") and view else None
+
+
+def typed_by_game(update: dict, text: str) -> Any | None:
+    """The game's reading of a typed move while no legal moves are listed (``parse_move``), or None."""
+    game = game_of(update)
+    parse = getattr(game.renderer, "parse_move", None) if game is not None and game.renderer is not None else None
+    view = update.get("view")
+    if parse is None or update.get("legal_moves") or not update.get("your_turn") or not view:
+        return None
+    return parse(view, text)
+
+
+def board_for(update: dict) -> Board:
+    """The game's own board for a variant it draws, else the generic one (a new game, or a new
+    variant of a known game, plays through the game's text until it has a board)."""
+    from fairtable.node.clients.tui.boards.drachenherz import DrachenherzBoard
+    from fairtable.node.clients.tui.boards.duel import DuelBoard
     from fairtable.node.clients.tui.boards.generic import GenericBoard
     from fairtable.node.clients.tui.boards.shengji import ShengjiBoard
     from fairtable.node.clients.tui.boards.towers import TowersBoard
     from fairtable.node.clients.tui.boards.zeeslag import ZeeslagBoard
 
-    boards: dict[str, type[Board]] = {"towers": TowersBoard, "zeeslag": ZeeslagBoard, "shengji": ShengjiBoard}
-    if (game, variant) == ("zeeslag", "space"):
-        return GenericBoard()
-    return boards.get(game, GenericBoard)()
+    boards: tuple[type[Board], ...] = (TowersBoard, ZeeslagBoard, ShengjiBoard, DrachenherzBoard, DuelBoard)
+    for board in boards:
+        if board.game == update.get("game") and (board.variants is None or update.get("variant") in board.variants):
+            return board()
+    return GenericBoard()

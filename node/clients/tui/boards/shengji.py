@@ -31,6 +31,8 @@ def handles_of(move: Any) -> frozenset[int] | None:
 
 
 class ShengjiBoard(Board):
+    game = "shengji"
+
     def __init__(self) -> None:
         super().__init__()
         self.cursor = 0

@@ -27,6 +27,8 @@ def card_title(card_id: int) -> str:
 
 
 class TowersBoard(Board):
+    game = "towers"
+
     def __init__(self) -> None:
         super().__init__()
         self.cursor = 0

@@ -1,37 +1,51 @@
-"""Zeeslag: your fleet and every opponent's waters side by side, a cursor to aim or to place ships.
+"""Zeeslag: your fleet and the enemies' waters, a cursor to aim or to place ships, for every
+layout (two seas side by side, one sea per seat for three or more, the shared sea).
 
 Placing (the ``hidden`` decision): arrows move the ship, ``r`` rotates it, Enter places it,
 Backspace takes the last one back, ``a`` has the node place the whole fleet at random; the
-fleet is sent once its last ship is placed. Shooting: arrows aim at the opponent's waters
-(Tab switches between opponents, for games of more than two), Enter fires; typing ``b7`` does
-too. Grids are drawn for any number of seats; at 80 columns three fit side by side.
+fleet is sent once its last ship is placed (in the shared sea the ship moves in your window,
+your home block and one border column of each neighbour). Shooting in a duel: arrows aim,
+Enter fires; typing ``b7`` does too. A salvo (three or more seats, all aiming at once): arrows
+aim, Tab goes to the next enemy, Space marks or unmarks a shot, Enter marks one and, once the
+salvo is complete, fires it, Backspace takes the last mark back; typed, ``1:b7 2:c3`` (the
+game's own reading of a salvo). At 80 columns three seas fit side by side (Tab pages through
+more); the shared sea is drawn one character a cell and, past seven seats, scrolls with the
+cursor.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games.zeeslag.fleet import FLEETS, Placement, fleet_problem, layers
-from fairtable.games.zeeslag.sea import ROW_LETTERS, SEA
-from fairtable.node.clients.tui.boards import Board
+from fairtable.games.zeeslag.fleet import FLEETS, Fleet, Placement, fleet_problem, layers
+from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
+from fairtable.games.zeeslag.waters import BLOCK, OwnSeas, SharedSea, Waters
+from fairtable.node.clients.tui.boards import RANDOM, Board
 
 GAP = "  "
+WIDTH = 78
+"""Columns the board may fill (the screen's 80 less a margin)."""
 MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
-MARKS = {"ship": "■", "hit": "X", "sunk": "#", "miss": "o", "water": "~", "unknown": "·"}
+MARKS = {"ship": "■", "hit": "X", "sunk": "#", "miss": "o", "water": "~", "unknown": "·", "owner": "?", "aimed": "*"}
+LEGEND = "■ ship  X hit  ? owner unknown  # sunk  o miss  ~ water  · unknown  * aimed"
 SHOWN = 3
-"""Grids side by side at most: yours and two opponents' (more opponents: Tab pages through them)."""
+"""Seas side by side at most: yours and two others' (more: Tab pages through them)."""
 
 
-def marks(sea: dict, fleet: dict) -> list[str]:
-    """One mark per cell of a seat's sea as the view shows it (its ships where the view knows them)."""
-    out = [MARKS["unknown"]] * SEA.size
-    for cell, _ship in fleet["layout"] or ():
-        out[cell] = MARKS["ship"]
-    for kind, cells in (("water", sea["water"]), ("miss", sea["shots"]), ("hit", sea["hits"])):
+def marks(view: dict, index: int) -> list[str]:
+    """One mark per cell of sea ``index`` as the view shows it (the ships the view knows)."""
+    sea = view["seas"][index]
+    out = [MARKS["unknown"]] * (sea["width"] * sea["height"])
+    for fleet in view["fleets"]:
+        if fleet["sea"] == index:
+            for cell, _ship in fleet["layout"] or ():
+                out[cell] = MARKS["ship"]
+    for kind, cells in (("water", sea["water"]), ("miss", sea["shots"]), ("hit", sea["hits"]), ("owner", sea["unknown"])):
         for cell in cells:
             out[cell] = MARKS[kind]
     for sunk in sea["sunk"]:
@@ -40,7 +54,19 @@ def marks(sea: dict, fleet: dict) -> list[str]:
     return out
 
 
+def opened(sea: dict) -> set[int]:
+    """Cells of a sea already shot at or shown as water: no target any more."""
+    return set(sea["shots"]) | set(sea["hits"]) | set(sea["water"]) | {cell for sunk in sea["sunk"] for cell in sunk["cells"]}
+
+
+def grid_of(sea: dict) -> Grid:
+    return Grid(sea["width"], sea["height"])
+
+
 class ZeeslagBoard(Board):
+    game = "zeeslag"
+    variants = frozenset({"duel", "shared"})
+
     def __init__(self) -> None:
         super().__init__()
         self.cursor = (0, 0)
@@ -50,13 +76,30 @@ class ZeeslagBoard(Board):
         self.problem = ""
         self.ready: Any = None
         """A fleet chosen before this seat's turn to commit came."""
+        self.salvo: list[tuple[int, int]] = []
+        """The salvo's shots marked so far: ``(enemy, sea cell)``."""
+        self.salvo_round: int | None = None
 
     # ------------------------------------------------------------------ state from the update
 
+    @property
+    def seen(self) -> dict:
+        return self.current["view"]
+
+    def waters(self) -> Waters:
+        view = self.seen
+        return SharedSea(view["seats"]) if view["variant"] == "shared" else OwnSeas(view["seats"])
+
     def placing(self) -> bool:
         """Our fleet is still to be chosen (the seats commit in turn, but anyone may place at once)."""
-        view = self.current["view"]
+        view = self.seen
         return view["phase"] == "placement" and view["seat"] is not None and view["fleets"][view["seat"]]["layout"] is None
+
+    def due(self) -> dict[int, int]:
+        """The salvo due from this seat now: shots per enemy (empty when none is due)."""
+        if not self.current.get("your_turn") or self.current.get("legal_moves"):
+            return {}
+        return {foe: count for foe, count in self.seen.get("due") or () if count}
 
     def commit(self, fleet: Any) -> None:
         """Send the fleet when this seat's commitment is due, else keep it until it is."""
@@ -65,18 +108,35 @@ class ZeeslagBoard(Board):
             self.ready = None
             self.choose(fleet)
 
-    def opponents(self) -> list[int]:
-        view = self.current["view"]
-        return [seat for seat in range(view["seats"]) if seat != view["seat"] and seat not in view["left"]]
+    def others(self) -> list[int]:
+        """The seats whose waters can be shown beside ours: the enemies due first, then the rest still at the table."""
+        view = self.seen
+        due = list(self.due())
+        rest = [seat for seat in range(view["seats"]) if seat != view["seat"] and seat not in view["left"] and seat not in due]
+        return due + rest
 
     def aimed_at(self) -> int:
-        opponents = self.opponents()
-        if self.target not in opponents:
-            self.target = opponents[0]
-        return self.target
+        others = self.others()
+        if self.target not in others and others:
+            self.target = others[0]
+        return self.target if self.target is not None else 0
 
-    def fleet(self) -> Any:
-        return FLEETS[self.current["view"]["fleet"]]
+    def mate(self, seat: int) -> bool:
+        me = self.seen["seat"]
+        return me is not None and seat != me and any(me in team and seat in team for team in self.seen["teams"])
+
+    def fleet(self) -> Fleet:
+        return FLEETS[self.seen["fleet"]]
+
+    def grid(self) -> Grid:
+        """The grid the cursor moves on: the placing board, or the sea aimed at."""
+        if self.placing():
+            return self.waters().board
+        sea = self.seen["seas"][self.sea_shown()]
+        return grid_of(sea)
+
+    def sea_shown(self) -> int:
+        return 0 if isinstance(self.waters(), SharedSea) else self.aimed_at()
 
     def ghost(self) -> Placement | None:
         ships = self.fleet().ships
@@ -86,12 +146,16 @@ class ZeeslagBoard(Board):
         return Placement(x, y, ships[len(self.placed)].length, self.horizontal)
 
     def blocked(self) -> set[int]:
+        grid = self.waters().board
         cells: set[int] = set()
         for placement in self.placed:
-            own = placement.cells(SEA) or ()
+            own = placement.cells(grid) or ()
             cells.update(own)
-            cells.update(SEA.ring(own))
+            cells.update(grid.ring(own))
         return cells
+
+    def cursor_cell(self) -> int:
+        return self.grid().cell(*self.cursor)
 
     def shot_at(self, cell: int) -> Any | None:
         target = self.aimed_at()
@@ -107,36 +171,64 @@ class ZeeslagBoard(Board):
             return
         key = event.key
         if key in MOVES:
+            grid = self.grid()
             dx, dy = MOVES[key]
             x, y = self.cursor
-            self.cursor = (min(max(x + dx, 0), SEA.width - 1), min(max(y + dy, 0), SEA.height - 1))
-        elif key == "tab" and not self.placing() and len(self.opponents()) > 1:
-            opponents = self.opponents()
-            self.target = opponents[(opponents.index(self.aimed_at()) + 1) % len(opponents)]
+            self.cursor = (min(max(x + dx, 0), grid.width - 1), min(max(y + dy, 0), grid.height - 1))
+        elif key == "tab" and not self.placing():
+            self._next_target()
         elif self.placing() and key == "r":
             self.horizontal = not self.horizontal
         elif self.placing() and key == "backspace" and self.placed:
             self.placed.pop()
         elif self.placing() and key == "a":
-            self.commit({"random": True})
+            self.commit(RANDOM)
+        elif self.due() and key == "space":
+            self._mark(toggle=True)
+        elif self.due() and key == "backspace" and self.salvo:
+            self.salvo.pop()
         elif key == "enter":
             self._enter()
         else:
             return
         event.stop()
+        self.problem = self.problem if key in ("enter", "space") else ""
         self.redraw()
 
+    def _next_target(self) -> None:
+        """The next sea to aim at (own seas), or the next enemy's home block (the shared sea)."""
+        others = self.others()
+        if not others:
+            return
+        self.target = others[(others.index(self.aimed_at()) + 1) % len(others)]
+        if isinstance(self.waters(), SharedSea):
+            x, y = self.cursor
+            self.cursor = (BLOCK * self.target + x % BLOCK, y)
+
     def _enter(self) -> None:
-        if not self.placing():
-            move = self.shot_at(SEA.cell(*self.cursor))
+        if self.placing():
+            self._place()
+        elif self.due():
+            if self.complete():
+                self.choose({"salvo": sorted([foe, cell] for foe, cell in self.salvo)})
+            else:
+                self._mark(toggle=False)
+        else:
+            move = self.shot_at(self.cursor_cell())
             self.problem = "" if move is not None else "you cannot shoot there now"
             if move is not None:
                 self.choose(move)
-            return
+
+    def _place(self) -> None:
+        layout, seat = self.waters(), self.seen["seat"]
         ghost = self.ghost()
-        cells = None if ghost is None else ghost.cells(SEA)
+        cells = None if ghost is None else ghost.cells(layout.board)
         if ghost is None or cells is None:
             self.problem = "the ship does not fit there"
+            return
+        problem = layout.place_problem(seat, cells)
+        if problem is not None:
+            self.problem = f"that ship {problem}"
             return
         if set(cells) & self.blocked():
             self.problem = "ships may not touch or overlap"
@@ -144,80 +236,289 @@ class ZeeslagBoard(Board):
         self.problem = ""
         self.placed.append(ghost)
         if len(self.placed) == len(self.fleet().ships):
-            data = layers(SEA, self.placed)
-            problem = fleet_problem(SEA, self.fleet(), data)
+            data = layers(layout.board, self.placed)
+            problem = fleet_problem(layout.board, self.fleet(), data, partial(layout.place_problem, seat))
             if problem is not None:
                 self.problem = problem
                 self.placed.pop()
                 return
             self.commit({layer: list(values) for layer, values in data.items()})
 
+    # ------------------------------------------------------------------ the salvo
+
+    def enemy_at(self, cell: int) -> int | None:
+        """The enemy a shot at ``cell`` of the sea shown is aimed at: the sea's owner, or in the
+        shared sea the owner of the cell's block if due, else a due enemy whose window covers it."""
+        due, layout = self.due(), self.waters()
+        if not isinstance(layout, SharedSea):
+            return self.aimed_at() if self.aimed_at() in due else None
+        block = layout.sea.xy(cell)[0] // BLOCK
+        covering = [foe for foe in due if layout.to_board(foe, cell) is not None]
+        return block if block in covering else covering[0] if covering else None
+
+    def complete(self) -> bool:
+        due, counts = self.due(), self.counts()
+        if self.seen["salvo"] == "focus":
+            return len(counts) == 1 and all(counts[foe] == due[foe] for foe in counts)
+        return counts == due
+
+    def counts(self) -> dict[int, int]:
+        counts: dict[int, int] = {}
+        for foe, _cell in self.salvo:
+            counts[foe] = counts.get(foe, 0) + 1
+        return counts
+
+    def _mark(self, toggle: bool) -> None:
+        cell = self.cursor_cell()
+        foe = self.enemy_at(cell)
+        shared = isinstance(self.waters(), SharedSea)
+        marked = [pair for pair in self.salvo if pair[1] == cell and (shared or pair[0] == self.aimed_at())]
+        self.problem = ""
+        if marked:
+            if toggle:
+                self.salvo.remove(marked[0])
+            return
+        own = {sea_cell for sea_cell, _ in self.seen["fleets"][self.seen["seat"]]["layout"] or ()}
+        if foe is None:
+            self.problem = "no enemy of yours is due a shot there (Tab: the next enemy)"
+        elif cell in opened(self.seen["seas"][self.sea_shown()]):
+            self.problem = "that cell is opened already"
+        elif shared and cell in own:
+            self.problem = "your own ship lies there"
+        elif self.seen["salvo"] == "focus" and any(other != foe for other, _ in self.salvo):
+            self.problem = "focus: every shot at one enemy (Backspace takes marks back)"
+        elif self.counts().get(foe, 0) >= self.due()[foe]:
+            self.problem = f"all {self.due()[foe]} shots at {self.who(foe)} are marked"
+        else:
+            self.salvo.append((foe, cell))
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.seen["seat"] else str(self.current["seats"][seat])
+
     # ------------------------------------------------------------------ drawing
 
     def draw(self, update: dict) -> RenderableType:
         view = update["view"]
-        me, seas, fleets, names = view["seat"], view["seas"], view["fleets"], update["seats"]
         if not self.placing():
             self.placed, self.ready = [], None
         elif self.ready is not None and update.get("decision") == "hidden":
             self.call_later(self.commit, self.ready)
-        fleet = FLEETS[view["fleet"]]
-        text = Text(f"Zeeslag {view['variant']} · fleet {fleet.name_en} ({fleet.name}) · water ring "
-                    f"{'on' if view['water_ring'] else 'off'}\n", style="bold")
-        shown = [me] + [self.aimed_at()] + [seat for seat in self.opponents() if seat != self.aimed_at()]
-        shown = shown[:SHOWN]
-        titles = [("your fleet" if seat == me else f"{names[seat]}'s waters" + (" ◀" if seat == self.aimed_at() and view["seats"] > 2 else ""))
-                  for seat in shown]
+        shots = sum(len(sea["shots"]) + len(sea["hits"]) for sea in view["seas"])
+        if not self.due():
+            self.salvo, self.salvo_round = [], None
+        elif shots != self.salvo_round:  # a new round: a new salvo, aimed first at the first enemy due
+            self.salvo, self.salvo_round, self.target = [], shots, next(iter(self.due()))
+            if isinstance(self.waters(), SharedSea):
+                self.cursor = (BLOCK * self.target + self.cursor[0] % BLOCK, self.cursor[1])
+        grid = self.grid()
+        self.cursor = (min(self.cursor[0], grid.width - 1), min(self.cursor[1], grid.height - 1))
+        text = Text(self._title() + "\n", style="bold")
+        if self.placing() and isinstance(self.waters(), SharedSea):
+            self._draw_window(text)
+        elif isinstance(self.waters(), SharedSea):
+            self._draw_shared(text)
+        else:
+            self._draw_seas(text)
+        text.append(LEGEND + "\n", style="dim")
+        text.append(self._afloat()[:WIDTH] + "\n")
+        text.append(self._doing(update)[:WIDTH] + "\n", style="bold")
+        for shot in view["recent"][-2:]:
+            text.append(self._shot_line(shot)[:WIDTH] + "\n", style="italic")
+        if self.problem:
+            text.append(self.problem + "\n", style="bold red")
+        return text
+
+    def _title(self) -> str:
+        view, fleet = self.seen, self.fleet()
+        rest = [f"water ring {'on' if view['water_ring'] else 'off'}"] if view["variant"] != "shared" else []
+        if view["seats"] > 2:
+            rest.append(f"salvo {view['salvo']} {view['shots']}")
+        teams = [["teams " + " / ".join("+".join(map(names, team)) for team in view["teams"])]
+                 for names in (self.who, lambda seat: f"s{seat}")] + [["mates *"]] if view["teams"] else [[]]
+        for extra in teams:
+            for name in (f"{fleet.name_en} ({fleet.name})", fleet.name_en):
+                title = " · ".join([f"Zeeslag {view['variant']}", f"fleet {name}", *rest, *extra])
+                if len(title) <= WIDTH:
+                    return title
+        return title[:WIDTH]
+
+    def label(self, seat: int) -> str:
+        """``bob (mate)``, ``carol (out)``, ``your fleet``."""
+        view = self.seen
+        if seat == view["seat"]:
+            return "your fleet"
+        tags = [tag for tag, on in (("mate", self.mate(seat)), ("out", view["fleets"][seat]["out"])) if on]
+        return f"s{seat} {self.who(seat)}" + (f" ({', '.join(tags)})" if tags else "")
+
+    def _draw_seas(self, text: Text) -> None:
+        view = self.seen
+        me = view["seat"]
+        others = self.others()
+        if len(others) >= SHOWN:  # a window of the others from the one aimed at (Tab moves it)
+            first = others.index(self.aimed_at())
+            others = [others[(first + step) % len(others)] for step in range(SHOWN - 1)]
+        shown = ([me] if me is not None else []) + others
+        aiming = view["seats"] > 2 and not self.placing()
+        titles = [self.label(seat) + (" ◀" if seat == self.aimed_at() and aiming else "") for seat in shown]
         text.append(GAP.join(f"{title[:22]:<22}" for title in titles) + "\n", style="underline")
-        grids = [self._grid(seas[fleets[seat]["sea"]], fleets[seat], own=seat == me, aimed=seat == self.aimed_at()) for seat in shown]
+        grids = [self._grid(seat) for seat in shown]
         for row in range(len(grids[0])):
             for index, grid in enumerate(grids):
                 if index:
                     text.append(GAP)
                 text.append_text(grid[row])
             text.append("\n")
-        text.append("■ ship  X hit  # sunk  o miss  ~ water  · unknown\n", style="dim")
-        for seat in shown:
-            sunk = set(fleets[seat]["sunk"])
-            afloat = ", ".join(f"{ship.name_en} {ship.length}" for ship in fleet.ships if ship.index not in sunk)
-            text.append(f"{'you' if seat == me else names[seat]}: {len(fleet.ships) - len(sunk)} afloat: {afloat}"[:79] + "\n")
-        if self.placing():
-            ghost = self.ghost()
-            ship = fleet.ships[len(self.placed)] if ghost is not None else None
-            what = f"place {ship.name_en} ({ship.length})" if ship else "fleet placed"
-            if self.ready is not None:
-                what = "fleet chosen: sent when your turn to commit comes"
-            text.append(f"{what}: arrows + Enter, r rotate, Backspace undo, a random\n", style="bold")
-        elif update.get("legal_moves"):
-            text.append(f"aim with the arrows, Enter fires at {SEA.name(SEA.cell(*self.cursor))} (or type a cell such as b7)\n",
-                        style="bold")
-        for shot in view["recent"][-2:]:
-            outcome = "?" if shot["hit"] is None else "hit" if shot["hit"] else "miss"
-            for _owner, ship in shot["sunk"]:
-                outcome += f", {fleet.ships[ship].name_en} sunk"
-            who = "you" if shot["seat"] == me else names[shot["seat"]]
-            text.append(f"{who} shot {SEA.name(shot['cell'])}: {outcome}\n", style="italic")
-        if self.problem:
-            text.append(self.problem + "\n", style="bold red")
-        return text
 
-    def _grid(self, sea: dict, fleet: dict, own: bool, aimed: bool) -> list[Text]:
-        cells = marks(sea, fleet)
+    def _grid(self, seat: int) -> list[Text]:
+        """One seat's own sea, two characters a cell."""
+        view = self.seen
+        sea_index = view["fleets"][seat]["sea"]
+        sea = view["seas"][sea_index]
+        grid = grid_of(sea)
+        cells = marks(view, sea_index)
         highlight: set[int] = set()
+        own = seat == view["seat"]
         if own and self.placing():
             for placement in self.placed:
-                for cell in placement.cells(SEA) or ():
+                for cell in placement.cells(grid) or ():
                     cells[cell] = MARKS["ship"]
             ghost = self.ghost()
-            highlight = set((ghost.cells(SEA) or ()) if ghost is not None else ())
-        elif aimed and not own and self.current.get("legal_moves"):
-            highlight = {SEA.cell(*self.cursor)}
-        rows = [Text("  " + "".join(f"{(x + 1) % 10:>2}" for x in range(SEA.width)) + " ")]  # columns 1..9, 0 for 10
-        for y in range(SEA.height):
+            highlight = set((ghost.cells(grid) or ()) if ghost is not None else ())
+        elif not own and seat == self.aimed_at() and (self.current.get("legal_moves") or self.due()):
+            highlight = {grid.cell(*self.cursor)}
+        for foe, cell in self.salvo:
+            if foe == seat:
+                cells[cell] = MARKS["aimed"]
+        rows = [Text("  " + "".join(f"{(x + 1) % 10:>2}" for x in range(grid.width)) + " ")]  # columns 1..9, 0 for 10
+        for y in range(grid.height):
             row = Text(f"{ROW_LETTERS[y]} ")
-            for x in range(SEA.width):
-                cell = SEA.cell(x, y)
-                row.append(f"{cells[cell]:>2}", style="reverse" if cell in highlight else None)
+            for x in range(grid.width):
+                cell = grid.cell(x, y)
+                style = "reverse" if cell in highlight else "bold yellow" if cells[cell] == MARKS["aimed"] else None
+                row.append(f"{cells[cell]:>2}", style=style)
             row.append(" ")
             rows.append(row)
         return rows
+
+    def _draw_shared(self, text: Text) -> None:
+        """The shared sea: a label over each block, two characters a cell while it fits, else
+        one; past seven seats a window of blocks that follows the cursor."""
+        view = self.seen
+        seats, sea = view["seats"], view["seas"][0]
+        grid = grid_of(sea)
+        width = 2 if 2 * grid.width + 2 <= WIDTH else 1
+        visible = min(seats, (WIDTH - 2) // (BLOCK * width))
+        cursor_block = self.cursor[0] // BLOCK
+        first = min(max(cursor_block - visible // 2, 0), seats - visible)
+        blocks = range(first, first + visible)
+        cells = marks(view, 0)
+        for _foe, cell in self.salvo:
+            cells[cell] = MARKS["aimed"]
+        aiming = bool(self.due())
+        cursor = grid.cell(*self.cursor)
+        more = ("◀ " if first > 0 else "  ", " ▶" if first + visible < seats else "")
+        text.append(more[0] + "".join(f"{self._block_label(b)[:BLOCK * width - 1]:<{BLOCK * width}}" for b in blocks).rstrip() + more[1] + "\n",
+                    style="underline")
+        text.append("  " + "".join(f"{(x + 1) % 10:>{width}}" for b in blocks for x in range(BLOCK * b, BLOCK * (b + 1))) + "\n")
+        for y in range(grid.height):
+            row = Text(f"{ROW_LETTERS[y]} ")
+            for b in blocks:
+                for x in range(BLOCK * b, BLOCK * (b + 1)):
+                    cell = grid.cell(x, y)
+                    style = "reverse" if aiming and cell == cursor else "bold yellow" if cells[cell] == MARKS["aimed"] else \
+                        "on grey23" if b == view["seat"] else None
+                    row.append(f"{cells[cell]:>{width}}", style=style)
+            text.append_text(row)
+            text.append("\n")
+        if visible < seats:
+            text.append(f"columns {BLOCK * first + 1}-{BLOCK * (first + visible)} of {grid.width}: the view follows the cursor (Tab: next enemy)\n",
+                        style="dim")
+
+    def _block_label(self, block: int) -> str:
+        view = self.seen
+        if block == view["seat"]:
+            return "you"
+        return f"s{block} {self.who(block)}" + ("*" if self.mate(block) else "") + (" out" if view["fleets"][block]["out"] else "")
+
+    def _draw_window(self, text: Text) -> None:
+        """Placing in the shared sea: this seat's window (its home block and a border column of
+        each neighbour) labelled with the shared sea's column numbers, three characters a cell."""
+        layout = self.waters()
+        assert isinstance(layout, SharedSea)
+        seat = self.seen["seat"]
+        board = layout.board
+        columns = [BLOCK * seat + x for x in range(board.width)]  # sea column + 1 of board column x
+        ghost = self.ghost()
+        highlight = set((ghost.cells(board) or ()) if ghost is not None else ())
+        placed = {cell for placement in self.placed for cell in placement.cells(board) or ()}
+        notes = [f"Your window: sea columns {max(columns[0], 1)}-{min(columns[-1], layout.sea.width)}",
+                 f"Home block {columns[1]}-{columns[-2]} (shaded): each ship",
+                 "needs a cell there; a flat ship may",
+                 "stick one cell out into a neighbour's",
+                 "block (x: off the sea)."]
+        header = "  " + "".join(f"{'x' if not 1 <= column <= layout.sea.width else column:>3}" for column in columns)
+        text.append(header + "\n")
+        for y in range(board.height):
+            row = Text(f"{ROW_LETTERS[y]} ")
+            for x in range(board.width):
+                cell = board.cell(x, y)
+                off = not 1 <= columns[x] <= layout.sea.width
+                mark = " " if off else MARKS["ship"] if cell in placed else MARKS["unknown"]
+                style = "reverse" if cell in highlight else "on grey23" if layout.home(cell) else None
+                row.append(f"{mark:>3}", style=style)
+            row.append("  " + (notes[y] if y < len(notes) else ""))
+            text.append_text(row)
+            text.append("\n")
+
+    def _afloat(self) -> str:
+        view, fleet = self.seen, self.fleet()
+        if view["seats"] == 2:
+            me = view["seat"] if view["seat"] is not None else 0
+            parts = []
+            for seat in (me, 1 - me):
+                sunk = set(view["fleets"][seat]["sunk"])
+                afloat = " ".join(str(ship.length) for ship in fleet.ships if ship.index not in sunk)
+                parts.append(f"{self.who(seat)}: {len(fleet.ships) - len(sunk)} afloat ({afloat})")
+            return " │ ".join(parts)
+        for names in (self.who, lambda seat: "you" if seat == view["seat"] else f"s{seat}"):
+            line = "afloat: " + ", ".join(f"{names(seat)}{'*' if self.mate(seat) else ''} {'out' if entry['out'] else entry['afloat']}"
+                                          for seat, entry in enumerate(view["fleets"])) + (" (* mate)" if view["teams"] else "")
+            if len(line) <= WIDTH:
+                break
+        return line
+
+    def _doing(self, update: dict) -> str:
+        """What to do now, in words (or what is going on)."""
+        if self.placing():
+            ghost = self.ghost()
+            ship = self.fleet().ships[len(self.placed)] if ghost is not None else None
+            if self.ready is not None:
+                return "fleet chosen: sent when your turn to commit comes"
+            what = f"place {ship.name_en} ({ship.length})" if ship else "fleet placed"
+            return f"{what}: arrows + Enter, r rotate, Backspace undo, a random"
+        due = self.due()
+        if due:
+            marked = " ".join(f"{foe}:{self.grid().name(cell)}" for foe, cell in sorted(self.salvo)) or "none yet"
+            if self.seen["salvo"] == "focus":
+                need = f"{max(due.values())} at one of {len(due)} enemies"
+            elif len(set(due.values())) == 1 and len(due) > 2:
+                need = f"{next(iter(due.values()))} at each of {len(due)} enemies"
+            else:
+                need = ", ".join(f"{count} at {self.who(foe)}" for foe, count in due.items())
+            then = "Enter fires" if self.complete() else "Space/Enter mark, Tab next enemy"
+            return f"salvo ({need}): {marked} · {then}"
+        if update.get("legal_moves"):
+            return f"aim with the arrows, Enter fires at {self.grid().name(self.cursor_cell())} (or type a cell such as b7)"
+        lines = (update.get("text") or "").splitlines()
+        return lines[-1] if lines else ""
+
+    def _shot_line(self, shot: dict) -> str:
+        view, fleet = self.seen, self.fleet()
+        hit = shot["hit"]
+        outcome = "being opened" if hit is None else "miss" if not hit else "hit" if hit == 1 else f"{hit} ships hit"
+        for owner, ship in shot["sunk"]:
+            whose = "" if view["seats"] == 2 else f" of {self.who(owner)}"
+            outcome += f", {fleet.ships[ship].name_en}{whose} sunk"
+        at = f" at {self.who(shot['target'])}" if view["seats"] > 2 and view["variant"] != "shared" else ""
+        timer = " (timer)" if shot["timer"] else ""
+        return f"{self.who(shot['seat'])} shot {grid_of(view['seas'][0]).name(shot['cell'])}{at}: {outcome}{timer}"

@@ -9,8 +9,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 HELP = """Keys at the table
-  arrows / Enter   choose and play (each board says how)
-  typing           a move's number, a cell such as b7, a card's name or code; Enter sends
+  arrows / Enter   choose and play (each board's last line says how)
+  Space            mark (cards of one play, a salvo's shots, a deck's cards)
+  Tab              zeeslag: the next enemy's waters
+  a                let your node choose at random (a fleet, a deck)
+  typing           a move's number, a cell such as b7, a salvo such as 1:b7 2:c3,
+                   a card's name or code, a deck-list file's path; Enter sends
   R                resign (asks first)
   ?                this help
   Escape           back to your tables (the node keeps your seat)

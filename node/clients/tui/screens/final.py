@@ -18,7 +18,8 @@ from fairtable.protocol.session.verify import verify_chunks
 def outcome(update: dict) -> str:
     """``You won: seat 0 (alice) won: enemy tower destroyed`` or the like, from this seat's side."""
     value = update["result"]
-    result = Result(tuple(value["winners"]), value["reason"], tuple(value.get("scores") or ()))
+    result = Result(tuple(value["winners"]), value["reason"], tuple(value.get("scores") or ()), tuple(value.get("losers") or ()),
+                    tuple(tuple(team) for team in value.get("teams") or ()))
     seat = update.get("seat")
     said = "A draw" if not result.winners else "You won" if seat in result.winners else "You lost"
     return f"{said}. {describe(result, update.get('seats') or ())}."

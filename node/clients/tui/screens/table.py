@@ -15,10 +15,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Input, Static
 
-from fairtable.node.clients.tui.boards import Board, board_for
+from fairtable.node.clients.tui.boards import Board, Refused, board_for, move_hint
 from fairtable.node.clients.tui.screens.common import BaseScreen
 from fairtable.node.clients.tui.screens.dialogs import Confirm, Help
 from fairtable.node.clients.tui.screens.final import FinalScreen
+
+STATUS_WIDTH = 80
 
 
 def clock_text(seconds: float) -> str:
@@ -41,7 +43,7 @@ class TableScreen(BaseScreen):
         return self.play.updates.get(self.lobby_id) or {}
 
     def compose(self) -> ComposeResult:
-        self.board = board_for(self.update_.get("game", ""), (self.update_.get("view") or {}).get("variant"))
+        self.board = board_for(self.update_)
         yield Static("", id="status")
         yield self.board
         yield Static("", id="message")
@@ -76,13 +78,18 @@ class TableScreen(BaseScreen):
             return
         seats, me = list(update.get("seats") or ()), update.get("seat")
         running = self.play.seconds_left(self.lobby_id)
-        parts = []
-        for index, name in enumerate(seats):
-            label = f"{name} (you)" if index == me else name
-            clock = clock_text(running[1]) if running is not None and running[0] == index else "-"
-            parts.append(f"{label} {clock}")
         turn = "your turn" if update.get("your_turn") else "waiting" if update.get("result") is None else "over"
-        self.show("#status", f"{update['game']} {update['variant']} · {turn} · " + " │ ".join(parts))
+        head = f"{update['game']} {update['variant']} · {turn} · "
+        for width in (None, 8, 4):  # shorter names while the line does not fit (six seats, say)
+            parts = []
+            for index, name in enumerate(seats):
+                label = f"{name[:width]} (you)" if index == me else name[:width]
+                clock = clock_text(running[1]) if running is not None and running[0] == index else "-" if width is None else ""
+                parts.append(f"{label} {clock}".rstrip())
+            line = head + " │ ".join(parts)
+            if len(line) <= STATUS_WIDTH:
+                break
+        self.show("#status", line)
 
     # ------------------------------------------------------------------ moves
 
@@ -96,10 +103,15 @@ class TableScreen(BaseScreen):
         self.board.focus()
         if not text:
             return
-        move = self.board.typed(self.update_, text)
+        try:
+            move = self.board.typed(self.update_, text)
+        except Refused as exc:
+            self.say(str(exc))
+            return
         if move is None:
-            moves = len(self.update_.get("legal_moves") or ())
-            self.say(f"{text!r} is none of your moves now" + (f" (1..{moves}, or a move's last word)" if moves else ": it is not your turn"))
+            moves, hint = len(self.update_.get("legal_moves") or ()), move_hint(self.update_)
+            why = f"{hint}" if hint else f"1..{moves}, or a move's last word" if moves else None
+            self.say(f"{text!r} is none of your moves now" + (f" ({why})" if why else ": it is not your turn"))
         else:
             self.send(move)
 

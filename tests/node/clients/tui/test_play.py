@@ -7,28 +7,7 @@ from __future__ import annotations
 import pytest
 
 from fairtable.node.clients.tui.app import HostSettings, Start
-from fairtable.node.lobby.invite import parse_invite
-from tests.node.clients.tui.world import FakeClock, World, run, screen_text, until
-
-
-def on(app, name: str) -> bool:
-    return type(app.screen).__name__ == name
-
-
-def table(app) -> dict:
-    return app.updates.get(getattr(app.screen, "lobby_id", ""), {})
-
-
-async def seat_guest(world: World, app, pilot, guest: int = 1) -> None:
-    """Guest node ``guest`` joins by the invite the waiting screen shows."""
-    await until(pilot, lambda: on(app, "WaitScreen") and "--join ft:" in screen_text(app), "the invite")
-    invite = parse_invite(next(line.split()[-1] for line in screen_text(app).splitlines() if "--join" in line))
-    await world.trio(world.nodes[guest].join, invite.address, invite.lobby_id, invite.fingerprint)
-
-
-async def my_turn(app, pilot) -> None:
-    """Wait until it is our decision and the board shows it (the screen redraws just after the event)."""
-    await until(pilot, lambda: on(app, "TableScreen") and table(app).get("your_turn") and app.screen.board.current is table(app), "our turn")
+from tests.node.clients.tui.world import FakeClock, World, deciding, my_turn, on, run, screen_text, seat_guest, table, until
 
 
 def test_towers_hosted_from_the_dialog_played_by_keys_and_typing_then_resigned(tmp_path):
@@ -113,7 +92,7 @@ def test_zeeslag_fleet_placed_by_hand_with_rotation_then_shots_by_cursor_and_by_
         app = world.app(Start(host=HostSettings("zeeslag", options={"turn_seconds": 0}, start=True)))
         async with app.run_test(size=(80, 24)) as pilot:
             await seat_guest(world, app, pilot)
-            await until(pilot, lambda: on(app, "TableScreen") and table(app).get("decision") == "hidden", "placement")
+            await until(pilot, lambda: deciding(app, "hidden"), "placement")
             board = app.screen.board
             ships = board.fleet().ships
             await pilot.press("r")  # the first ship stands upright in the last column

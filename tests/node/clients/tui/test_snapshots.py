@@ -1,6 +1,6 @@
 """Each game's screen at 80x24, as SVG snapshots checked into ``snapshots/``.
 
-The tables are made deterministically (seeded chance, fixed names, a fixed clock) and shown
+The tables are made deterministically (seeded games, fixed names, a fixed clock: ``tables``) and shown
 through a stub connection, so a snapshot changes only when the screen does. After a
 deliberate change of a screen, regenerate them and review the pictures:
 
@@ -11,24 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fairtable.games import registry
-from fairtable.node.api.ops import fields_of
 from fairtable.node.clients.tui.app import PlayApp
 from fairtable.node.clients.tui.screens.table import TableScreen
-from fairtable.node.service import LobbyTable, TableUpdate
+from tests.node.clients.tui.tables import table_at
 from tests.node.clients.tui.world import FakeClock
-from tests.node.fake_node import FakeTable
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("FAIRTABLE_SNAPSHOTS") == "update"
-NAMES = ("alice", "bob", "carol", "dave")
 
 
 class StubBridge:
@@ -48,29 +43,6 @@ class StubBridge:
         return future
 
 
-def table_update(game_id: str, seats: int, seed: int, **options: Any) -> dict:
-    """A table of ``game_id`` after seeded chance and random opponents, at this seat's first decision."""
-    game = registry.get(game_id)
-    if game_id == "zeeslag":  # it starts with the fleets, before any chance
-        view = game.view(game.setup(game.variants[0], options, seats), 0)
-        update = fields_of(TableUpdate("lobby1", "ab" * 32, game_id, game.variants[0], 0, NAMES[:seats], "playing", view))
-    else:
-        lobby = LobbyTable("lobby1", NAMES[0], game_id, game.variants[0], options, seats, NAMES[:seats])
-        fake = FakeTable(lobby, 0, random.Random(seed))
-        fake.advance()
-        update = fields_of(fake.update())
-    renderer = game.renderer
-    assert renderer is not None
-    update.update(seats=list(NAMES[:seats]), phase="playing", text=renderer.render(update["view"]),
-                  move_texts=[renderer.move_line(update["view"], move) for move in update["legal_moves"]], clock=None)
-    if game_id == "zeeslag":
-        update.update(decision="hidden", your_turn=True, legal_moves=[], move_texts=[])
-    else:
-        update["decision"] = "move"
-        update["clock"] = {"seat": 0, "seconds": 42} if options.get("turn_seconds") else None
-    return update
-
-
 def shot(update: dict, keys: tuple[str, ...] = ()) -> str:
     async def take() -> str:
         app = PlayApp(StubBridge(), clock=FakeClock())  # type: ignore[arg-type]
@@ -85,16 +57,35 @@ def shot(update: dict, keys: tuple[str, ...] = ()) -> str:
     return asyncio.run(take())
 
 
-CASES: dict[str, Callable[[], tuple[dict, tuple[str, ...]]]] = {
-    "towers": lambda: (table_update("towers", 2, 3, turn_seconds=60), ("down",)),
-    "zeeslag-placing": lambda: (table_update("zeeslag", 2, 4), ("enter", "down", "down", "r", "right")),
-    "shengji": lambda: (table_update("shengji", 4, 5, turn_seconds=60), ("right", "space")),
+CASES: dict[str, tuple[dict, tuple[str, ...]]] = {
+    "towers": (dict(game_id="towers", variant="normal", seats=2, seed=3, nth=1, turn_seconds=60), ("down",)),
+    "shengji": (dict(game_id="shengji", variant="standard", seats=4, seed=5, nth=3, turn_seconds=60, deals=1), ("right", "space")),
+    "zeeslag-placing": (dict(game_id="zeeslag", variant="duel", seats=2, seed=4), ("enter", "down", "down", "r", "right")),
+    "zeeslag-duel": (dict(game_id="zeeslag", variant="duel", seats=2, seed=4, nth=6), ("up", "left")),
+    "zeeslag-salvo": (dict(game_id="zeeslag", variant="duel", seats=3, seed=1, nth=3), ("right", "right", "enter", "tab", "down")),
+    "zeeslag-teams-focus": (dict(game_id="zeeslag", variant="duel", seats=4, seed=2, nth=2, teams=2, salvo="focus"),
+                            ("right", "enter", "down", "enter")),
+    "zeeslag-shared": (dict(game_id="zeeslag", variant="shared", seats=3, seed=2, nth=3), ("right", "enter")),
+    "zeeslag-shared-8": (dict(game_id="zeeslag", variant="shared", seats=8, seed=2, nth=2, teams=2), ("tab", "tab", "tab", "enter")),
+    "zeeslag-shared-placing": (dict(game_id="zeeslag", variant="shared", seats=4, seed=2), ("right", "enter", "down", "down")),
+    "drachenherz": (dict(game_id="drachenherz", variant="standard", seats=2, seed=3, nth=12, match=2), ("right", "space")),
+    "duel-deck": (dict(game_id="duel", variant="1v1", seats=2, seed=1), ("space", "down", "space", "down")),
+    "duel-rebuild": (dict(game_id="duel", variant="blind", seats=2, seed=1, nth=1), ("down", "space")),
+    "duel-defend": (dict(game_id="duel", variant="1v1", seats=2, seed=1, nth=2, turn_seconds=60), ("down",)),
+    "duel-blind": (dict(game_id="duel", variant="blind", seats=2, seed=1, events=40), ()),
+    "duel-ffa": (dict(game_id="duel", variant="ffa", seats=6, seed=1, nth=1), ("right", "down")),
+    "duel-draft": (dict(game_id="duel", variant="1v1", seats=2, seed=1, nth=5, draft=True), ("down",)),
 }
+
+
+def case(name: str) -> tuple[dict, tuple[str, ...]]:
+    settings, keys = CASES[name]
+    return table_at(**settings), keys
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_each_games_screen_at_80x24_matches_its_snapshot(name):
-    update, keys = CASES[name]()
+    update, keys = case(name)
     svg = shot(update, keys)
     path = SNAPSHOTS / f"{name}.svg"
     if UPDATE or not path.exists():
@@ -106,5 +97,5 @@ def test_each_games_screen_at_80x24_matches_its_snapshot(name):
 
 
 def test_snapshots_are_deterministic():
-    update, keys = CASES["towers"]()
+    update, keys = case("towers")
     assert shot(update, keys) == shot(update, keys)

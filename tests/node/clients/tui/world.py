@@ -20,11 +20,15 @@ import trio.lowlevel
 from fairtable.node.api.server import serve_api
 from fairtable.node.clients.tui.app import PlayApp, Start
 from fairtable.node.clients.tui.bridge import Bridge, Portal, guest_run
+from fairtable.node.lobby.invite import parse_invite
 from fairtable.node.node import Node, NodeConfig
 from fairtable.node.service import Identity
 from tests.node.nodes import FAST
 
-GUARD_SECONDS = 30.0
+GUARD_SECONDS = 90.0
+"""A guard against hanging only: a wait this long means something is stuck (a shared, loaded machine
+may take tens of seconds for a duel's secret decks), never a timing assertion."""
+SCENARIO_SECONDS = 600.0
 SIZE = (80, 24)
 
 
@@ -108,7 +112,7 @@ async def scenario(tmp_path: Path, count: int, body: Callable[[World], Awaitable
     done = guest_run(lambda: world._main(lambda: ready.set_result(None)))
     try:
         await asyncio.wait_for(asyncio.shield(ready), GUARD_SECONDS)
-        await asyncio.wait_for(body(world), 120)
+        await asyncio.wait_for(body(world), SCENARIO_SECONDS)
     finally:
         world.portal.run(_set, world._stop)
         (await done).unwrap()
@@ -142,3 +146,28 @@ def screen_text(app: PlayApp) -> str:
     for listing in app.screen.query(OptionList):
         parts.extend(str(listing.get_option_at_index(index).prompt) for index in range(listing.option_count))
     return "\n".join(parts)
+
+
+def on(app, name: str) -> bool:
+    return type(app.screen).__name__ == name
+
+
+def table(app) -> dict:
+    return app.updates.get(getattr(app.screen, "lobby_id", ""), {})
+
+
+async def seat_guest(world: World, app, pilot, guest: int = 1) -> None:
+    """Guest node ``guest`` joins by the invite the waiting screen shows."""
+    await until(pilot, lambda: on(app, "WaitScreen") and "--join ft:" in screen_text(app), "the invite")
+    invite = parse_invite(next(line.split()[-1] for line in screen_text(app).splitlines() if "--join" in line))
+    await world.trio(world.nodes[guest].join, invite.address, invite.lobby_id, invite.fingerprint)
+
+
+async def my_turn(app, pilot) -> None:
+    """Wait until it is our decision and the board shows it (the screen redraws just after the event)."""
+    await until(pilot, lambda: on(app, "TableScreen") and table(app).get("your_turn") and app.screen.board.current is table(app), "our turn")
+
+
+def deciding(app, decision: str) -> bool:
+    """Our decision is ``decision`` and the board shows it (the screen redraws just after the event)."""
+    return on(app, "TableScreen") and table(app).get("decision") == decision and app.screen.board.current is table(app)

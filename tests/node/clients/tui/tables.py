@@ -1,0 +1,68 @@
+"""Table updates at a chosen moment of a real game, made deterministically for the board tests.
+
+A whole game is played by random bots under the local referee in lockstep (every seat's own
+state kept beside the full one); seat 0's events are then replayed up to its ``nth`` decision,
+(decisions the node answers itself not counted), so the view, legal moves and decision are exactly what seat 0's node would send its client
+there (nothing a seat may not know).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fairtable.games import referee, registry
+from fairtable.games.bots import make
+from fairtable.games.contract import CommitHidden, Decide, ShuffleOwned, Simultaneous
+from fairtable.node.api.ops import fields_of
+from fairtable.node.service import TableUpdate
+
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+KINDS = ((Decide, "move"), (Simultaneous, "choice"), (CommitHidden, "hidden"), (ShuffleOwned, "deck"))
+
+
+def decision_of(request: Any) -> str | None:
+    """What seat 0 must decide at ``request``, in the client API's words, or None."""
+    seats = {Decide: lambda r: (r.seat,), Simultaneous: lambda r: r.seats, CommitHidden: lambda r: r.seats,
+             ShuffleOwned: lambda r: (r.owner,)}
+    for kind, word in KINDS:
+        if isinstance(request, kind) and 0 in seats[kind](request):
+            return word
+    return None
+
+
+def forced(game: Any, state: Any) -> bool:
+    """A decision with one legal move, which the node answers itself (a zeeslag sink answer)."""
+    return decision_of(game.pending(state)) == "move" and len(game.legal_moves(state, 0)) == 1
+
+
+def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, events: int | None = None, **options: Any) -> dict:
+    """Seat 0's ``table`` event at its ``nth`` decision (counted from 0) of a seeded game, or
+    after its first ``events`` events (a moment it decides nothing: blind play, say)."""
+    game = registry.get(game_id)
+    chosen = game.options_of(game.setup(variant, options, seats))
+    bots = [make(game, "random", random.Random(seed * 10 + seat)) for seat in range(seats)]
+    played = referee.play(game, variant, options, bots, random.Random(seed), lockstep=True)
+    state, count = game.setup(variant, options, seats), -1
+    for index, event in enumerate(played.seat_events[0]):
+        if index == events:
+            break
+        if events is None and decision_of(game.pending(state)) is not None and not forced(game, state):
+            count += 1
+            if count == nth:
+                break
+        state = game.apply(state, event)
+    else:
+        raise AssertionError(f"seat 0 decides fewer than {nth + 1} times")
+    request = game.pending(state)
+    decision = decision_of(request)
+    legal = game.legal_moves(state, 0)
+    renderer = game.renderer
+    assert renderer is not None
+    view = game.view(state, 0)
+    timer = dict(chosen).get("turn_seconds", 0)
+    update = fields_of(TableUpdate("lobby1", "ab" * 32, game_id, variant, 0, NAMES[:seats], "playing", view, legal,
+                                   your_turn=decision is not None, decision=decision, text=renderer.render(view),
+                                   move_texts=tuple(renderer.move_line(view, move) for move in legal)))
+    update["clock"] = {"seat": 0, "seconds": 42} if timer and decision is not None else None
+    return update

@@ -1,0 +1,39 @@
+"""The board chosen for each table, typed moves read by the game, and results in words, without a screen."""
+
+from __future__ import annotations
+
+from fairtable.node.clients.tui.boards import board_for, move_hint, pick, typed_by_game
+from fairtable.node.clients.tui.boards.drachenherz import DrachenherzBoard
+from fairtable.node.clients.tui.boards.duel import DuelBoard
+from fairtable.node.clients.tui.boards.generic import GenericBoard
+from fairtable.node.clients.tui.boards.zeeslag import ZeeslagBoard
+from fairtable.node.clients.tui.screens.final import outcome
+from tests.node.clients.tui.tables import table_at
+
+
+def test_each_game_gets_its_board_and_an_unknown_game_or_variant_the_generic_one():
+    assert type(board_for({"game": "zeeslag", "variant": "shared"})) is ZeeslagBoard
+    assert type(board_for({"game": "duel", "variant": "ffa"})) is DuelBoard
+    assert type(board_for({"game": "drachenherz", "variant": "standard"})) is DrachenherzBoard
+    assert type(board_for({"game": "zeeslag", "variant": "space"})) is GenericBoard  # a variant still to come
+    assert type(board_for({"game": "chess", "variant": "blitz"})) is GenericBoard
+
+
+def test_a_salvo_is_typed_as_the_game_reads_it_and_its_hint_says_how():
+    update = table_at("zeeslag", "duel", 3, seed=1, nth=3)
+    assert pick(update, "1:b7 2:c3") is None  # no listed move matches
+    assert typed_by_game(update, "1:b7 2:c3") == {"salvo": [[1, 16], [2, 22]]}
+    assert typed_by_game(update, "zz") is None
+    assert "Type 1 shots at each of seats 1, 2" in (move_hint(update) or "")
+    assert typed_by_game({**update, "your_turn": False}, "1:b7") is None and move_hint({**update, "your_turn": False}) is None
+
+
+def test_an_unknown_game_is_neither_hinted_nor_parsed():
+    update = {"game": "chess", "variant": "blitz", "your_turn": True, "legal_moves": [], "view": {"x": 1}}
+    assert move_hint(update) is None and typed_by_game(update, "e4") is None
+
+
+def test_results_in_words_name_the_winning_team():
+    update = {"seat": 1, "seats": ["alice", "bob", "carol", "dave"],
+              "result": {"winners": [1, 3], "reason": "sunk", "scores": [], "teams": [[0, 2], [1, 3]], "winning_teams": [1]}}
+    assert outcome(update) == "You won. team 1: seat 1 (bob), seat 3 (dave) won: every enemy ship sunk."
