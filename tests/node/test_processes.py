@@ -183,7 +183,7 @@ def test_the_demo_plays_zeeslag_for_three_or_more_over_tcp(tmp_path, variant, se
     files = [(tmp_path / name).read_bytes() for name in ("host.ftt", *(f"guest-{n}.ftt" for n in range(1, seats)))]
     assert all(data == files[0] for data in files)
     report = verify_chunks([files[0]])
-    assert report.valid and report.result.winners
+    assert report.valid and (report.result.winners or report.result.reason == "sunk")  # the last fleets may sink at once: a draw
     if options.get("teams"):
         assert report.result.teams == ((0, 2), (1, 3)) and "team " in completed.stdout
     reader = TranscriptReader()
@@ -252,7 +252,7 @@ def test_the_demo_plays_the_zeeslag_space_battle_over_tcp(tmp_path, seats, kinds
     files = [(tmp_path / name).read_bytes() for name in ("host.ftt", *(f"guest-{n}.ftt" for n in range(1, seats)))]
     assert all(data == files[0] for data in files)
     report = verify_chunks([files[0]])
-    assert report.valid and report.result.winners
+    assert report.valid and (report.result.winners or report.result.reason == "sunk")  # the last fleets may sink at once: a draw
     reader = TranscriptReader()
     reader.feed(files[0])
     sent = [envelope.kind for envelope in reader.transcript.envelopes]
