@@ -16,6 +16,23 @@ def move_line(view: dict, move: dict) -> str:
     return f"sunk: {'yes' if move.get('sunk') else 'no'}"
 
 
+def describe_move(before: dict, move: dict, after: dict) -> str:
+    """A move as a transcript lists it: ``B7: hit`` (its outcome read from ``after``, the view once
+    the target answered), or the target's answer, ``B7: sunk, Kruiser (Cruiser)`` or ``B7: not sunk``."""
+    if "shoot" in move:
+        cell, shooter = move["shoot"], before["seat"]
+        shot = next((shot for shot in reversed(after["recent"]) if shot["cell"] == cell and shot["seat"] == shooter), None)
+        outcome = "?" if shot is None or shot["hit"] is None else "hit" if shot["hit"] else "miss"
+        target = f" at seat {shot['target']}" if shot is not None and len(after["seas"]) > 2 else ""
+        return f"{SEA.name(cell)}{target}: {outcome}" + (" (timeout)" if move.get("timeout") else "")
+    cell = SEA.name(before["aim"])
+    if not move.get("sunk"):
+        return f"{cell}: not sunk"
+    sunk = [entry["ship"] for entry in after["seas"][before["seat"]]["sunk"]]
+    ship = FLEETS[after["fleet"]].ships[sunk[-1]] if sunk else None
+    return f"{cell}: sunk" + ("" if ship is None else f", {ship.name} ({ship.name_en})")
+
+
 def render(view: dict) -> str:
     """Both seas, the fleets' state, the last shots and whose turn it is, as lines of text."""
     seat = view["seat"]
