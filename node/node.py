@@ -31,7 +31,7 @@ from fairtable.node.lobby.host import Host, parse_address
 from fairtable.node.peer.channel import Channel, open_channel
 from fairtable.node.peer.messages import message
 from fairtable.node.peer.server import PeerLimits, PeerServer
-from fairtable.node.service import ILLEGAL, NOT_FOUND, STORAGE, LobbyTable, ServiceError, TableUpdate
+from fairtable.node.service import ILLEGAL, NOT_FOUND, STORAGE, LobbyTable, NodeInfo, ServiceError, TableUpdate
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
@@ -134,6 +134,9 @@ class Node:
         return await open_channel(stream, self.key, expected=expected, timeout=self.config.handshake_timeout)
 
     # ------------------------------------------------------------ NodeService
+
+    def about(self) -> NodeInfo:
+        return NodeInfo(self.name, self.key.public.fingerprint, self.address)
 
     async def list_tables(self, peer: str | None) -> tuple[LobbyTable, ...]:
         if peer is None:

@@ -51,6 +51,16 @@ def check_new_table(game: str, variant: str, options: dict, seats: int) -> Game:
 
 
 @dataclass(frozen=True)
+class NodeInfo:
+    """Who this node is: its player's name and key fingerprint, and the address peers dial
+    (``HOST:PORT``), which a page puts in invites."""
+
+    name: str
+    fingerprint: str
+    address: str
+
+
+@dataclass(frozen=True)
 class LobbyTable:
     """A table offered by a host before it starts."""
 
@@ -100,6 +110,10 @@ class TableUpdate:
 
 class NodeService(Protocol):
     """The operations behind the client API. Every method raises :class:`ServiceError` on refusal."""
+
+    def about(self) -> NodeInfo:
+        """This node's name, fingerprint and peer address."""
+        ...
 
     async def list_tables(self, peer: str | None) -> tuple[LobbyTable, ...]:
         """Lobby tables hosted here (``peer`` None) or by the node at ``peer`` ("host:port")."""

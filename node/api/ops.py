@@ -82,6 +82,10 @@ async def _games(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {"games": [registry.get(game_id).describe() for game_id in registry.ids()]}
 
 
+async def _node(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"node": fields_of(service.about())}
+
+
 async def _list(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {"tables": [fields_of(table) for table in await service.list_tables(args.get("peer"))]}
 
@@ -129,6 +133,7 @@ OPS: dict[str, Op] = {
     "auth": Op(None, {"token": STRING}),
     "subscribe": Op(None),
     "games": Op(_games),
+    "node": Op(_node),
     "list": Op(_list, optional={"peer": STRING_OR_NULL}),
     "host": Op(_host, {"game": STRING}, {"variant": STRING, "options": OBJECT, "seats": INTEGER}),
     "join": Op(_join, {"peer": STRING, "lobby_id": STRING}),

@@ -31,7 +31,7 @@ from fairtable.games.contract import (
     Shuffled,
 )
 from fairtable.games.referee import shuffled
-from fairtable.node.service import ILLEGAL, NOT_FOUND, LobbyTable, ServiceError, TableUpdate, check_new_table
+from fairtable.node.service import ILLEGAL, NOT_FOUND, LobbyTable, NodeInfo, ServiceError, TableUpdate, check_new_table
 
 PEER = "peer.test:7000"
 ME, BOT = "me", "bot"
@@ -131,6 +131,9 @@ class FakeNode:
         table = self.tables[lobby.lobby_id] = FakeTable(lobby, seat, self.rng)
         self._push(table.advance())
         return table
+
+    def about(self) -> NodeInfo:
+        return NodeInfo("me", ME, "127.0.0.1:7400")
 
     async def list_tables(self, peer: str | None) -> tuple[LobbyTable, ...]:
         await self._called("list_tables", peer)

@@ -1,0 +1,15 @@
+// Each game's pictures live in games/<id>.js, exporting `async render(ctx)` that returns an element.
+// ctx: { game, view (the seat's or spectator's view), legal (legal moves), decision, yourTurn,
+//        send (move => Promise; null when nothing may be sent, e.g. in the replay viewer),
+//        state (an object kept per table between renders: a placement in progress, a selection),
+//        final (replay only: the last view from the same perspective), repaint (() => render again) }.
+// A game without a file here is played through the generic view (generic.js). Adding a game's
+// pictures is one file and its id below.
+const BOARDS = ["shengji", "towers", "zeeslag"];
+const loaded = new Map();
+
+export function board(game) {
+  if (!BOARDS.includes(game)) return Promise.resolve(null);
+  if (!loaded.has(game)) loaded.set(game, import(`./games/${game}.js`).catch(() => null));
+  return loaded.get(game);
+}

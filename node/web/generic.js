@@ -1,0 +1,20 @@
+// Any game, playable: the seat's view as structured data, and its legal moves as buttons.
+import { h, moveButton, moveKey } from "./dom.js";
+
+export function generic(ctx) {
+  const moves = (ctx.legal || []).map((move) => moveButton(ctx, move, moveKey(move), { class: "move" }));
+  if (ctx.decision === "hidden") moves.unshift(moveButton(ctx, { random: true }, "choose my hidden data at random", { class: "move" }));
+  return h("div", { class: "generic" },
+    moves.length ? h("div", { class: "moves" }, moves) : null,
+    ctx.view ? tree(ctx.view) : h("p", { class: "hint" }, "No view yet."));
+}
+
+export function tree(value) {
+  if (value === null || typeof value !== "object") return h("span", { class: `value ${typeof value}` }, JSON.stringify(value));
+  const entries = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+  if (!entries.length) return h("span", { class: "value" }, Array.isArray(value) ? "[]" : "{}");
+  if (entries.every(([, item]) => item === null || typeof item !== "object") && Array.isArray(value)) {
+    return h("span", { class: "value list" }, JSON.stringify(value));
+  }
+  return h("dl", { class: "tree" }, entries.map(([key, item]) => [h("dt", {}, String(key)), h("dd", {}, tree(item))]));
+}
