@@ -148,6 +148,8 @@ class _Story:
         self.steps = [self._step(-1, None, "start", "the table is set")]
         self.waiting: list[tuple[Step, dict, Any]] = []
         self.moves = 0
+        self.stopped = False
+        """Whether the session refused an envelope: the findings then say how the chain ends."""
 
     def add(self, envelope: Envelope) -> bool:
         """Replay one envelope; False once the session refuses it (the findings say why)."""
@@ -155,6 +157,7 @@ class _Story:
         try:
             events = self.session.accept_linked(envelope)
         except Rejected:
+            self.stopped = True
             return False
         index, seat, kind = envelope.seq, envelope.seat, envelope.kind
         moves = [event for event in events if isinstance(event, Move)]
@@ -171,9 +174,10 @@ class _Story:
         return True
 
     def close(self) -> list[Step]:
-        """The steps, the last one saying how the transcript ends."""
-        state = self.session.state
-        self._settle(self.game.view(state, None))
+        """The steps, the last one saying how the transcript ends (unless a refused envelope ended it)."""
+        self._settle(self.game.view(self.session.state, None))
+        if self.stopped:
+            return self.steps
         count = len(self.session.envelopes)
         end = "game over: " + describe(self.session.result, self.names) if self.session.finished else "the transcript ends here"
         if self.steps[-1].index == count - 1 and self.steps[-1].kind not in (MOVE, "start"):

@@ -111,5 +111,11 @@ setInterval(() => {
   }
 }, 250);
 
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => {
+  const code = takeLoginCode();
+  if (code === null) return route();
+  if (app.api) app.api.close();
+  app.api = null;
+  return start(code);
+});
 start(takeLoginCode());

@@ -122,8 +122,8 @@ function show(viewer, record) {
         h("button", { class: "jump", onclick: () => go(steps.findIndex((step) => step.violations.includes(record.violations.indexOf(violation)))) },
           violationText(violation))))) : null),
     h("section", { class: "panel controls" },
-      button("replay-first", "⏮", () => 0), button("replay-prev", "◀ back", () => position - 1), slider,
-      button("replay-next", "forward ▶", () => position + 1), button("replay-last", "⏭", () => last), choose, where, text, found),
+      button("replay-first", "first", () => 0), button("replay-prev", "◀ back", () => position - 1), slider,
+      button("replay-next", "forward ▶", () => position + 1), button("replay-last", "last", () => last), choose, where, text, found),
     picture,
     h("section", { class: "panel" }, h("h3", {}, "Moves"), h("ol", { class: "steps", id: "replay-steps" }, items)));
   paint();

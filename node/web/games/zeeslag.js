@@ -110,25 +110,31 @@ function placement(ctx, fleet, [width, height]) {
       return true;
     });
   }
-  function paint(hover = null) {
+  function paint() {
     const taken = occupied();
     const next = nextShip();
-    const preview = hover !== null && next >= 0 ? cellsAt(hover, fleet.ships[next].length) : null;
-    const good = preview && fits(preview);
-    const shown = new Set(preview || []);
     const cells = [];
+    const hover = (cell) => {
+      const preview = cell >= 0 && next >= 0 ? cellsAt(cell, fleet.ships[next].length) : null;
+      const shown = new Set(preview || []);
+      const good = preview && fits(preview);
+      for (const rect of cells) {
+        const here = Number(rect.dataset.index);
+        rect.classList.toggle("preview", shown.has(here));
+        rect.classList.toggle("bad", shown.has(here) && !good);
+      }
+    };
     for (let cell = 0; cell < width * height; cell++) {
-      const kind = taken.has(cell) ? "ship" : shown.has(cell) ? (good ? "preview" : "preview bad") : "unknown";
       cells.push(cellRect(cell, width, {
-        class: `cell place ${kind}`, "data-place": name(cell, width),
-        onmouseenter: () => paint(cell),
+        class: `cell place ${taken.has(cell) ? "ship" : "unknown"}`, "data-place": name(cell, width), "data-index": cell,
+        onmouseenter: () => hover(cell),
         onclick: () => {
           if (taken.has(cell)) memo.ships = memo.ships.filter((placed) => placed.index !== taken.get(cell));
           else if (next >= 0) {
             const cellsHere = cellsAt(cell, fleet.ships[next].length);
             if (cellsHere && fits(cellsHere)) memo.ships.push({ index: next, cells: cellsHere });
           }
-          paint(cell);
+          paint();
         },
       }));
     }
@@ -139,7 +145,7 @@ function placement(ctx, fleet, [width, height]) {
     const confirm = h("button", { id: "confirm-fleet", disabled: !done, onclick: () => ctx.send({ ids: [...ids], ships: [...ships] }) }, "Confirm fleet");
     panel.replaceChildren(
       h("h3", {}, "Place your fleet: click a cell for the ship's top or left end; R turns it"),
-      frame(width, height, cells, { onmouseleave: () => paint() }),
+      frame(width, height, cells, { onmouseleave: () => hover(-1) }),
       h("ul", { class: "ships" }, fleet.ships.map((ship, i) => h("li", {
         class: memo.ships.some((placed) => placed.index === i) ? "placed" : i === next ? "next" : "",
       }, `${ship.name} (${ship.length})`))),
