@@ -17,6 +17,7 @@ refused to requests whose ``Host`` is not a loopback name (a DNS-rebinding page)
 
 from __future__ import annotations
 
+import contextlib
 import importlib.resources
 import re
 from collections.abc import Awaitable, Callable
@@ -42,6 +43,8 @@ MAX_HEAD = 16 * 1024
 MAX_LOGIN = 256
 MAX_TRANSCRIPT = 16 << 20
 """Bytes of a transcript sent for replay."""
+LINGER_SECONDS = 2.0
+"""How long a finished answer waits for the client to stop sending before the connection closes."""
 BODY_SECONDS = 30.0
 """Time to receive a request body once its head was accepted."""
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -154,7 +157,7 @@ class Web:
         self.replays = trio.CapacityLimiter(1)
         """Replays run one at a time, off the event loop, so a long one never delays the tables."""
 
-    async def serve(self, stream: trio.abc.Stream, head: Head, deadline: float,
+    async def serve(self, stream: trio.abc.HalfCloseableStream, head: Head, deadline: float,
                     authenticate: Callable[[str | None], str | None]) -> None:
         """Answer one request. ``deadline`` bounds what an unauthenticated request may take;
         ``authenticate(token)`` checks a presented token and takes an authenticated connection
@@ -164,6 +167,7 @@ class Web:
         except Reply as refused:
             reply = refused
         await _send(stream, head.connection, reply)
+        await _linger(stream)
 
     def _route(self, head: Head) -> Callable[..., Awaitable[Reply]]:
         method = head.request.method
@@ -261,6 +265,17 @@ async def _send(stream: trio.abc.SendStream, connection: h11.Connection, reply: 
     except h11.LocalProtocolError:
         return
     await stream.send_all(data)
+
+
+async def _linger(stream: trio.abc.HalfCloseableStream) -> None:
+    """Let the client read the answer: stop sending, then drop what it still sends for a moment
+    (closing with unread bytes, e.g. the body of a refused upload, resets the connection and
+    loses the answer on the way)."""
+    with trio.move_on_after(LINGER_SECONDS), contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        await stream.send_eof()
+        dropped = 0
+        while dropped <= MAX_TRANSCRIPT and (data := await stream.receive_some(1 << 16)):
+            dropped += len(data)
 
 
 def _loopback_host(host: str | None) -> bool:
