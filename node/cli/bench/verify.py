@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from nacl.bindings import crypto_scalarmult_ed25519_noclamp
 
 from fairtable.games import registry
+from fairtable.node.cli.progress import progress
 from fairtable.protocol import codec
 from fairtable.protocol.fair.group import hash_to_point
 from fairtable.protocol.session.table import TableSession
@@ -46,9 +47,11 @@ def run(args: argparse.Namespace) -> dict:
         raise SystemExit("bench verify: --games must be positive")
     game = registry.get(args.game)
     files = []
-    for number in range(args.games):
-        table = SelfPlay.create(args.game, game.variants[0], {}, game.min_seats, codec.encode(["bench", number]))
-        files.append(dump(table.play()))
+    with progress(args.games, "playing the tables (not timed)") as advance:
+        for number in range(args.games):
+            table = SelfPlay.create(args.game, game.variants[0], {}, game.min_seats, codec.encode(["bench", number]))
+            files.append(dump(table.play()))
+            advance()
     envelopes = signatures = 0
     start = time.perf_counter()
     for data in files:

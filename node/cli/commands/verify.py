@@ -10,8 +10,10 @@ from pathlib import Path
 
 from fairtable.games.contract import GameError
 from fairtable.node.api.jsonvalues import jsonable
+from fairtable.node.cli.progress import progress
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.verify import Report, find_equivocations, load, verify
+from fairtable.protocol.transcript_file import TranscriptFile
 
 VALID, VIOLATION, UNREADABLE = 0, 1, 2
 CHUNK = 1 << 16
@@ -30,29 +32,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     status = VALID
-    loaded = []
-    for path in args.files:
-        started = time.perf_counter()
-        try:
-            with open(path, "rb") as stream:
-                file, broken = load(iter(lambda: stream.read(CHUNK), b""))
-            report = verify(file, broken)
-        except OSError as exc:
-            status = max(status, UNREADABLE)
-            _print_error(path, f"cannot read: {exc.strerror}", args.json)
-            continue
-        except (ProtocolError, GameError) as exc:
-            status = max(status, UNREADABLE)
-            _print_error(path, f"malformed transcript: {exc}", args.json)
-            continue
-        loaded.append(file)
-        seconds = time.perf_counter() - started
-        if not report.valid:
-            status = max(status, VIOLATION)
-        if args.json:
-            print(json.dumps({"file": str(path), "seconds": round(seconds, 4), **jsonable(report.to_value())}, sort_keys=True))
-        else:
-            _print_report(path, report, seconds)
+    loaded: list[TranscriptFile] = []
+    with progress(len(args.files), "verifying") as advance:
+        for path in args.files:
+            status = max(status, _verify_one(path, args.json, loaded))
+            advance()
     for violation in find_equivocations(loaded):
         status = max(status, VIOLATION)
         if args.json:
@@ -60,6 +44,28 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"EQUIVOCATION: seat {violation.seat} signed two different envelopes for slot {violation.index}")
     return status
+
+
+def _verify_one(path: Path, as_json: bool, loaded: list[TranscriptFile]) -> int:
+    """Verify and report one file (kept in ``loaded`` for the equivocation check); its exit status."""
+    started = time.perf_counter()
+    try:
+        with open(path, "rb") as stream:
+            file, broken = load(iter(lambda: stream.read(CHUNK), b""))
+        report = verify(file, broken)
+    except OSError as exc:
+        _print_error(path, f"cannot read: {exc.strerror}", as_json)
+        return UNREADABLE
+    except (ProtocolError, GameError) as exc:
+        _print_error(path, f"malformed transcript: {exc}", as_json)
+        return UNREADABLE
+    loaded.append(file)
+    seconds = time.perf_counter() - started
+    if as_json:
+        print(json.dumps({"file": str(path), "seconds": round(seconds, 4), **jsonable(report.to_value())}, sort_keys=True))
+    else:
+        _print_report(path, report, seconds)
+    return VALID if report.valid else VIOLATION
 
 
 def _print_error(path: Path, message: str, as_json: bool) -> None:
