@@ -95,7 +95,7 @@ async def read_head(stream: trio.abc.ReceiveStream) -> Head | None:
             return Head(connection, event, bytes(raw))
         if event is not h11.NEED_DATA:
             return None
-        data = await stream.receive_some(4096)
+        data = bytes(await stream.receive_some(4096))
         if not data:
             return None
         raw += data
@@ -116,7 +116,7 @@ class Prefixed(trio.abc.Stream):
         self.stream = stream
         self.prefix = prefix
 
-    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
         if self.prefix:
             size = len(self.prefix) if max_bytes is None else max_bytes
             data, self.prefix = self.prefix[:size], self.prefix[size:]
@@ -249,7 +249,7 @@ async def _body(stream: trio.abc.ReceiveStream, head: Head, limit: int) -> bytes
         elif isinstance(event, h11.EndOfMessage):
             return bytes(body)
         elif event is h11.NEED_DATA:
-            data = await stream.receive_some(1 << 16)
+            data = bytes(await stream.receive_some(1 << 16))
             if not data:
                 raise _error(400, "the request body ended early")
             connection.receive_data(data)
