@@ -408,8 +408,6 @@ class Game(ABC, Generic[S]):
     min_seats: int
     max_seats: int
     state_type: type
-    public_values: int = 256
-    """The most :class:`PublicRandom` values one game may ask for (the length of each seat's hash chain)."""
     options: Mapping[str, Option] = {}
     bots: Mapping[str, BotFactory] = {}
     renderer: Renderer | None = None
@@ -455,6 +453,17 @@ class Game(ABC, Generic[S]):
 
         Games with :class:`CommitHidden` override this; the verifier makes the same check
         once the data is fully opened.
+        """
+        raise RuleError("contract.hidden", f"{self.id} has no hidden data")
+
+    def judge_hidden(self, state: S, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
+        """After the game: raise :class:`RuleError` unless ``data``, ``seat``'s latest hidden data
+        in full, is legal and agrees with every answer the seat gave from it.
+
+        The verifier calls it when the data was revealed only with the seat's seed (the game
+        ended before it asked for a full opening, e.g. by a resignation), so a seat cannot
+        hide illegal data by leaving. Games with :class:`CommitHidden` override this, as they
+        do :meth:`check_hidden`.
         """
         raise RuleError("contract.hidden", f"{self.id} has no hidden data")
 

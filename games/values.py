@@ -46,7 +46,7 @@ def from_value(tp: Any, value: Any) -> Any:
             return None
         (inner,) = [arg for arg in args if arg is not type(None)]
         return from_value(inner, value)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         hints = _hints(tp)
         fields = [f for f in dataclasses.fields(tp) if f.init]
         return tp(**{f.name: from_value(hints[f.name], value[f.name]) for f in fields})

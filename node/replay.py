@@ -22,11 +22,11 @@ from fairtable.games.contract import DealStarted, Forfeit, Game, Move
 from fairtable.games.results import describe
 from fairtable.node.api.jsonvalues import jsonable
 from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.errors import Rejected, Violation
 from fairtable.protocol.session.slots import ABSENT, DISPUTE, HIDDEN, MOVE, OPEN, RESIGN, REVEAL
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.session.verify import Report, load, revealed_compositions, revealed_seeds, verify
-from fairtable.protocol.transcript import TranscriptError
 from fairtable.protocol.transcript_file import TranscriptFile
 
 FORMAT = "fairtable-export"
@@ -82,16 +82,19 @@ class Replay:
         report = self.report
         genesis = self.file.transcript.genesis
         return jsonable({
+            "damage": report.damage,
             "date": None,
             "envelopes": report.envelopes,
             "format": FORMAT,
             "game": report.game,
             "options": self.options,
+            "owed": [owed.to_value() for owed in report.owed],
             "result": None if report.result is None else report.result.to_value(),
             "result_text": describe(report.result, self.names),
             "seats": [{"fingerprint": fingerprint, "name": name, "seat": seat}
                       for seat, (name, fingerprint) in enumerate(zip(self.names, report.seats))],
             "seeds_revealed": self.seeds_revealed,
+            "status": report.status,
             "steps": [step.to_value(views) for step in self.steps],
             "table": genesis.table_id.hex(),
             "valid": report.valid,
@@ -102,12 +105,12 @@ class Replay:
 
 
 def replay_chunks(chunks: Iterable[bytes]) -> Replay:
-    """Read, verify and step through a transcript; :class:`~protocol.errors.ProtocolError` or
-    :class:`~games.contract.GameError` for bytes that are no readable transcript."""
+    """Read, verify and step through a transcript; :class:`~protocol.errors.ProtocolError` for
+    bytes that are no readable transcript (or name a table this node cannot set up)."""
     return replay(*load(chunks))
 
 
-def replay(file: TranscriptFile, broken: TranscriptError | None = None) -> Replay:
+def replay(file: TranscriptFile, broken: ProtocolError | None = None) -> Replay:
     report = verify(file, broken)
     genesis = file.transcript.genesis
     names = tuple(seat.name for seat in genesis.genesis.seats)

@@ -49,7 +49,7 @@ class Envelope:
         value = {"body": body, "kind": kind, "prev": prev, "seat": seat, "seq": seq, "table": table}
         _check_fields(value)
         content = codec.encode(value)
-        return cls(table, seq, prev, seat, kind, codec.decode(content)["body"], secret.sign(SIGN_PURPOSE, content), content)
+        return cls(table, seq, prev, seat, kind, _check_fields(codec.decode(content))["body"], secret.sign(SIGN_PURPOSE, content), content)
 
     @classmethod
     def from_wire(cls, data: bytes) -> Envelope:
@@ -67,10 +67,9 @@ class Envelope:
         if not isinstance(content, bytes) or not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
             raise EnvelopeError(f"an envelope is [bin content, bin signature of {SIGNATURE_SIZE} bytes]")
         try:
-            fields = codec.decode(content)
+            fields = _check_fields(codec.decode(content))
         except codec.CodecError as exc:
             raise EnvelopeError(f"envelope content: {exc}") from None
-        _check_fields(fields)
         return cls(fields["table"], fields["seq"], fields["prev"], fields["seat"], fields["kind"], fields["body"], signature, content)
 
     def to_value(self) -> tuple[bytes, bytes]:
@@ -83,7 +82,8 @@ class Envelope:
         return key.verify(SIGN_PURPOSE, self.content, self.signature)
 
 
-def _check_fields(fields: Any) -> None:
+def _check_fields(fields: Any) -> dict[str, Any]:
+    """``fields`` if they are an envelope's content map, each field well formed."""
     if not isinstance(fields, dict) or tuple(fields) != _FIELDS:
         raise EnvelopeError(f"envelope content must be a map with exactly the keys {list(_FIELDS)}")
     for name in ("table", "prev"):
@@ -94,3 +94,4 @@ def _check_fields(fields: Any) -> None:
             raise EnvelopeError(f"envelope {name} must be a non-negative integer")
     if not isinstance(fields["kind"], str) or not _KIND.fullmatch(fields["kind"]):
         raise EnvelopeError(f"envelope kind must match {_KIND.pattern}, got {fields['kind']!r}")
+    return fields

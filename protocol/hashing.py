@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import hashlib
 
+from fairtable.protocol.errors import UsageError
+
 DOMAIN = b"fairtable/v1/"
 
 
 def label_prefix(label: str) -> bytes:
     """The bytes that open every hashed or signed message for ``label``: ``fairtable/v1/<label>`` and a NUL."""
     if not label or "\0" in label:
-        raise ValueError(f"invalid domain label {label!r}")
+        raise UsageError(f"invalid domain label {label!r}")
     return DOMAIN + label.encode("ascii") + b"\0"
 
 

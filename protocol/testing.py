@@ -20,6 +20,7 @@ from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.identity import SecretKey
+from fairtable.protocol.session.slots import SEED
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript_file import TranscriptFile
 
@@ -58,9 +59,16 @@ class SelfPlay:
         return self.sessions[0].finished
 
     def next_message(self) -> tuple[int, str, Any]:
-        """The seat due to speak and what its node would send."""
+        """The seat due to speak and what its node would send.
+
+        Before that, as a node does, the first seat whose session found cheating it cannot
+        pin on one seat (a card that opens to no card) stops the game with a dispute.
+        """
         slot = self.sessions[0].slot
         assert slot is not None, "the table is finished"
+        for seat, session in enumerate(self.sessions):
+            if slot.kind != SEED and not session.disputes and session.violations:
+                return seat, *session.dispute_body(session.violations[0])
         session = self.sessions[slot.seat]
         outgoing = session.outgoing() or session.decide(game_bots.decision(self.bots[slot.seat], session.game, session.state, slot.seat))
         return slot.seat, *outgoing

@@ -14,7 +14,7 @@ cut at a record boundary detectable. A node's journal is the same stream without
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -164,12 +164,12 @@ class TranscriptReader:
         else:
             raise fail(f"unexpected {tag!r} record here")
 
-    def _parse_seeds(self, payload: Any, fail) -> tuple[RevealedSeed, ...]:
+    def _parse_seeds(self, payload: Any, fail: Callable[[str], TranscriptFileError]) -> tuple[RevealedSeed, ...]:
         assert self.transcript is not None
         seat_count = len(self.transcript.genesis.genesis.seats)
         if not isinstance(payload, tuple):
             raise fail("seeds must be an array of [game, seat, seed]")
-        seeds = []
+        seeds: list[RevealedSeed] = []
         for item in payload:
             if (
                 not isinstance(item, tuple) or len(item) != 3
@@ -185,7 +185,7 @@ class TranscriptReader:
             seeds.append(seed)
         return tuple(seeds)
 
-    def _check_end(self, payload: Any, fail) -> None:
+    def _check_end(self, payload: Any, fail: Callable[[str], TranscriptFileError]) -> None:
         assert self.transcript is not None
         if not isinstance(payload, dict) or set(payload) != {"count", "head"}:
             raise fail("the end record is {count, head}")

@@ -40,6 +40,14 @@ def probe_game() -> Iterator[Game]:
 
 
 @pytest.fixture
+def highcard_game() -> Iterator[Game]:
+    """The session tests' card game for 2 to 4 seats (``tests.protocol.session.card_game``)."""
+    from tests.protocol.session.card_game import HIGHCARD
+
+    yield from _registered(HIGHCARD)
+
+
+@pytest.fixture
 def tricks_game() -> Iterator[Game]:
     """The session tests' team card game for 2..16 seats (``tests.protocol.session.tricks``)."""
     from tests.protocol.session.tricks import TRICKS

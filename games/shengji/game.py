@@ -140,8 +140,6 @@ class Shengji(Rules[ShengjiState]):
     options = OPTIONS
     bots = BOTS
     renderer = render
-    public_values = 1
-    """Only the first deal asks for one: the seat that starts the match's first declaration round."""
 
     def teams(self, variant: str, options: Mapping[str, Any], seats: int) -> Teams:
         return TEAMS

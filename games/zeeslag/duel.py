@@ -22,7 +22,7 @@ from fairtable.games.contract import Decide, GameError, Move, Opened, OpenHidden
 from fairtable.games.zeeslag.fleet import IDS, SHIPS
 from fairtable.games.zeeslag.sea import SEA
 from fairtable.games.zeeslag.sinks import complete, false_sink, ring_cells, ship_cells
-from fairtable.games.zeeslag.state import RECENT, Board, Shot, Sunk, ZeeslagState, fleet_of, with_board
+from fairtable.games.zeeslag.state import RECENT, Board, Shot, Sunk, ZeeslagState, aim_of, fleet_of, turn_of, with_board
 
 
 def targets(board: Board) -> tuple[int, ...]:
@@ -44,11 +44,11 @@ def parse_move(move: Any) -> tuple[str, Any, bool]:
 
 def truthful_answer(state: ZeeslagState) -> dict | None:
     """The true sink answer due now, if this state knows the target's ``ids`` layer."""
-    board = state.boards[1 - state.turn]
+    board = state.boards[1 - turn_of(state)]
     ids = board.own.get(IDS)
     if ids is None:
         return None
-    return {"sunk": complete(ids, state.aim, set(board.hits))}
+    return {"sunk": complete(ids, aim_of(state), set(board.hits))}
 
 
 class Duel:
@@ -57,16 +57,17 @@ class Duel:
     seats = 2
 
     def pending(self, state: ZeeslagState) -> Request:
-        shooter, target = state.turn, 1 - state.turn
+        shooter = turn_of(state)
+        target = 1 - shooter
         board = state.boards[target]
         if state.stage == "shoot":
             return Decide(shooter, timed=state.options["turn_seconds"] > 0)
         if state.stage == "open_shot":
-            return OpenHidden(target, SHIPS, (state.aim,))
+            return OpenHidden(target, SHIPS, (aim_of(state),))
         if state.stage == "answer":
             return Decide(target, timed=False)
         if state.stage == "open_ship":
-            return OpenHidden(target, IDS, ship_cells(SEA, board, state.aim))
+            return OpenHidden(target, IDS, ship_cells(SEA, board, aim_of(state)))
         return OpenHidden(target, SHIPS, ring_cells(SEA, board, board.sunk[-1].cells))
 
     def result(self, state: ZeeslagState, winners: tuple[int, ...], reason: str) -> Result:
@@ -92,7 +93,8 @@ class Duel:
         return self._answered(state, value)
 
     def _shot(self, state: ZeeslagState, request: Decide, cell: int, timeout: bool) -> ZeeslagState:
-        shooter, target = state.turn, 1 - state.turn
+        shooter = turn_of(state)
+        target = 1 - shooter
         board = state.boards[target]
         legal = targets(board)
         if cell not in legal:
@@ -112,21 +114,21 @@ class Duel:
         return with_board(state, target, board, timeouts=timeouts, recent=recent, stage="open_shot", aim=cell)
 
     def _answered(self, state: ZeeslagState, sunk: bool) -> ZeeslagState:
-        target = 1 - state.turn
+        target = 1 - turn_of(state)
         board = state.boards[target]
         ids = board.own.get(IDS)
         if ids is not None:
             # The target's own node and the verifier judge the answer now; others when the ids are opened.
-            cells = ship_cells(SEA, board, state.aim)
+            cells = ship_cells(SEA, board, aim_of(state))
             problem = false_sink(SEA, fleet_of(state), board, cells, {cell: ids[cell] for cell in cells}) if sunk else None
             if problem is not None:
                 raise RuleError("zeeslag.false_sink", f"seat {target}: {problem}")
-            if not sunk and complete(ids, state.aim, set(board.hits)):
-                raise RuleError("zeeslag.missing_sink", f"seat {target}: the hit at {SEA.name(state.aim)} sank a ship")
+            if not sunk and complete(ids, aim_of(state), set(board.hits)):
+                raise RuleError("zeeslag.missing_sink", f"seat {target}: the hit at {SEA.name(aim_of(state))} sank a ship")
         board = dataclasses.replace(board, answers=board.answers + (sunk,))
         if sunk:
             return with_board(state, target, board, stage="open_ship")
-        return self._shoot(with_board(state, target, board), state.turn)
+        return self._shoot(with_board(state, target, board), turn_of(state))
 
     # ------------------------------------------------------------------ openings
 
@@ -134,11 +136,11 @@ class Duel:
         """``board`` is the target's board with the opened cells learnt (and checked) already."""
         target = request.seat
         if state.stage == "open_shot":
-            hit = event.cells[state.aim] == 1
+            hit = event.cells[aim_of(state)] == 1
             recent = state.recent[:-1] + (dataclasses.replace(state.recent[-1], hit=hit),)
             if not hit:
                 return self._shoot(with_board(state, target, board, recent=recent), target)
-            board = dataclasses.replace(board, hits=board.hits + (state.aim,))
+            board = dataclasses.replace(board, hits=board.hits + (aim_of(state),))
             return with_board(state, target, board, recent=recent, stage="answer")
         if state.stage == "open_ship":
             problem = false_sink(SEA, fleet_of(state), board, request.cells, event.cells)
@@ -157,10 +159,10 @@ class Duel:
         return self._after_sink(with_board(state, target, dataclasses.replace(board, water=board.water + request.cells)))
 
     def _after_sink(self, state: ZeeslagState) -> ZeeslagState:
-        target = 1 - state.turn
+        target = 1 - turn_of(state)
         if len(state.boards[target].sunk) == len(fleet_of(state).ships):
-            return dataclasses.replace(state, outcome=self.result(state, (state.turn,), "sunk"), stage="shoot", aim=None)
-        return self._shoot(state, state.turn)
+            return dataclasses.replace(state, outcome=self.result(state, (turn_of(state),), "sunk"), stage="shoot", aim=None)
+        return self._shoot(state, turn_of(state))
 
     def _shoot(self, state: ZeeslagState, shooter: int) -> ZeeslagState:
         """``shooter`` shoots next; with no target left, a sink answer must have been false: the

@@ -145,12 +145,16 @@ class Zeeslag(Rules[ZeeslagState]):
         return dataclasses.replace(board, **opened)
 
     def _judge(self, state: ZeeslagState, seat: int, board: Board) -> None:
-        """At the full opening of ``seat``'s ids: a legal fleet, and every sink answer true."""
-        data = {SHIPS: tuple(board.ships[cell] for cell in range(SEA.size)), IDS: tuple(board.ids[cell] for cell in range(SEA.size))}
+        """At the full opening of ``seat``'s ids: its opened fleet, judged."""
+        cells = range(SEA.size)
+        self.judge_hidden(state, seat, {SHIPS: tuple(board.ships[cell] for cell in cells), IDS: tuple(board.ids[cell] for cell in cells)})
+
+    def judge_hidden(self, state: ZeeslagState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
+        """A legal fleet, and every sink answer the seat gave true."""
         problem = fleet_problem(SEA, fleet_of(state), data)
         if problem is not None:
             raise RuleError("zeeslag.fleet", f"seat {seat}: {problem}")
-        wrong = wrong_answer(SEA, board, data[IDS])
+        wrong = wrong_answer(SEA, state.boards[seat], data[IDS])
         if wrong is not None:
             rule, message = wrong
             raise RuleError(rule, f"seat {seat}: {message}")

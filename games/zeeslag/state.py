@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games.contract import Result
+from fairtable.games.contract import Result, RuleError
 from fairtable.games.zeeslag.fleet import FLEETS, SHIPS, Fleet
 
 RECENT = 6
@@ -87,6 +87,20 @@ class ZeeslagState:
     """Steps of the full opening done (see ``game.OPENING``)."""
     withheld: tuple[int, ...] = ()
     """Seats that forfeited during the full opening: their remaining openings are skipped."""
+
+
+def turn_of(state: ZeeslagState) -> int:
+    """The seat in turn, once the start is drawn (a turn's rules only run after it)."""
+    if state.turn is None:
+        raise RuleError("zeeslag.sequence", "no seat is in turn before the start is drawn")
+    return state.turn
+
+
+def aim_of(state: ZeeslagState) -> int:
+    """The cell shot at, while its answers are due."""
+    if state.aim is None:
+        raise RuleError("zeeslag.sequence", "no shot is being answered")
+    return state.aim
 
 
 def fleet_of(state: ZeeslagState) -> Fleet:

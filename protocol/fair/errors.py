@@ -1,11 +1,16 @@
-"""The one error a fairness check raises when a seat broke a rule, naming that seat."""
+"""The one error a fairness check raises when a seat broke a rule, naming that seat.
+
+Named apart from the session's :class:`~protocol.session.errors.Violation` (the record of a
+finding in a transcript, with its envelope): this is the exception a check raises, which
+the session turns into such a record.
+"""
 
 from __future__ import annotations
 
 from fairtable.protocol.errors import ProtocolError
 
 
-class Violation(ProtocolError):
+class FairnessError(ProtocolError):
     """``seat`` broke ``rule``; ``seat`` is None when the evidence does not yet say who.
 
     ``suspects`` lists the seats that may be responsible when ``seat`` is None: the table

@@ -17,8 +17,9 @@ from functools import cached_property
 from typing import Any
 
 from fairtable.protocol.codec import Value, encode
-from fairtable.protocol.fair.errors import Violation
-from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.errors import UsageError
+from fairtable.protocol.fair.errors import FairnessError
+from fairtable.protocol.fair.seeds import GameRef, Seed
 from fairtable.protocol.hashing import digest
 
 HASH_SIZE = 32
@@ -32,7 +33,7 @@ Cell = tuple[int, int]
 class Board:
     """One hidden board of one game: whose it is, what it is called, its dimensions."""
 
-    game: Game
+    game: GameRef
     owner: int
     name: str
     width: int
@@ -41,9 +42,9 @@ class Board:
     def __post_init__(self) -> None:
         for side in (self.width, self.height):
             if type(side) is not int or not 1 <= side <= MAX_SIDE:
-                raise ValueError(f"board sides are 1..{MAX_SIDE}, got {side!r}")
+                raise UsageError(f"board sides are 1..{MAX_SIDE}, got {side!r}")
         if not isinstance(self.name, str) or not self.name:
-            raise ValueError("a board needs a name")
+            raise UsageError("a board needs a name")
 
     @cached_property
     def label(self) -> bytes:
@@ -56,7 +57,7 @@ class Board:
     def index(self, cell: Cell) -> int:
         x, y = cell
         if type(x) is not int or type(y) is not int or not (0 <= x < self.width and 0 <= y < self.height):
-            raise ValueError(f"cell {cell!r} is outside the {self.width}x{self.height} board")
+            raise UsageError(f"cell {cell!r} is outside the {self.width}x{self.height} board")
         return y * self.width + x
 
     def leaf(self, cell: Cell, salt: bytes, value: Value) -> bytes:
@@ -101,7 +102,7 @@ class CommittedBoard:
     def commit(cls, seed: Seed, board: Board, values: Sequence[Value]) -> CommittedBoard:
         """Commit to ``values`` in row-major order."""
         if len(values) != board.cells:
-            raise ValueError(f"a {board.width}x{board.height} board has {board.cells} cells, got {len(values)}")
+            raise UsageError(f"a {board.width}x{board.height} board has {board.cells} cells, got {len(values)}")
         cells = [(i % board.width, i // board.width) for i in range(board.cells)]
         salts = tuple(cell_salt(seed, board, cell) for cell in cells)
         level = [board.leaf(cell, salt, value) for cell, salt, value in zip(cells, salts, values)]
@@ -138,10 +139,10 @@ def open_body(board: Board, openings: Iterable[CellOpening]) -> dict:
 
 
 def check_openings(board: Board, root: bytes, body: Any) -> dict[Cell, Value]:
-    """The values of the opened cells; a :class:`Violation` names the owner and the first bad cell."""
+    """The values of the opened cells; a :class:`FairnessError` names the owner and the first bad cell."""
 
-    def refuse(rule: str, detail: str) -> Violation:
-        return Violation(board.owner, rule, f"board {board.name!r}: {detail}")
+    def refuse(rule: str, detail: str) -> FairnessError:
+        return FairnessError(board.owner, rule, f"board {board.name!r}: {detail}")
 
     if not (isinstance(body, dict) and set(body) == {"board", "cells"} and body["board"] == board.name
             and isinstance(body["cells"], (list, tuple))):
@@ -181,9 +182,9 @@ def check_full(seed: Seed, board: Board, root: bytes, body: Any) -> dict[Cell, V
     if not (isinstance(body, dict) and set(body) == {"board", "values"} and body["board"] == board.name
             and isinstance(body["values"], (list, tuple)) and len(body["values"]) == board.cells):
         detail = f"a full opening of board {board.name!r} is {{board, values}}"
-        raise Violation(board.owner, "board.malformed", detail)
+        raise FairnessError(board.owner, "board.malformed", detail)
     values = body["values"]
     if not hmac.compare_digest(CommittedBoard.commit(seed, board, values).root, root):
         detail = f"the opened board {board.name!r} does not rebuild its root"
-        raise Violation(board.owner, "board.root-mismatch", detail)
+        raise FairnessError(board.owner, "board.root-mismatch", detail)
     return {(i % board.width, i // board.width): value for i, value in enumerate(values)}

@@ -29,7 +29,8 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from fairtable.protocol.codec import encode
-from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.errors import UsageError
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import (
     POINT_SIZE,
     InvalidPoint,
@@ -44,7 +45,7 @@ from fairtable.protocol.fair.group import (
     scalar_from,
     scaled,
 )
-from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.fair.seeds import GameRef, Seed
 from fairtable.protocol.hashing import digest
 
 SHUFFLE = "shuffle"
@@ -74,7 +75,7 @@ class Stage:
 def _check_ids(what: str, values: Sequence[int]) -> tuple[int, ...]:
     values = tuple(values)
     if any(type(v) is not int or v < 0 for v in values):
-        raise ValueError(f"{what} must be non-negative integers")
+        raise UsageError(f"{what} must be non-negative integers")
     return values
 
 
@@ -88,7 +89,7 @@ class Deck:
     Build with :meth:`public` or :meth:`hidden`.
     """
 
-    game: Game
+    game: GameRef
     name: str
     seats: tuple[int, ...]
     cards: tuple[int, ...]
@@ -98,33 +99,33 @@ class Deck:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= MAX_NAME or not self.name.isprintable():
-            raise ValueError(f"a deck name is 1..{MAX_NAME} printable characters, got {self.name!r}")
+            raise UsageError(f"a deck name is 1..{MAX_NAME} printable characters, got {self.name!r}")
         seats = _check_ids("seats", self.seats)
         if not seats or len(set(seats)) != len(seats):
-            raise ValueError("a deck needs one or more distinct seats")
+            raise UsageError("a deck needs one or more distinct seats")
         if type(self.size) is not int or self.size < 1:
-            raise ValueError("a deck holds at least one card")
+            raise UsageError("a deck holds at least one card")
         if self.owner is None:
             if len(self.cards) != self.size:
-                raise ValueError("a public deck's size is the number of its cards")
+                raise UsageError("a public deck's size is the number of its cards")
         elif self.owner not in seats:
-            raise ValueError(f"the owner {self.owner} of a hidden deck must be one of its seats")
+            raise UsageError(f"the owner {self.owner} of a hidden deck must be one of its seats")
         elif len(set(self.cards)) != len(self.cards) or type(self.max_copies) is not int or self.max_copies < 1:
-            raise ValueError("a hidden deck's catalogue has distinct ids and allows at least one copy")
+            raise UsageError("a hidden deck's catalogue has distinct ids and allows at least one copy")
         elif self.size > len(self.cards) * self.max_copies:
-            raise ValueError(f"a hidden deck of {self.size} cards does not fit its catalogue")
+            raise UsageError(f"a hidden deck of {self.size} cards does not fit its catalogue")
         object.__setattr__(self, "seats", seats)
         object.__setattr__(self, "cards", _check_ids("card ids", self.cards))
 
     @classmethod
-    def public(cls, game: Game, name: str, seats: Sequence[int], cards: Sequence[int]) -> Deck:
+    def public(cls, game: GameRef, name: str, seats: Sequence[int], cards: Sequence[int]) -> Deck:
         """A deck whose composition everybody knows, e.g. a fresh pack or a discard pile."""
         return cls(game, name, tuple(seats), tuple(cards), len(cards))
 
     @classmethod
     def hidden(
         cls,
-        game: Game,
+        game: GameRef,
         name: str,
         seats: Sequence[int],
         owner: int,
@@ -176,16 +177,16 @@ class Deck:
     def check_composition(self, composition: Sequence[int] | None) -> tuple[int, ...]:
         """A hidden deck's composition as sorted ids; ValueError unless it fits the catalogue."""
         if composition is None:
-            raise ValueError(f"deck {self.name!r} is hidden: its first stage needs the owner's composition")
+            raise UsageError(f"deck {self.name!r} is hidden: its first stage needs the owner's composition")
         chosen = tuple(sorted(_check_ids("card ids", composition)))
         if len(chosen) != self.size:
-            raise ValueError(f"deck {self.name!r} holds {self.size} cards, the composition has {len(chosen)}")
+            raise UsageError(f"deck {self.name!r} holds {self.size} cards, the composition has {len(chosen)}")
         allowed = set(self.cards)
         for card, count in Counter(chosen).items():
             if card not in allowed:
-                raise ValueError(f"card {card} is not in the catalogue of deck {self.name!r}")
+                raise UsageError(f"card {card} is not in the catalogue of deck {self.name!r}")
             if count > self.max_copies:
-                raise ValueError(f"card {card} appears {count} times, at most {self.max_copies} allowed")
+                raise UsageError(f"card {card} appears {count} times, at most {self.max_copies} allowed")
         return chosen
 
 
@@ -218,7 +219,7 @@ class DeckKeys:
         )
 
 
-def composition_commitment(seed: Seed, deck: Deck, composition: Sequence[int]) -> bytes:
+def composition_commitment(seed: Seed, deck: Deck, composition: Sequence[int] | None) -> bytes:
     """``H("fair/deck-composition", [deck label, salt, sorted ids])``, the salt derived from the seed."""
     salt = seed.key("deck/composition-salt", deck.name)
     return digest("fair/deck-composition", encode([deck.label, salt, list(deck.check_composition(composition))]))
@@ -230,28 +231,28 @@ def composition_body(deck: Deck, composition: Sequence[int]) -> dict:
 
 
 def check_composition_body(deck: Deck, body: Any) -> tuple[int, ...]:
-    """The revealed composition, as sorted ids; a :class:`Violation` names the owner if malformed."""
+    """The revealed composition, as sorted ids; a :class:`FairnessError` names the owner if malformed."""
     if not (isinstance(body, dict) and set(body) == {"cards", "deck"} and body["deck"] == deck.name
             and isinstance(body["cards"], (list, tuple))):
         detail = f"a composition of {deck.name!r} is the map {{cards, deck}}"
-        raise Violation(deck.owner, "deck.malformed-composition", detail)
+        raise FairnessError(deck.owner, "deck.malformed-composition", detail)
     try:
         return deck.check_composition(body["cards"])
     except ValueError as exc:
-        raise Violation(deck.owner, "deck.bad-composition", str(exc)) from None
+        raise FairnessError(deck.owner, "deck.bad-composition", str(exc)) from None
 
 
 def run_stage(deck: Deck, index: int, keys: DeckKeys, entries: Sequence[bytes], ops: Ops | None = None) -> Entries:
     """This seat's output for stage ``index`` given the previous stage's entries (or :meth:`Deck.initial`).
 
-    Raises a :class:`Violation` naming the previous stage's seat if an input entry is not
+    Raises a :class:`FairnessError` naming the previous stage's seat if an input entry is not
     a group point: the multiplication is the check.
     """
     stage = deck.stages[index]
     if keys.seat != stage.seat:
-        raise ValueError(f"stage {index} belongs to seat {stage.seat}, these keys to seat {keys.seat}")
+        raise UsageError(f"stage {index} belongs to seat {stage.seat}, these keys to seat {keys.seat}")
     if len(entries) != deck.size:
-        raise ValueError(f"stage {index} takes {deck.size} entries, got {len(entries)}")
+        raise UsageError(f"stage {index} takes {deck.size} entries, got {len(entries)}")
     try:
         if stage.kind == LOCK:
             factors = scaled(invert(keys.deck_key), keys.position_keys)
@@ -264,7 +265,7 @@ def run_stage(deck: Deck, index: int, keys: DeckKeys, entries: Sequence[bytes], 
         author = deck.stages[index - 1].seat if index else None
         position = keys.permutation[exc.index] if stage.kind != LOCK else exc.index
         detail = f"entry {position} of stage {index - 1} is not a group point"
-        raise Violation(author, "deck.invalid-point", detail) from None
+        raise FairnessError(author, "deck.invalid-point", detail) from None
 
 
 def stage_body(deck: Deck, index: int, entries: Sequence[bytes], commitment: bytes | None = None) -> dict:
@@ -278,7 +279,7 @@ def stage_body(deck: Deck, index: int, entries: Sequence[bytes], commitment: byt
 def check_stage(deck: Deck, index: int, body: Any) -> Entries:
     """The entries of a received stage message, after every check that needs no secret.
 
-    Raises a :class:`Violation` naming the stage's seat for a malformed body, a wrong
+    Raises a :class:`FairnessError` naming the stage's seat for a malformed body, a wrong
     entry count, an entry that is not 32 bytes, or a duplicated entry. Whether entries are
     group points is checked by whoever multiplies them next (:func:`run_stage`,
     :func:`open_position`).
@@ -286,8 +287,8 @@ def check_stage(deck: Deck, index: int, body: Any) -> Entries:
     seat = deck.stages[index].seat
     fields = {"deck", "entries", "stage"} | ({"commitment"} if deck.owner is not None and index == 0 else set())
 
-    def refuse(rule: str, detail: str) -> Violation:
-        return Violation(seat, rule, f"stage {index} of deck {deck.name!r}: {detail}")
+    def refuse(rule: str, detail: str) -> FairnessError:
+        return FairnessError(seat, rule, f"stage {index} of deck {deck.name!r}: {detail}")
 
     if not isinstance(body, dict) or set(body) != fields:
         raise refuse("deck.malformed-stage", f"the body must be a map with the keys {sorted(fields)}")
@@ -316,10 +317,10 @@ def key_body(deck: Deck, keys: DeckKeys, positions: Sequence[int]) -> dict:
 
 
 def check_keys(deck: Deck, seat: int, body: Any) -> dict[int, bytes]:
-    """The position keys in a key message from ``seat``; a :class:`Violation` names it if malformed."""
+    """The position keys in a key message from ``seat``; a :class:`FairnessError` names it if malformed."""
 
-    def refuse(detail: str) -> Violation:
-        return Violation(seat, "deck.malformed-keys", f"keys for deck {deck.name!r}: {detail}")
+    def refuse(detail: str) -> FairnessError:
+        return FairnessError(seat, "deck.malformed-keys", f"keys for deck {deck.name!r}: {detail}")
 
     if not isinstance(body, dict) or set(body) != {"deck", "keys"} or body["deck"] != deck.name:
         raise refuse("the body must be the map {deck, keys} naming this deck")
@@ -353,30 +354,44 @@ def open_positions(
     multiplication per position, by the inverse of its keys' product (all inverses from one
     inversion). ``opened`` maps cards already seen to their positions. A result that is no
     card of the deck, or a card seen at another position, proves that some key or stage was
-    false; who is known only after the seeds are revealed, so the :class:`Violation` lists
+    false; who is known only after the seeds are revealed, so the :class:`FairnessError` lists
     the deck's seats as suspects.
     """
     positions = sorted(entries)
     if set(keys) != set(deck.seats) or any(p not in keys[seat] for seat in deck.seats for p in positions):
-        raise ValueError(f"opening positions {positions} needs the keys of seats {sorted(deck.seats)} for each")
+        raise UsageError(f"opening positions {positions} needs the keys of seats {sorted(deck.seats)} for each")
     totals = [product(keys[seat][position] for seat in sorted(keys)) for position in positions]
     try:
         points = multiply_each(invert_all(totals), [entries[position] for position in positions], ops)
     except InvalidPoint as exc:
         detail = f"final entry {positions[exc.index]} is not a group point"
-        raise Violation(deck.stages[-1].seat, "deck.invalid-point", detail) from None
+        raise FairnessError(deck.stages[-1].seat, "deck.invalid-point", detail) from None
     seen = dict(opened or {})
     cards: dict[int, Card] = {}
     for position, point in zip(positions, points):
         card = deck.lookup.get(point)
         if card is None:
             detail = f"position {position} opens to no card of deck {deck.name!r}"
-            raise Violation(None, "deck.no-card", detail, deck.seats)
-        if seen.setdefault(card, position) != position:
-            detail = f"position {position} opens to card {tuple(card)}, already opened at position {seen[card]}"
-            raise Violation(None, "deck.card-repeated", detail, deck.seats)
+            raise FairnessError(None, "deck.no-card", detail, deck.seats)
+        repeat = repeated(deck, position, card, seen)
+        if repeat is not None:
+            raise repeat
+        seen[card] = position
         cards[position] = card
     return cards
+
+
+def repeated(deck: Deck, position: int, card: Card, opened: Mapping[Card, int]) -> FairnessError | None:
+    """The finding if ``card``, opened at ``position``, was already opened at another position.
+
+    A card that opens twice proves some stage or key false, but not whose: the deck's seats
+    are the suspects until the seeds are revealed.
+    """
+    seen = opened.get(card, position)
+    if seen == position:
+        return None
+    detail = f"position {position} opens to card {tuple(card)}, already opened at position {seen}"
+    return FairnessError(None, "deck.card-repeated", detail, deck.seats)
 
 
 def open_position(
@@ -412,18 +427,18 @@ def verify_deck(
         try:
             expected = composition_commitment(seeds[deck.owner], deck, composition)
         except ValueError as exc:
-            raise Violation(deck.owner, "deck.bad-composition", str(exc)) from None
+            raise FairnessError(deck.owner, "deck.bad-composition", str(exc)) from None
         if commitment is None or not hmac.compare_digest(expected, commitment):
             detail = "the revealed composition does not open the commitment"
-            raise Violation(deck.owner, "deck.composition-mismatch", detail)
+            raise FairnessError(deck.owner, "deck.composition-mismatch", detail)
     entries = deck.initial(composition)
     for stage, published in zip(deck.stages, stages):
         entries = run_stage(deck, stage.index, derived[stage.seat], entries, ops)
         if tuple(published) != entries:
             detail = f"stage {stage.index} ({stage.kind}) differs from its recomputation"
-            raise Violation(stage.seat, "deck.stage-mismatch", detail)
+            raise FairnessError(stage.seat, "deck.stage-mismatch", detail)
     for seat in sorted(keys):
         for position, key in sorted(keys[seat].items()):
             if key != derived[seat].position_keys[position]:
                 detail = f"the published key for position {position} is not the derived one"
-                raise Violation(seat, "deck.key-mismatch", detail)
+                raise FairnessError(seat, "deck.key-mismatch", detail)

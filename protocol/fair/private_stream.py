@@ -10,22 +10,23 @@ After the seed reveal the verifier recomputes every draw.
 
 from __future__ import annotations
 
-from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.errors import UsageError
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.seeds import Seed
 
 
 def draw(seed: Seed, label: str, context: bytes, counter: int, k: int, count: int = 1) -> tuple[int, ...]:
     """``count`` integers below ``k`` from draw ``counter`` of stream ``label``."""
     if type(counter) is not int or counter < 0:
-        raise ValueError(f"a draw counter is a non-negative integer, got {counter!r}")
+        raise UsageError(f"a draw counter is a non-negative integer, got {counter!r}")
     if not isinstance(context, bytes):
-        raise ValueError("the public context of a draw is bytes")
+        raise UsageError("the public context of a draw is bytes")
     stream = seed.stream("private-stream", label, context, counter)
     return tuple(stream.below(k) for _ in range(count))
 
 
 def check_draw(seed: Seed, label: str, context: bytes, counter: int, k: int, claimed: tuple[int, ...]) -> None:
-    """After the seed reveal: raise a :class:`Violation` naming the seat if it claimed other values."""
+    """After the seed reveal: raise a :class:`FairnessError` naming the seat if it claimed other values."""
     if tuple(claimed) != draw(seed, label, context, counter, k, len(claimed)):
         detail = f"draw {counter} of stream {label!r} is not what the seed derives"
-        raise Violation(seed.seat, "private-stream.mismatch", detail)
+        raise FairnessError(seed.seat, "private-stream.mismatch", detail)

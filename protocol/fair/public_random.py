@@ -20,12 +20,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from fairtable.protocol.codec import encode
-from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.fair.errors import Violation
-from fairtable.protocol.fair.seeds import Game, Seed, Stream
+from fairtable.protocol.errors import ProtocolError, UsageError
+from fairtable.protocol.fair.errors import FairnessError
+from fairtable.protocol.fair.seeds import GameRef, Seed, Stream
 from fairtable.protocol.hashing import digest
 
-DEFAULT_LENGTH = 1024
+CHAIN_LENGTH = 256
+"""``N``: the values each seat's chain holds, one game's public values at most. The same for every
+table and game (it is bound into the chain's derivation); only the test vectors use shorter chains."""
 VALUE_SIZE = 32
 
 
@@ -50,9 +52,9 @@ class HashChain:
     values: tuple[bytes, ...] = field(repr=False)
 
     @classmethod
-    def derive(cls, seed: Seed, length: int = DEFAULT_LENGTH) -> HashChain:
+    def derive(cls, seed: Seed, length: int = CHAIN_LENGTH) -> HashChain:
         if type(length) is not int or length < 1:
-            raise ValueError(f"a hash chain holds at least one value, got {length!r}")
+            raise UsageError(f"a hash chain holds at least one value, got {length!r}")
         value = seed.key("public-random/chain-end", length)
         values = [value]
         for index in range(length, 0, -1):
@@ -71,7 +73,7 @@ class HashChain:
     def reveal(self, index: int) -> bytes:
         """This seat's contribution to public value ``index`` (1-based)."""
         if type(index) is not int or index < 1:
-            raise ValueError(f"public values are numbered from 1, got {index!r}")
+            raise UsageError(f"public values are numbered from 1, got {index!r}")
         if index > self.length:
             raise ChainExhausted(index, self.length)
         return self.values[index]
@@ -82,42 +84,42 @@ def reveal_body(chain: HashChain, index: int) -> dict:
     return {"index": index, "reveal": chain.reveal(index)}
 
 
-def check_reveal(seat: int, index: int, body: object, previous: bytes, length: int = DEFAULT_LENGTH) -> bytes:
+def check_reveal(seat: int, index: int, body: object, previous: bytes, length: int = CHAIN_LENGTH) -> bytes:
     """The revealed ``x_index`` of ``seat``, checked against its ``previous`` one (the tip for index 1).
 
-    Raises :class:`ChainExhausted` past the chain's end, and a :class:`Violation` naming
+    Raises :class:`ChainExhausted` past the chain's end, and a :class:`FairnessError` naming
     the seat for a malformed body or a value that does not hash onto ``previous``.
     """
     if type(index) is not int or index < 1:
-        raise ValueError(f"public values are numbered from 1, got {index!r}")
+        raise UsageError(f"public values are numbered from 1, got {index!r}")
     if index > length:
         raise ChainExhausted(index, length)
     if not isinstance(body, dict) or set(body) != {"index", "reveal"} or body["index"] != index:
-        raise Violation(seat, "public-random.malformed", f"a reveal for value {index} is the map {{index, reveal}}")
+        raise FairnessError(seat, "public-random.malformed", f"a reveal for value {index} is the map {{index, reveal}}")
     reveal = body["reveal"]
     if not (isinstance(reveal, bytes) and len(reveal) == VALUE_SIZE
             and hmac.compare_digest(chain_link(index, reveal), previous)):
         detail = f"the reveal for value {index} does not hash to the previous one"
-        raise Violation(seat, "public-random.bad-reveal", detail)
+        raise FairnessError(seat, "public-random.bad-reveal", detail)
     return reveal
 
 
-def public_value(game: Game, index: int, reveals: Mapping[int, bytes | None]) -> bytes:
+def public_value(game: GameRef, index: int, reveals: Mapping[int, bytes | None]) -> bytes:
     """Public value ``index`` from every seat's checked reveal (None for a seat that withheld it)."""
     for seat in sorted(reveals):
         if reveals[seat] is None:
-            raise Violation(seat, "public-random.withheld", f"no reveal for public value {index}")
+            raise FairnessError(seat, "public-random.withheld", f"no reveal for public value {index}")
     contributions = [[seat, reveals[seat]] for seat in sorted(reveals)]
     return digest("fair/public-random", encode([game.table, game.index, index, contributions]))
 
 
-def public_below(game: Game, index: int, reveals: Mapping[int, bytes | None], k: int) -> int:
+def public_below(game: GameRef, index: int, reveals: Mapping[int, bytes | None], k: int) -> int:
     """Public value ``index`` mapped without bias to ``0 .. k-1`` (the first draw of its stream)."""
     return Stream(public_value(game, index, reveals)).below(k)
 
 
-def check_tip(seed: Seed, tip: bytes, length: int = DEFAULT_LENGTH) -> None:
+def check_tip(seed: Seed, tip: bytes, length: int = CHAIN_LENGTH) -> None:
     """After the seed reveal: the published tip must be the one the seed derives."""
     if not hmac.compare_digest(HashChain.derive(seed, length).tip, tip):
         detail = "the published chain tip is not derived from the seed"
-        raise Violation(seed.seat, "public-random.tip-mismatch", detail)
+        raise FairnessError(seed.seat, "public-random.tip-mismatch", detail)

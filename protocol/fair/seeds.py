@@ -21,7 +21,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from fairtable.protocol.codec import Value, encode
-from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.errors import UsageError
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.hashing import digest, label_prefix
 
 SEED_SIZE = 32
@@ -31,12 +32,12 @@ TABLE_ID_SIZE = 32
 
 def _check_index(name: str, value: object) -> int:
     if type(value) is not int or value < 0:
-        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+        raise UsageError(f"{name} must be a non-negative integer, got {value!r}")
     return value
 
 
 @dataclass(frozen=True)
-class Game:
+class GameRef:
     """One game of one table: the context every label binds, so nothing crosses games."""
 
     table: bytes
@@ -44,7 +45,7 @@ class Game:
 
     def __post_init__(self) -> None:
         if not isinstance(self.table, bytes) or len(self.table) != TABLE_ID_SIZE:
-            raise ValueError(f"a table id is {TABLE_ID_SIZE} bytes")
+            raise UsageError(f"a table id is {TABLE_ID_SIZE} bytes")
         _check_index("game index", self.index)
 
 
@@ -52,17 +53,17 @@ class Game:
 class Seed:
     """A seat's secret for one game. ``value`` never leaves the seat before the game ends."""
 
-    game: Game
+    game: GameRef
     seat: int
     value: bytes = field(repr=False)
 
     def __post_init__(self) -> None:
         _check_index("seat", self.seat)
         if not isinstance(self.value, bytes) or len(self.value) != SEED_SIZE:
-            raise ValueError(f"a seed is {SEED_SIZE} bytes")
+            raise UsageError(f"a seed is {SEED_SIZE} bytes")
 
     @classmethod
-    def generate(cls, game: Game, seat: int) -> Seed:
+    def generate(cls, game: GameRef, seat: int) -> Seed:
         """A fresh seed from the operating system's CSPRNG: the one nondeterministic step."""
         return cls(game, seat, secrets.token_bytes(SEED_SIZE))
 
@@ -83,9 +84,9 @@ class Seed:
 
 
 def check_seed(seed: Seed, commitment: bytes) -> None:
-    """Raise a :class:`Violation` naming the seat when its revealed seed does not open ``commitment``."""
+    """Raise a :class:`FairnessError` naming the seat when its revealed seed does not open ``commitment``."""
     if not hmac.compare_digest(seed.commitment, commitment):
-        raise Violation(seed.seat, "seed.mismatch", "the revealed seed does not match the committed hash")
+        raise FairnessError(seed.seat, "seed.mismatch", "the revealed seed does not match the committed hash")
 
 
 def _is_hash(value: object) -> bool:
@@ -98,10 +99,10 @@ def start_body(seed: Seed, tip: bytes) -> dict:
 
 
 def check_start(seat: int, body: object) -> tuple[bytes, bytes]:
-    """``(seed commitment, chain tip)`` from a game-start message; a :class:`Violation` if malformed."""
+    """``(seed commitment, chain tip)`` from a game-start message; a :class:`FairnessError` if malformed."""
     if not (isinstance(body, dict) and set(body) == {"chain", "seed"}
             and _is_hash(body["chain"]) and _is_hash(body["seed"])):
-        raise Violation(seat, "seed.malformed", "a game-start body is {chain: bin32, seed: bin32}")
+        raise FairnessError(seat, "seed.malformed", "a game-start body is {chain: bin32, seed: bin32}")
     return body["seed"], body["chain"]
 
 
@@ -110,10 +111,10 @@ def seed_reveal_body(seed: Seed) -> dict:
     return {"seed": seed.value}
 
 
-def check_seed_reveal(game: Game, seat: int, body: object, commitment: bytes) -> Seed:
+def check_seed_reveal(game: GameRef, seat: int, body: object, commitment: bytes) -> Seed:
     """The seat's seed from its reveal message, checked against its commitment."""
     if not (isinstance(body, dict) and set(body) == {"seed"} and _is_hash(body["seed"])):
-        raise Violation(seat, "seed.malformed", "a seed reveal body is {seed: bin32}")
+        raise FairnessError(seat, "seed.malformed", "a seed reveal body is {seed: bin32}")
     seed = Seed(game, seat, body["seed"])
     check_seed(seed, commitment)
     return seed
@@ -131,7 +132,7 @@ class Stream:
 
     def __init__(self, key: bytes) -> None:
         if not isinstance(key, bytes) or len(key) != KEY_SIZE:
-            raise ValueError(f"a stream key is {KEY_SIZE} bytes")
+            raise UsageError(f"a stream key is {KEY_SIZE} bytes")
         self._key = key
         self._counter = 0
         self._buffer = b""
@@ -154,7 +155,7 @@ class Stream:
         ``k == 1`` reads nothing.
         """
         if type(k) is not int or k < 1:
-            raise ValueError(f"the bound must be a positive integer, got {k!r}")
+            raise UsageError(f"the bound must be a positive integer, got {k!r}")
         bits = (k - 1).bit_length()
         if bits == 0:
             return 0

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import InvalidPoint, Ops, invert, invert_all, multiply_each, product, scalar_from
 from fairtable.protocol.fair.mental_deck import Card, Deck
 from fairtable.protocol.fair.seeds import Seed
@@ -49,7 +49,7 @@ def unblind(keys: Sequence[bytes], blinded: Sequence[bytes], ops: Ops | None = N
 
 
 def shown_card(deck: Deck, position: int, scalar: bytes, unblinded: bytes, holder: int, recipient: int, ops: Ops | None = None) -> Card:
-    """The card ``b⁻¹ · Y`` opens to; a :class:`Violation` when it is no card of the deck.
+    """The card ``b⁻¹ · Y`` opens to; a :class:`FairnessError` when it is no card of the deck.
 
     Only the recipient can see this fail, and it cannot show others why without its seed:
     the violation names no seat, with holder and recipient as suspects.
@@ -57,9 +57,9 @@ def shown_card(deck: Deck, position: int, scalar: bytes, unblinded: bytes, holde
     try:
         (point,) = multiply_each([invert(scalar)], [unblinded], ops)
     except InvalidPoint:
-        raise Violation(holder, "deck.invalid-point", f"the unblinded point for position {position} is not a group point") from None
+        raise FairnessError(holder, "deck.invalid-point", f"the unblinded point for position {position} is not a group point") from None
     card = deck.lookup.get(point)
     if card is None:
         detail = f"position {position} shown to seat {recipient} opens to no card of deck {deck.name!r}"
-        raise Violation(None, "deck.no-card", detail, tuple(sorted({holder, recipient})))
+        raise FairnessError(None, "deck.no-card", detail, tuple(sorted({holder, recipient})))
     return card

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from fairtable.protocol.codec import Value, encode
-from fairtable.protocol.fair.errors import Violation
-from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.fair.errors import FairnessError
+from fairtable.protocol.fair.seeds import GameRef, Seed
 from fairtable.protocol.hashing import digest
 
 SALT_SIZE = 32
@@ -24,7 +24,7 @@ def choice_salt(seed: Seed, round_id: str) -> bytes:
     return seed.key("choice/salt", round_id)
 
 
-def _commitment(game: Game, seat: int, round_id: str, salt: bytes, choice: Value) -> bytes:
+def _commitment(game: GameRef, seat: int, round_id: str, salt: bytes, choice: Value) -> bytes:
     return digest("fair/choice", encode([game.table, game.index, seat, round_id, salt, choice]))
 
 
@@ -40,16 +40,16 @@ def reveal_body(seed: Seed, round_id: str, choice: Value) -> dict:
 
 
 def check_commit(seat: int, round_id: str, body: Any) -> bytes:
-    """The commitment in a commit message; a :class:`Violation` names the seat if malformed."""
+    """The commitment in a commit message; a :class:`FairnessError` names the seat if malformed."""
     if not (isinstance(body, dict) and set(body) == {"commitment", "round"} and body["round"] == round_id
             and isinstance(body["commitment"], bytes) and len(body["commitment"]) == 32):
         detail = f"a commitment for round {round_id!r} is the map {{commitment, round}}"
-        raise Violation(seat, "choice.malformed", detail)
+        raise FairnessError(seat, "choice.malformed", detail)
     return body["commitment"]
 
 
 def check_reveals(
-    game: Game, round_id: str, commitments: Mapping[int, bytes], reveals: Mapping[int, Any]
+    game: GameRef, round_id: str, commitments: Mapping[int, bytes], reveals: Mapping[int, Any]
 ) -> dict[int, Value]:
     """Every seat's choice once all have revealed; the first seat (by number) whose reveal is
     missing (absent or None), malformed, or not opening its commitment is named."""
@@ -57,14 +57,14 @@ def check_reveals(
     for seat in sorted(commitments):
         body = reveals.get(seat)
         if body is None:
-            raise Violation(seat, "choice.withheld", f"no reveal for round {round_id!r}")
+            raise FairnessError(seat, "choice.withheld", f"no reveal for round {round_id!r}")
         if not (isinstance(body, dict) and set(body) == {"choice", "round", "salt"} and body["round"] == round_id
                 and isinstance(body["salt"], bytes) and len(body["salt"]) == SALT_SIZE):
             detail = f"a reveal for round {round_id!r} is the map {{choice, round, salt}}"
-            raise Violation(seat, "choice.malformed", detail)
+            raise FairnessError(seat, "choice.malformed", detail)
         expected = _commitment(game, seat, round_id, body["salt"], body["choice"])
         if not hmac.compare_digest(expected, commitments[seat]):
-            raise Violation(seat, "choice.mismatch", f"the reveal for round {round_id!r} does not open the commitment")
+            raise FairnessError(seat, "choice.mismatch", f"the reveal for round {round_id!r} does not open the commitment")
         choices[seat] = body["choice"]
     return choices
 
@@ -73,4 +73,4 @@ def check_salt(seed: Seed, round_id: str, salt: bytes) -> None:
     """After the seed reveal: the salt used must be the derived one (nothing else may be random)."""
     if not hmac.compare_digest(choice_salt(seed, round_id), salt):
         detail = f"the salt of round {round_id!r} is not derived from the seed"
-        raise Violation(seed.seat, "choice.salt-mismatch", detail)
+        raise FairnessError(seed.seat, "choice.salt-mismatch", detail)

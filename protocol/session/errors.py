@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fairtable.games.contract import OptionsError
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import ProtocolError
 
@@ -42,3 +43,11 @@ class Rejected(ProtocolError):
 
 class NotYourTurn(ProtocolError):
     """This seat was asked to send while the session expects another seat or kind."""
+
+
+class SetupError(ProtocolError, OptionsError):
+    """A genesis naming a game, variant, seat count or options this implementation cannot set up.
+
+    An :class:`~games.contract.OptionsError` too, since that is what the game said; a
+    :class:`ProtocolError` because it is the session that refuses the table.
+    """

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from fairtable.protocol.fair.errors import Violation as FairViolation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.mental_deck import check_composition_body, check_stage, composition_body, composition_commitment, run_stage, stage_body
 from fairtable.protocol.session.run import DeckRecord, GameRun
 
@@ -64,15 +64,15 @@ def check_reveal(record: DeckRecord, body: Any) -> tuple[int, ...]:
     if missing:
         card = min(missing)
         detail = f"card {card} was opened from deck {deck.name!r} but is not in the revealed composition"
-        raise FairViolation(deck.owner, "deck.composition-mismatch", detail)
+        raise FairnessError(deck.owner, "deck.composition-mismatch", detail)
     return cards
 
 
-def commitment_violation(run: GameRun, record: DeckRecord, cards: tuple[int, ...]) -> FairViolation | None:
+def commitment_violation(run: GameRun, record: DeckRecord, cards: tuple[int, ...]) -> FairnessError | None:
     """Where the owner's seed is known: a revealed composition that does not open the commitment."""
     deck = record.deck
     assert deck.owner is not None and record.commitment is not None
     seed = run.seeds.get(deck.owner)
     if seed is None or hmac.compare_digest(composition_commitment(seed, deck, cards), record.commitment):
         return None
-    return FairViolation(deck.owner, "deck.composition-mismatch", f"the revealed composition of {deck.name!r} does not open the commitment")
+    return FairnessError(deck.owner, "deck.composition-mismatch", f"the revealed composition of {deck.name!r} does not open the commitment")

@@ -11,25 +11,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle, ShuffleOwned
 from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import private_stream, simultaneous
-from fairtable.protocol.fair.errors import Violation as FairViolation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops, is_scalar
-from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, check_openings, open_body, root_body
-from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position
+from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, cell_salt, check_full, check_openings, full_body, open_body, root_body
+from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position, repeated
 from fairtable.protocol.fair.public_random import HashChain, check_tip
-from fairtable.protocol.fair.seeds import Game as FairGame
-from fairtable.protocol.fair.seeds import Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
+from fairtable.protocol.fair.seeds import GameRef, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
 from fairtable.protocol.hashing import digest
+from fairtable.protocol.session.slots import DECK, DICTATED
 
 DRAW_LABEL = "draw"
 
 
-def _malformed(seat: int, what: str) -> FairViolation:
-    return FairViolation(seat, "session.malformed", what)
+def _malformed(seat: int, what: str) -> FairnessError:
+    return FairnessError(seat, "session.malformed", what)
 
 
 def _pairs(seat: int, value: Any, what: str) -> list[tuple[int, Any]]:
@@ -44,6 +45,16 @@ def _pairs(seat: int, value: Any, what: str) -> list[tuple[int, Any]]:
             raise _malformed(seat, f"{what} must be sorted by handle, each handle once")
         pairs.append((item[0], item[1]))
     return pairs
+
+
+def _free_choice(envelope: Envelope) -> bool:
+    """Whether the sender chose this envelope's body (see :data:`~protocol.session.slots.DICTATED`)."""
+    owned_first_stage = envelope.kind == DECK and isinstance(envelope.body, dict) and "commitment" in envelope.body
+    return envelope.kind not in DICTATED or owned_first_stage
+
+
+def _field(item: Any, key: str) -> Any:
+    return item.get(key) if isinstance(item, dict) else None
 
 
 @dataclass
@@ -65,30 +76,48 @@ class DeckRecord:
             self._derived[seat] = DeckKeys.derive(self.run.seeds[seat], self.deck)
         return self._derived[seat]
 
-    def key(self, position: int, seat: int) -> bytes | None:
-        """``seat``'s key for ``position``: as published, else as derived from a known seed."""
-        published = self.published.get(position, {}).get(seat)
-        if published is not None:
-            return published
-        return self.keys_of(seat).position_keys[position] if seat in self.run.seeds else None
+    def keys(self, position: int) -> dict[int, bytes]:
+        """Every seat's key for ``position`` this session knows: as published, else as derived
+        from a known seed."""
+        keys = {seat: self.keys_of(seat).position_keys[position] for seat in self.deck.seats if seat in self.run.seeds}
+        keys.update(self.published.get(position, {}))
+        return keys
 
-    def open(self, position: int, keys: Mapping[int, bytes]) -> int:
-        card = open_position(self.deck, position, self.entries[position], keys, self.opened, self.run.ops)
-        self.opened[card] = position
-        return card.id
+    def open(self, position: int, keys: Mapping[int, bytes]) -> tuple[int, FairnessError | None]:
+        """The card id at ``position``, and the finding if that card was already opened elsewhere.
+
+        Raises a :class:`FairnessError` when the position opens to no card. A repeat is
+        returned, not raised: the card did open, and whether anyone else can tell depends on
+        what this session saw before (its own hand), so it must not decide whether an
+        envelope is accepted.
+        """
+        card = open_position(self.deck, position, self.entries[position], keys, None, self.run.ops)
+        repeat = repeated(self.deck, position, card, self.opened)
+        self.opened.setdefault(card, position)
+        return card.id, repeat
+
+
+@dataclass(eq=False)
+class HeldBoard:
+    """A seat's committed board of one layer: its root and the cells opened so far."""
+
+    board: Board
+    layer: str
+    round: int
+    root: bytes = b""
+    opened: dict[int, int] = field(default_factory=dict)
 
 
 class GameRun:
     """The cryptographic side of one game: what each seat must send and what it proves."""
 
-    def __init__(self, fair: FairGame, seat_count: int, known: Mapping[int, bytes], envelopes: Sequence[Envelope],
-                 ops: Ops, chain_length: int, private: dict[str, Any], compositions: Mapping[str, tuple[int, ...]] | None = None) -> None:
+    def __init__(self, fair: GameRef, seat_count: int, known: Mapping[int, bytes], envelopes: Sequence[Envelope],
+                 ops: Ops, private: dict[str, Any], compositions: Mapping[str, tuple[int, ...]] | None = None) -> None:
         self.fair = fair
         self.seat_count = seat_count
         self.envelopes = envelopes
         self.seeds = {seat: Seed(fair, seat, value) for seat, value in known.items()}
-        self.chain_length = chain_length
-        self.chains = {seat: HashChain.derive(seed, chain_length) for seat, seed in self.seeds.items()}
+        self.chains = {seat: HashChain.derive(seed) for seat, seed in self.seeds.items()}
         self.commitments: dict[int, tuple[bytes, bytes]] = {}
         self.last_reveal: dict[int, bytes] = {}
         self.random_index = 0
@@ -96,13 +125,18 @@ class GameRun:
         self.handles: dict[int, tuple[DeckRecord, int]] = {}
         self.holder: dict[int, int] = {}
         self.drawn: dict[int, tuple[int, int, int | None]] = {}
-        """Each private-draw handle: (drawing seat, bound, face if this session knows it)."""
+        """Private-draw handles: ``(drawer, bound, face)``, the face None where the seed is unknown."""
         self.draws: dict[int, int] = {}
         self.public_faces: dict[int, int] = {}
         self.known_faces: dict[int, int] = {}
-        self.boards: dict[tuple[int, str], tuple[Board, bytes | None]] = {}
+        self.boards: dict[tuple[int, str], HeldBoard] = {}
+        """Each seat's latest board of each layer."""
+        self.committed: list[HeldBoard] = []
+        """Every board committed in this game, in order."""
         self.hidden_rounds = 0
         self.choice_rounds = 0
+        self.unrevealed: dict[tuple[str, int], bytes] = {}
+        """Simultaneous choices committed and not yet revealed: ``(round, seat)`` to the commitment."""
         self.show_rounds = 0
         self.private = private
         """This seat's free choices (hidden data, choices, compositions), persisted by the node."""
@@ -130,15 +164,74 @@ class GameRun:
             del self.seeds[seat], self.chains[seat]
 
     def seed_body(self, seat: int) -> dict:
-        return seed_reveal_body(self.seeds[seat])
+        """The seed reveal, with every committed choice of the seat still closed: the values of
+        each board not fully opened and each simultaneous choice not revealed (the game may have
+        ended before it asked for them), so they are checked whatever the result."""
+        boards = [full_body(self._committed(held)) for held in self.owed_boards(seat)]
+        choices = [{"choice": self.private[f"{round_id}-{seat}"], "round": round_id} for round_id in self.owed_choices(seat)]
+        return {**seed_reveal_body(self.seeds[seat]), "boards": boards, "choices": choices}
+
+    def owed_boards(self, seat: int) -> list[HeldBoard]:
+        return [held for held in self.committed if held.board.owner == seat and len(held.opened) < held.board.cells]
+
+    def owed_choices(self, seat: int) -> list[str]:
+        return [round_id for round_id, owner in self.unrevealed if owner == seat]
 
     def check_seed(self, seat: int, body: Any) -> Seed:
+        """The seed of a seed reveal, after checking its shape, commitment and chain tip.
+
+        The openings it carries are checked by :meth:`audit_seed`: a wrong one is recorded
+        against the seat, but does not make its (valid) seed unusable.
+        """
+        boards = [held.board.name for held in self.owed_boards(seat)]
+        rounds = self.owed_choices(seat)
+        if not (isinstance(body, dict) and set(body) == {"boards", "choices", "seed"}
+                and isinstance(body["boards"], tuple) and isinstance(body["choices"], tuple)
+                and [_field(item, "board") for item in body["boards"]] == boards
+                and [_field(item, "round") for item in body["choices"]] == rounds
+                and all(set(item) == {"choice", "round"} for item in body["choices"])):
+            raise FairnessError(seat, "seed.malformed", f"a seed reveal is {{seed, boards: {boards}, choices: {rounds}}}, "
+                                "opening every board not fully opened and every choice not revealed")
         commitment, tip = self.commitments[seat]
-        seed = check_seed_reveal(self.fair, seat, body, commitment)
+        seed = check_seed_reveal(self.fair, seat, {"seed": body["seed"]}, commitment)
         known = self.seeds.get(seat)
         if known is None or known.value != seed.value:
-            check_tip(seed, tip, self.chain_length)
+            check_tip(seed, tip)
         return seed
+
+    def audit_seed(self, seed: Seed, body: Any) -> tuple[list[FairnessError], dict[str, tuple[int, ...]] | None]:
+        """Check the openings a seed reveal carries against their commitments, with the seed.
+
+        Returns what is wrong, and the seat's latest hidden data in full when the reveal
+        completed it (for the game to judge), else None.
+        """
+        seat = seed.seat
+        findings: list[FairnessError] = []
+        owed = self.owed_boards(seat)
+        completed: dict[str, tuple[int, ...]] = {}
+        for held, item in zip(owed, body["boards"]):
+            try:
+                check_full(seed, held.board, held.root, item)
+            except FairnessError as exc:
+                findings.append(exc)
+                continue
+            values = tuple(value for value in item["values"] if type(value) is int)
+            if len(values) < held.board.cells:
+                findings.append(FairnessError(seat, "board.malformed", f"board {held.board.name!r}: hidden cell values are integers"))
+                continue
+            completed[held.layer] = values
+        for item in body["choices"]:
+            round_id = item["round"]
+            reveal = simultaneous.reveal_body(seed, round_id, item["choice"])
+            try:
+                simultaneous.check_reveals(self.fair, round_id, {seat: self.unrevealed[(round_id, seat)]}, {seat: reveal})
+            except FairnessError as exc:
+                findings.append(exc)
+        latest = [held for held in self.committed if held.board.owner == seat and held.round == self.hidden_rounds - 1]
+        if findings or not latest or not any(held in owed for held in latest):
+            return findings, None
+        data = {held.layer: completed.get(held.layer) or tuple(held.opened[i] for i in range(held.board.cells)) for held in latest}
+        return findings, data
 
     # ------------------------------------------------------------ decks and keys
 
@@ -156,16 +249,25 @@ class GameRun:
         return record
 
     def open_all(self, record: DeckRecord) -> dict[int, int]:
-        """Every face of a deck whose every seed is known (the verifier); positions that fail stay unknown."""
+        """Every face of a deck whose every seed is known (the verifier), or none.
+
+        None when a position fails to open (a stage was false; the replay has named its
+        author): the game then goes on knowing what the live seats knew, opening cards as
+        they are dealt, rather than with a deck it could not have been dealt.
+        """
         if any(seat not in self.seeds for seat in record.deck.seats):
             return {}
         faces = {}
         for position in range(record.deck.size):
             keys = {seat: record.keys_of(seat).position_keys[position] for seat in record.deck.seats}
             try:
-                faces[record.first_handle + position] = record.open(position, keys)
-            except FairViolation:
-                continue
+                face, repeat = record.open(position, keys)
+            except FairnessError:
+                face = None
+            if face is None or repeat is not None:
+                record.opened.clear()
+                return {}
+            faces[record.first_handle + position] = face
         self.known_faces.update(faces)
         return faces
 
@@ -178,7 +280,7 @@ class GameRun:
                 record, position = self._deck_handle(handle)
                 holder = self.holder.get(handle, recipient)
                 if holder != recipient and handle not in self.public_faces:
-                    raise ValueError(f"the game dealt handle {handle}, held by seat {holder}, to seat {recipient}; Show shows it")
+                    raise UsageError(f"the game dealt handle {handle}, held by seat {holder}, to seat {recipient}; Show shows it")
                 self.holder[handle] = recipient
                 for seat in record.deck.seats:
                     if seat != recipient and seat not in record.published.get(position, {}):
@@ -211,7 +313,7 @@ class GameRun:
             raise _malformed(seat, f"keys for handles {list(wanted)} are due, got {[h for h, _ in pairs]}")
         for handle, key in pairs:
             if not is_scalar(key):
-                raise FairViolation(seat, "deck.malformed-keys", f"the key for handle {handle} is not a canonical non-zero scalar")
+                raise FairnessError(seat, "deck.malformed-keys", f"the key for handle {handle} is not a canonical non-zero scalar")
         return dict(pairs)
 
     def store_keys(self, seat: int, keys: Mapping[int, bytes]) -> None:
@@ -219,11 +321,12 @@ class GameRun:
             record, position = self.handles[handle]
             record.published.setdefault(position, {})[seat] = key
 
-    def open_visible(self, handles: list[int], local: int | None, public: bool = False) -> tuple[dict[int, int], FairViolation | None]:
-        """Open the handles this session may see now (all of them when ``public``, a reveal);
-        the first failure comes back as a dispute."""
+    def open_visible(self, handles: list[int], local: int | None, public: bool = False) -> tuple[dict[int, int], list[FairnessError]]:
+        """Open the handles this session may see now (all of them when ``public``, a reveal), and
+        what proved some stage or key false (a position that opens to no card, or to one seen
+        before): grounds for a dispute."""
         faces: dict[int, int] = {}
-        dispute = None
+        findings: list[FairnessError] = []
         for handle in handles:
             if handle in self.known_faces:
                 faces[handle] = self.known_faces[handle]
@@ -232,41 +335,51 @@ class GameRun:
             holder = self.holder.get(handle)
             if local is not None and holder is not None and holder != local and not public and handle not in self.public_faces:
                 continue
-            keys = {seat: key for seat in record.deck.seats if (key := record.key(position, seat)) is not None}
+            keys = record.keys(position)
             if len(keys) < len(record.deck.seats):
                 continue
             try:
-                faces[handle] = record.open(position, keys)
-            except FairViolation as exc:
-                dispute = dispute or exc
+                faces[handle], repeat = record.open(position, keys)
+            except FairnessError as exc:
+                findings.append(exc)
+                continue
+            if repeat is not None:
+                findings.append(repeat)
         self.known_faces.update(faces)
-        return faces, dispute
+        return faces, findings
 
     def _deck_handle(self, handle: int) -> tuple[DeckRecord, int]:
         if handle not in self.handles:
-            raise ValueError(f"the game named handle {handle}, which no shuffle created")
+            raise UsageError(f"the game named handle {handle}, which no shuffle created")
         return self.handles[handle]
 
     # ------------------------------------------------------------ private draws
 
-    def draw_context(self, seat: int) -> bytes:
-        """Public input to ``seat``'s next draw: the latest signature another seat made.
+    def draw_source(self, seat: int) -> Envelope | None:
+        """The envelope whose signature seeds ``seat``'s next draw, if the chain holds one yet.
 
-        The drawer cannot know it in advance (nobody predicts another key's signature) and
-        the signer cannot steer the draw (it does not know the drawer's seed).
+        It must be another seat's, and newer than the drawer's latest free envelope (one
+        whose body is not dictated by what it committed before: a move, hidden data, a
+        choice, a commitment): the drawer then fixed everything it chose before that
+        signature existed, and cannot compute it (it needs the other seat's key). None means
+        no envelope qualifies, and another seat must sign a ``draw`` message first.
         """
         for envelope in reversed(self.envelopes):
             if envelope.seat != seat:
-                return digest("session/draw-context", envelope.signature)
-        return digest("session/draw-context", self.fair.table)
+                return envelope
+            if _free_choice(envelope):
+                return None
+        return None
 
-    def private_draw(self, request: PrivateDraw, local: int | None) -> dict[int, int]:
+    def private_draw(self, request: PrivateDraw, local: int | None, source: Envelope) -> dict[int, int]:
+        """Draw ``request`` from the drawer's stream, ``source``'s signature as the context."""
         counter = self.draws.get(request.seat, 0)
         self.draws[request.seat] = counter + 1
         faces: tuple[int | None, ...] = (None,) * request.count
         seed = self.seeds.get(request.seat)
         if seed is not None:
-            faces = private_stream.draw(seed, DRAW_LABEL, self.draw_context(request.seat), counter, request.bound, request.count)
+            context = digest("session/draw-context", source.signature)
+            faces = private_stream.draw(seed, DRAW_LABEL, context, counter, request.bound, request.count)
         for offset, face in enumerate(faces):
             self.drawn[request.first_handle + offset] = (request.seat, request.bound, face)
         visible = local is None or local == request.seat
@@ -286,8 +399,11 @@ class GameRun:
                 keys.append([handle, record.keys_of(seat).position_keys[position]])
         return {"faces": faces, "keys": keys, "move": move}
 
-    def check_move(self, seat: int, body: Any, reveals_of: Callable[[Any], tuple[int, ...]]) -> tuple[Any, dict[int, int]]:
-        """The move and the faces it shows (``reveals_of(move)``), after checking every opening it carries."""
+    def check_move(self, seat: int, body: Any, reveals_of: Callable[[Any], tuple[int, ...]]
+                   ) -> tuple[Any, dict[int, int], list[FairnessError]]:
+        """The move, the faces it shows (``reveals_of(move)``) after checking every opening it
+        carries, and the shown cards that repeat one this session saw (not the mover's doing:
+        an honest mover shows the card it was dealt)."""
         if not isinstance(body, dict) or set(body) != {"faces", "keys", "move"}:
             raise _malformed(seat, "a move is the map {faces, keys, move}")
         reveals = reveals_of(body["move"])
@@ -299,35 +415,37 @@ class GameRun:
         if sorted(keys) != due_keys or sorted(claimed) != due_faces:
             raise _malformed(seat, f"the move shows handles {due}: keys for {due_keys} and faces for {due_faces} are due")
         faces: dict[int, int] = {}
+        repeats: list[FairnessError] = []
         for handle in due_keys:
             if handle not in self.handles or self.holder.get(handle) != seat:
-                raise FairViolation(seat, "session.not-held", f"the move shows handle {handle}, which was not dealt to seat {seat}")
+                raise FairnessError(seat, "session.not-held", f"the move shows handle {handle}, which was not dealt to seat {seat}")
             if not is_scalar(keys[handle]):
-                raise FairViolation(seat, "deck.malformed-keys", f"the key for handle {handle} is not a canonical non-zero scalar")
+                raise FairnessError(seat, "deck.malformed-keys", f"the key for handle {handle} is not a canonical non-zero scalar")
             record, position = self.handles[handle]
             if seat in self.seeds and handle in self.known_faces:
                 # The key is known: equality proves the opening without a multiplication.
                 if keys[handle] != record.keys_of(seat).position_keys[position]:
-                    raise FairViolation(seat, "deck.key-mismatch", f"the key shown for handle {handle} is not the derived one")
+                    raise FairnessError(seat, "deck.key-mismatch", f"the key shown for handle {handle} is not the derived one")
                 faces[handle] = self.known_faces[handle]
                 continue
-            opening = {other: key for other in record.deck.seats if other != seat and (key := record.key(position, other)) is not None}
-            opening[seat] = keys[handle]
+            opening = {**record.keys(position), seat: keys[handle]}
             try:
-                faces[handle] = record.open(position, opening)
-            except FairViolation as exc:
-                raise FairViolation(seat, "deck.bad-reveal", f"handle {handle}: {exc.detail}") from None
+                faces[handle], repeat = record.open(position, opening)
+            except FairnessError as exc:
+                raise FairnessError(seat, "deck.bad-reveal", f"handle {handle}: {exc.detail}") from None
+            if repeat is not None:
+                repeats.append(repeat)
         for handle in due_faces:
             owner, bound, known = self.drawn[handle]
             face = claimed[handle]
             if owner != seat:
-                raise FairViolation(seat, "session.not-held", f"the move shows handle {handle}, a private draw of seat {owner}")
+                raise FairnessError(seat, "session.not-held", f"the move shows handle {handle}, a private draw of seat {owner}")
             if type(face) is not int or not 0 <= face < bound:
                 raise _malformed(seat, f"the face of handle {handle} must be below {bound}")
             if known is not None and known != face:
-                raise FairViolation(seat, "private-stream.mismatch", f"handle {handle} was drawn as {known}, shown as {face}")
+                raise FairnessError(seat, "private-stream.mismatch", f"handle {handle} was drawn as {known}, shown as {face}")
             faces[handle] = face
-        return body["move"], faces
+        return body["move"], faces, repeats
 
     # ------------------------------------------------------------ hidden data
 
@@ -336,15 +454,15 @@ class GameRun:
         for seat in request.seats:
             for layer in request.layers:
                 board = Board(self.fair, seat, f"{layer}-{self.hidden_rounds}", request.width, request.height)
-                self.boards[(seat, layer)] = (board, None)
+                self.boards[(seat, layer)] = HeldBoard(board, layer, self.hidden_rounds)
         self.hidden_rounds += 1
 
     def hidden_body(self, seat: int, request: CommitHidden, data: Mapping[str, Any]) -> dict:
         """Commit this seat's data; it is kept (in :attr:`private`) to open cells later."""
         if set(data) != set(request.layers):
-            raise ValueError(f"hidden data has the layers {sorted(request.layers)}, got {sorted(data)}")
+            raise UsageError(f"hidden data has the layers {sorted(request.layers)}, got {sorted(data)}")
         self.private[self._hidden_key(seat)] = {layer: list(values) for layer, values in data.items()}
-        return {"boards": [root_body(self._committed(seat, layer)) for layer in request.layers]}
+        return {"boards": [root_body(self._committed(self.boards[(seat, layer)])) for layer in request.layers]}
 
     def check_hidden(self, seat: int, request: CommitHidden, body: Any) -> dict[str, bytes]:
         if not isinstance(body, dict) or set(body) != {"boards"} or not isinstance(body["boards"], tuple) \
@@ -352,7 +470,7 @@ class GameRun:
             raise _malformed(seat, f"a hidden-data commitment is {{boards: [one root per layer of {list(request.layers)}]}}")
         roots = {}
         for layer, item in zip(request.layers, body["boards"]):
-            board, _ = self.boards[(seat, layer)]
+            board = self.boards[(seat, layer)].board
             expected = {"board": board.name, "height": board.height, "width": board.width}
             if not isinstance(item, dict) or set(item) != {*expected, "root"} or any(item[k] != v for k, v in expected.items()):
                 raise _malformed(seat, f"layer {layer!r}: expected {expected} with a root")
@@ -363,36 +481,56 @@ class GameRun:
 
     def adopt_hidden(self, seat: int, roots: Mapping[str, bytes]) -> None:
         for layer, root in roots.items():
-            board, _ = self.boards[(seat, layer)]
-            self.boards[(seat, layer)] = (board, root)
+            held = self.boards[(seat, layer)]
+            held.root = root
+            self.committed.append(held)
 
     def own_hidden(self, seat: int) -> dict[str, tuple[int, ...]] | None:
         data = self.private.get(self._hidden_key(seat))
         return None if data is None else {layer: tuple(values) for layer, values in data.items()}
 
     def open_hidden_body(self, request: OpenHidden) -> dict:
-        board, _ = self.boards[(request.seat, request.layer)]
-        cells = [(cell % board.width, cell // board.width) for cell in request.cells]
-        return open_body(board, self._committed(request.seat, request.layer).open(cells))
+        held = self.boards[(request.seat, request.layer)]
+        cells = [(cell % held.board.width, cell // held.board.width) for cell in request.cells]
+        return open_body(held.board, self._committed(held).open(cells))
 
     def check_open_hidden(self, request: OpenHidden, body: Any) -> dict[int, int]:
-        board, root = self.boards[(request.seat, request.layer)]
-        assert root is not None, "cells are opened only after the commitment"
-        opened = check_openings(board, root, body)
-        cells = {board.index(cell): value for cell, value in opened.items()}
+        held = self.boards[(request.seat, request.layer)]
+        board = held.board
+        cells: dict[int, int] = {}
+        for cell, value in check_openings(board, held.root, body).items():
+            if type(value) is not int:
+                raise _malformed(request.seat, "hidden cell values are integers")
+            cells[board.index(cell)] = value
         if sorted(cells) != sorted(set(request.cells)) or len(body["cells"]) != len(cells):
             raise _malformed(request.seat, f"cells {sorted(set(request.cells))} of {request.layer!r} are due, each once")
-        if any(type(value) is not int for value in cells.values()):
-            raise _malformed(request.seat, "hidden cell values are integers")
-        return cast(dict[int, int], cells)
+        return cells
 
-    def _hidden_key(self, seat: int) -> str:
-        return f"hidden-{self.hidden_rounds - 1}-{seat}"
+    def adopt_opened(self, request: OpenHidden, cells: Mapping[int, int], body: Any) -> list[FairnessError]:
+        """Keep the opened values; where the owner's seed is known, check the salts it derives.
 
-    def _committed(self, seat: int, layer: str) -> CommittedBoard:
-        board, _ = self.boards[(seat, layer)]
-        values = self.private[self._hidden_key(seat)][layer]
-        return CommittedBoard.commit(self.seeds[seat], board, values)
+        A salt of the owner's choosing would not let it change a value (the root binds the
+        leaf), but nothing a seat sends may be random except what its seed derives; only the
+        verifier (or the owner itself) can tell, so a wrong salt is recorded, not refused.
+        """
+        held = self.boards[(request.seat, request.layer)]
+        held.opened.update(cells)
+        seed = self.seeds.get(request.seat)
+        if seed is None:
+            return []
+        for x, y, _value, salt, _proof in body["cells"]:
+            if salt != cell_salt(seed, held.board, (x, y)):
+                detail = f"board {held.board.name!r}: the salt of cell ({x}, {y}) is not derived from the seed"
+                return [FairnessError(request.seat, "board.salt-mismatch", detail)]
+        return []
+
+    def _hidden_key(self, seat: int, round_index: int | None = None) -> str:
+        return f"hidden-{self.hidden_rounds - 1 if round_index is None else round_index}-{seat}"
+
+    def _committed(self, held: HeldBoard) -> CommittedBoard:
+        owner = held.board.owner
+        values = self.private[self._hidden_key(owner, held.round)][held.layer]
+        return CommittedBoard.commit(self.seeds[owner], held.board, values)
 
     # ------------------------------------------------------------ simultaneous choices
 
@@ -404,8 +542,24 @@ class GameRun:
         self.private[f"{round_id}-{seat}"] = choice
         return simultaneous.commit_body(self.seeds[seat], round_id, choice)
 
+    def adopt_choice(self, seat: int, round_id: str, commitment: bytes) -> None:
+        self.unrevealed[(round_id, seat)] = commitment
+
     def reveal_choice_body(self, seat: int, round_id: str) -> dict:
         return simultaneous.reveal_body(self.seeds[seat], round_id, self.private[f"{round_id}-{seat}"])
 
-    def check_choice_reveal(self, seat: int, round_id: str, commitment: bytes, body: Any) -> Any:
-        return simultaneous.check_reveals(self.fair, round_id, {seat: commitment}, {seat: body})[seat]
+    def check_choice_reveal(self, seat: int, round_id: str, body: Any) -> Any:
+        return simultaneous.check_reveals(self.fair, round_id, {seat: self.unrevealed[(round_id, seat)]}, {seat: body})[seat]
+
+    def adopt_reveal(self, seat: int, round_id: str, body: Any) -> list[FairnessError]:
+        """The choice is open; where the seat's seed is known, its salt must be the derived one
+        (recorded, not refused, as for board salts)."""
+        del self.unrevealed[(round_id, seat)]
+        seed = self.seeds.get(seat)
+        if seed is None:
+            return []
+        try:
+            simultaneous.check_salt(seed, round_id, body["salt"])
+        except FairnessError as exc:
+            return [exc]
+        return []

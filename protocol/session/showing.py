@@ -14,13 +14,13 @@ from typing import Any
 
 from fairtable.games.contract import Show
 from fairtable.protocol.fair import show
-from fairtable.protocol.fair.errors import Violation as FairViolation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import POINT_SIZE, InvalidPoint
 from fairtable.protocol.session.run import DeckRecord, GameRun
 
 
-def _malformed(seat: int, what: str) -> FairViolation:
-    return FairViolation(seat, "session.malformed", what)
+def _malformed(seat: int, what: str) -> FairnessError:
+    return FairnessError(seat, "session.malformed", what)
 
 
 @dataclass
@@ -82,7 +82,7 @@ class ShowRound:
         except InvalidPoint as exc:
             record, _ = self._where(handles[exc.index])
             detail = f"the final entry of handle {handles[exc.index]} is not a group point"
-            raise FairViolation(record.deck.stages[-1].seat, "deck.invalid-point", detail) from None
+            raise FairnessError(record.deck.stages[-1].seat, "deck.invalid-point", detail) from None
         return {"points": [[h, point] for h, point in zip(handles, points)], "round": self.name}
 
     def check_blind(self, recipient: int, body: Any) -> dict[int, bytes]:
@@ -107,7 +107,7 @@ class ShowRound:
             points = show.unblind(keys, [self.blinded[pair] for pair in pairs], self.run.ops)
         except InvalidPoint as exc:
             handle, recipient = pairs[exc.index]
-            raise FairViolation(recipient, "deck.invalid-point", f"the blinded point for handle {handle} is not a group point") from None
+            raise FairnessError(recipient, "deck.invalid-point", f"the blinded point for handle {handle} is not a group point") from None
         return {"points": [[h, r, point] for (h, r), point in zip(pairs, points)], "round": self.name}
 
     def check_unblind(self, holder: int, body: Any) -> dict[tuple[int, int], bytes]:
@@ -122,7 +122,7 @@ class ShowRound:
 
     # ------------------------------------------------------------ opening
 
-    def open(self, local: int | None) -> tuple[dict[int, int], FairViolation | None]:
+    def open(self, local: int | None) -> tuple[dict[int, int], FairnessError | None]:
         """The faces this session now sees: the local recipient's (the verifier knows them all)."""
         if local is None:
             shown = {h for handles in self.wanted.values() for h in handles}
@@ -137,7 +137,7 @@ class ShowRound:
             holder = self.run.holder[handle]
             try:
                 card = show.shown_card(record.deck, position, scalars[handle], self.unblinded[(handle, local)], holder, local, self.run.ops)
-            except FairViolation as exc:
+            except FairnessError as exc:
                 return faces, exc
             faces[handle] = card.id
         self.run.known_faces.update(faces)

@@ -66,16 +66,17 @@ from fairtable.games.contract import (
 )
 from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import simultaneous
-from fairtable.protocol.fair.errors import Violation as FairViolation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops
 from fairtable.protocol.fair.mental_deck import check_stage, run_stage, stage_body
 from fairtable.protocol.fair.public_random import check_reveal, public_below, reveal_body
-from fairtable.protocol.fair.seeds import Game as FairGame
+from fairtable.protocol.fair.seeds import GameRef, Seed
 from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.session import owned
-from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
+from fairtable.protocol.session.errors import NotYourTurn, Rejected, SetupError, Violation
 from fairtable.protocol.session.run import DeckRecord, GameRun
 from fairtable.protocol.session.showing import ShowRound
 from fairtable.protocol.session.slots import (
@@ -86,6 +87,7 @@ from fairtable.protocol.session.slots import (
     COMPOSITION,
     DECK,
     DISPUTE,
+    DRAW,
     HIDDEN,
     KEYS,
     MOVE,
@@ -120,6 +122,11 @@ class _Stalled(Exception):
     """The game asked an absent seat for a message: it cannot go on."""
 
 
+def _check_empty(seat: int, kind: str, body: Any) -> None:
+    if body != {}:
+        raise FairnessError(seat, "session.malformed", f"a {kind!r} message has an empty body")
+
+
 def game_seed(secret: bytes, game: int) -> bytes:
     """A seat's seed for game ``game`` of a table, from its per-table secret."""
     return digest("session/seed", codec.encode([secret, game]))
@@ -151,7 +158,7 @@ class TableSession:
         compositions: Mapping[tuple[int, str], tuple[int, ...]] | None = None,
     ) -> None:
         if (seat is None) != (secret is None):
-            raise ValueError("a seat's session needs the seat and its secret; the verifier needs neither")
+            raise UsageError("a seat's session needs the seat and its secret; the verifier needs neither")
         self.genesis = genesis
         self.seat = seat
         self.auditing = seat is None
@@ -160,12 +167,15 @@ class TableSession:
         self._given_compositions = dict(compositions or {})
         self.envelopes: list[Envelope] = []
         self.head = genesis.table_id
-        self.game = registry.get(genesis.genesis.game)
         self.seat_count = len(genesis.genesis.seats)
-        self.state = self.game.setup(genesis.genesis.variant, genesis.genesis.options, self.seat_count)
+        try:
+            self.game = registry.get(genesis.genesis.game)
+            self.state = self.game.setup(genesis.genesis.variant, genesis.genesis.options, self.seat_count)
+        except GameError as exc:
+            raise SetupError(f"the genesis cannot be played: {exc}") from None
         self.teams = self.game.teams(genesis.genesis.variant, self.game.options_of(self.state), self.seat_count)
         if sorted(seat for team in self.teams for seat in team) != list(range(self.seat_count)):
-            raise ValueError(f"{self.game.id} declared teams {self.teams}, which do not partition {self.seat_count} seats")
+            raise UsageError(f"{self.game.id} declared teams {self.teams}, which do not partition {self.seat_count} seats")
         self.result: Result | None = None
         self.deal_results: list[Result] = []
         """Each finished deal's result, in order (one per game of a match that reports one)."""
@@ -215,7 +225,7 @@ class TableSession:
             return None
         try:
             return slot.kind, slot.produce()
-        except FairViolation as exc:
+        except FairnessError as exc:
             self._record_input_violation(exc)
             return None
 
@@ -306,7 +316,7 @@ class TableSession:
         body = codec.decode(codec.encode(self.run.move_body(seat, move, self.game.reveals(self.state, move))))
         try:
             slot.check(body)
-        except (FairViolation, RuleError) as exc:
+        except (FairnessError, RuleError) as exc:
             raise Rejected(self._violation(len(self.envelopes), seat, exc, None)) from None
         return MOVE, body
 
@@ -350,7 +360,7 @@ class TableSession:
             return tuple(self._events)
         try:
             outcome = slot.check(envelope.body)
-        except (FairViolation, RuleError) as exc:
+        except (FairnessError, RuleError) as exc:
             raise Rejected(self._violation(index, slot.seat, exc, envelope)) from None
         except (TypeError, KeyError, ValueError, IndexError) as exc:
             detail = f"the {slot.kind!r} body could not be read ({type(exc).__name__}: {exc})"
@@ -358,7 +368,7 @@ class TableSession:
         if self.auditing and slot.mismatch_rule and slot.produce is not None and slot.seat in self.run.seeds:
             try:
                 expected = codec.encode(slot.produce())
-            except FairViolation as exc:
+            except FairnessError as exc:
                 self._record_input_violation(exc)
             else:
                 if expected != codec.encode(envelope.body):
@@ -416,7 +426,7 @@ class TableSession:
             raise NotYourTurn("only another seat can declare the due seat absent")
         return ABSENT, {"seat": slot.seat}
 
-    def _record_input_violation(self, exc: FairViolation) -> None:
+    def _record_input_violation(self, exc: FairnessError) -> None:
         """A message this seat must build on (the previous envelope) proved bad: e.g. a stage
         entry outside the group, found when the next stage multiplies it."""
         previous = self.envelopes[-1]
@@ -439,7 +449,7 @@ class TableSession:
             self.slot = None
 
     def _violation(self, index: int, seat: int, exc: Exception, envelope: Envelope | None) -> Violation:
-        if isinstance(exc, FairViolation):
+        if isinstance(exc, FairnessError):
             return Violation(index, exc.seat, exc.rule, exc.detail, envelope, exc.suspects)
         assert isinstance(exc, RuleError)
         return Violation(index, seat, exc.rule, str(exc), envelope)
@@ -453,8 +463,8 @@ class TableSession:
     def _flow(self) -> Flow:
         index = 0
         while True:
-            self.run = GameRun(FairGame(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes, self.ops,
-                                self.game.public_values, self.private.setdefault(index, {}),
+            self.run = GameRun(GameRef(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes, self.ops,
+                                self.private.setdefault(index, {}),
                                 {name: cards for (g, name), cards in self._given_compositions.items() if g == index})
             try:
                 yield from self._commit_round(self.run)
@@ -522,17 +532,15 @@ class TableSession:
         elif isinstance(request, Show):
             yield from self._show(run, request)
         elif isinstance(request, PrivateDraw):
-            self._apply(PrivateDrawn(run.private_draw(request, self.seat)))
+            yield from self._private_draw(run, request)
         elif isinstance(request, CommitHidden):
             yield from self._commit_hidden(run, request)
         elif isinstance(request, OpenHidden):
-            produce = (lambda: run.open_hidden_body(request)) if run.own_hidden(request.seat) is not None else None
-            check = lambda body: self._ruled(Opened(request.seat, request.layer, run.check_open_hidden(request, body)))
-            self._adopt((yield Slot(request.seat, OPEN, check, produce, "board.open-mismatch", resignable=True)))
+            yield from self._open_hidden(run, request)
         elif isinstance(request, Simultaneous):
             yield from self._simultaneous(run, request)
         else:
-            raise TypeError(f"the game asked for {request!r}, which is not a request")
+            raise UsageError(f"the game asked for {request!r}, which is not a request")
 
     def _commit_round(self, run: GameRun) -> Flow:
         """Every present seat commits; a seat declared absent here forfeits and is skipped."""
@@ -569,15 +577,32 @@ class TableSession:
         if problem is not None:
             raise problem
 
+    def seed_round_seats(self) -> tuple[int, ...]:
+        """The seats that reveal a seed when this game ends: every seat that committed, except absent ones."""
+        return tuple(seat for seat in range(self.seat_count) if seat not in self.absent and seat in self.run.commitments)
+
     def _seed_round(self, run: GameRun) -> Flow:
         for seat in range(self.seat_count):
-            if seat in self.absent or seat not in run.commitments:
+            if seat not in self.seed_round_seats():
                 continue
-            produce = (lambda seat=seat: run.seed_body(seat)) if seat in run.seeds else None
+            # Only the seat's own node can produce its reveal: it opens the seat's free choices.
+            produce = (lambda seat=seat: run.seed_body(seat)) if seat in run.seeds and not self.auditing else None
             try:
-                yield Slot(seat, SEED, partial(run.check_seed, seat), produce, "seed.mismatch")
+                seed = yield Slot(seat, SEED, partial(run.check_seed, seat), produce)
             except _Absent:
                 continue
+            self._record(self._audit_seed(run, seed))
+
+    def _audit_seed(self, run: GameRun, seed: Seed) -> list[FairnessError]:
+        """What the openings in a seed reveal prove wrong: against their commitments, and, for
+        hidden data the game had not seen in full, against the game's rules."""
+        findings, data = run.audit_seed(seed, self.envelopes[-1].body)
+        if data is not None:
+            try:
+                self.game.judge_hidden(self.state, seed.seat, data)
+            except RuleError as exc:
+                findings.append(FairnessError(seed.seat, exc.rule, str(exc)))
+        return findings
 
     def _public_random(self, run: GameRun, request: PublicRandom) -> Flow:
         """Every present seat reveals; one declared absent meanwhile is left out of the value
@@ -591,7 +616,7 @@ class TableSession:
             if seat in self.absent:
                 continue
             produce = (lambda seat=seat: reveal_body(run.chains[seat], index)) if seat in run.chains else None
-            check = lambda body, seat=seat: check_reveal(seat, index, body, run.last_reveal[seat], run.chain_length)
+            check = lambda body, seat=seat: check_reveal(seat, index, body, run.last_reveal[seat])
             try:
                 reveals[seat] = yield Slot(seat, RANDOM, check, produce, "public-random.mismatch")
             except _Absent:
@@ -644,8 +669,7 @@ class TableSession:
             produce = (lambda holder=holder: plan.unblind_body(holder)) if holder in run.seeds else None
             plan.adopt_unblind((yield Slot(holder, UNBLIND, partial(plan.check_unblind, holder), produce, "deck.unblind-mismatch", resignable=True)))
         faces, dispute = plan.open(self.seat)
-        if dispute is not None:
-            self.violations.append(Violation(len(self.envelopes) - 1, dispute.seat, dispute.rule, dispute.detail, None, dispute.suspects))
+        self._record([] if dispute is None else [dispute])
         self._apply(Shown(faces))
 
     def _open_round(self, run: GameRun, needs: Mapping[int, tuple[int, ...]], handles: list[int],
@@ -657,10 +681,29 @@ class TableSession:
             check = lambda body, seat=seat, wanted=wanted: run.check_keys(seat, wanted, body)
             published = yield Slot(seat, KEYS, check, produce, "deck.key-mismatch", resignable=True)
             run.store_keys(seat, published)
-        faces, dispute = run.open_visible(handles, self.seat, public)
-        if dispute is not None:
-            self.violations.append(Violation(len(self.envelopes) - 1, dispute.seat, dispute.rule, dispute.detail, None, dispute.suspects))
+        faces, findings = run.open_visible(handles, self.seat, public)
+        self._record(findings)
         return faces
+
+    def _private_draw(self, run: GameRun, request: PrivateDraw) -> Flow:
+        """No message, unless the drawer spoke freely since another seat last signed: then the
+        next seat signs an empty ``draw`` message, whose signature the draw depends on."""
+        source = run.draw_source(request.seat)
+        if source is None:
+            contributor = (request.seat + 1) % self.seat_count
+            yield Slot(contributor, DRAW, partial(_check_empty, contributor, DRAW), lambda: {}, resignable=True)
+            source = self.envelopes[-1]
+        self._apply(PrivateDrawn(run.private_draw(request, self.seat, source)))
+
+    def _open_hidden(self, run: GameRun, request: OpenHidden) -> Flow:
+        def check(body: Any) -> Any:
+            cells = run.check_open_hidden(request, body)
+            return self._ruled(Opened(request.seat, request.layer, cells)), cells
+
+        produce = (lambda: run.open_hidden_body(request)) if run.own_hidden(request.seat) is not None else None
+        ruled, cells = yield Slot(request.seat, OPEN, check, produce, resignable=True)
+        self._adopt(ruled)
+        self._record(run.adopt_opened(request, cells, self.envelopes[-1].body))
 
     def _commit_hidden(self, run: GameRun, request: CommitHidden) -> Flow:
         run.begin_hidden(request)
@@ -680,6 +723,7 @@ class TableSession:
         for seat in request.seats:
             check = lambda body, seat=seat: self._check_choice_commit(seat, round_id, request, body)
             commitments[seat], default = yield Slot(seat, CHOICE, check, decision=True, resignable=True)
+            run.adopt_choice(seat, round_id, commitments[seat])
             if default:
                 defaults.append(seat)
         choices: list[Any] = []
@@ -689,18 +733,19 @@ class TableSession:
             produce = (lambda seat=seat: run.reveal_choice_body(seat, round_id)) if f"{round_id}-{seat}" in run.private else None
 
             def check(body: Any, seat: int = seat, last: bool = last) -> Any:
-                choice = run.check_choice_reveal(seat, round_id, commitments[seat], body)
+                choice = run.check_choice_reveal(seat, round_id, body)
                 self._check_choice(seat, choice, seat in defaults)
                 return self._ruled(Chosen((*choices, choice), tuple(defaults), tuple(absent))) if last else choice
 
             try:
-                outcome = yield Slot(seat, REVEAL, check, produce, "choice.mismatch")
+                outcome = yield Slot(seat, REVEAL, check, produce)
             except _Absent:
                 choices.append(None)
                 absent.append(seat)
                 if last:
                     self._apply(Chosen(tuple(choices), tuple(defaults), tuple(absent)))
                 continue
+            self._record(run.adopt_reveal(seat, round_id, self.envelopes[-1].body))
             if last:
                 self._adopt(outcome)
             else:
@@ -713,7 +758,7 @@ class TableSession:
         default = isinstance(body, dict) and "default" in body
         if default:
             if body["default"] is not True or not request.timed:
-                raise FairViolation(seat, "choice.malformed", "only a timed choice may be marked, with default: true")
+                raise FairnessError(seat, "choice.malformed", "only a timed choice may be marked, with default: true")
             body = {key: value for key, value in body.items() if key != "default"}
         return simultaneous.check_commit(seat, round_id, body), default
 
@@ -730,16 +775,26 @@ class TableSession:
         except GameError:
             return
         if codec.encode(choice) != codec.encode(expected):
-            raise FairViolation(seat, "choice.not-default", f"seat {seat} marked {choice!r} as its default, which is {expected!r}")
+            raise FairnessError(seat, "choice.not-default", f"seat {seat} marked {choice!r} as its default, which is {expected!r}")
 
     def _decide(self, run: GameRun, request: Decide) -> Flow:
         def check(body: Any) -> Any:
-            move, faces = run.check_move(request.seat, body, lambda move: self.game.reveals(self.state, move))
-            return self._ruled(Move(request.seat, move, faces))
+            move, faces, repeats = run.check_move(request.seat, body, lambda move: self.game.reveals(self.state, move))
+            return self._ruled(Move(request.seat, move, faces)), repeats
 
-        event, state = yield Slot(request.seat, MOVE, check, decision=True, resignable=True)
+        (event, state), repeats = yield Slot(request.seat, MOVE, check, decision=True, resignable=True)
         run.public_faces.update(event.faces)
         self._adopt((event, state))
+        self._record(repeats)
+
+    def _record(self, findings: list[FairnessError]) -> None:
+        """Record what the envelope just accepted proved without being refused for it: a card
+        that repeats one seen before (no seat named yet), or a check only the seat's revealed
+        seed makes possible. The envelope is the evidence."""
+        envelope = self.envelopes[-1]
+        for finding in findings:
+            evidence = envelope if finding.seat in (None, envelope.seat) else None
+            self.violations.append(Violation(len(self.envelopes) - 1, finding.seat, finding.rule, finding.detail, evidence, finding.suspects))
 
     def _ruled(self, event: Event) -> tuple[Event, Any]:
         """The state after an event an envelope carries, computed while the envelope is checked,

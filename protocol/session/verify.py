@@ -14,12 +14,35 @@ from dataclasses import dataclass, field
 
 from fairtable.games.contract import Result
 from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.fair.seeds import SEED_SIZE
 from fairtable.protocol.session.errors import Violation
 from fairtable.protocol.session.replica import Replica
 from fairtable.protocol.session.slots import COMPOSITION, SEED
 from fairtable.protocol.session.table import TableSession
-from fairtable.protocol.transcript import EquivocationProof, TranscriptError
+from fairtable.protocol.transcript import EquivocationProof
 from fairtable.protocol.transcript_file import TranscriptFile, TranscriptReader
+
+VALID = "valid"
+VIOLATION = "violation"
+INCOMPLETE = "incomplete"
+DAMAGED = "damaged"
+
+
+@dataclass(frozen=True)
+class Owed:
+    """A message the transcript's end leaves due: ``seat`` was to send ``kind`` as envelope ``index``.
+
+    Not a finding against the seat: a transcript that stops says nothing about why (it may
+    have been saved before the message arrived). Only a claim in the chain does.
+    """
+
+    index: int
+    seat: int
+    kind: str
+
+    def to_value(self) -> dict:
+        return {"index": self.index, "kind": self.kind, "seat": self.seat}
 
 
 @dataclass(frozen=True)
@@ -41,7 +64,12 @@ class Absence:
 
 @dataclass(frozen=True)
 class Report:
-    """What a verification found. ``valid`` means no violation of any kind."""
+    """What a verification found, summed up by :attr:`status`.
+
+    ``violations`` are findings against seats, each with its evidence. ``damage`` says what
+    broke the file after its readable prefix (which was verified); ``owed`` lists what the
+    end of an intact transcript leaves due when the table did not finish.
+    """
 
     game: str
     variant: str
@@ -52,19 +80,33 @@ class Report:
     absences: tuple[Absence, ...] = field(default=())
     deals: tuple[Result, ...] = ()
     """Each deal's own result, for a match of several deals."""
+    owed: tuple[Owed, ...] = field(default=())
+    damage: str | None = None
+
+    @property
+    def status(self) -> str:
+        """``violation`` if any seat is named, else ``damaged``, ``incomplete`` or ``valid``."""
+        if self.violations:
+            return VIOLATION
+        if self.damage is not None:
+            return DAMAGED
+        return INCOMPLETE if self.owed else VALID
 
     @property
     def valid(self) -> bool:
-        return not self.violations
+        return self.status == VALID
 
     def to_value(self) -> dict:
         return {
             "absences": [absence.to_value() for absence in self.absences],
+            "damage": self.damage,
             "deals": [deal.to_value() for deal in self.deals],
             "envelopes": self.envelopes,
             "game": self.game,
+            "owed": [owed.to_value() for owed in self.owed],
             "result": None if self.result is None else self.result.to_value(),
             "seats": list(self.seats),
+            "status": self.status,
             "valid": self.valid,
             "variant": self.variant,
             "violations": [violation.to_value() for violation in self.violations],
@@ -85,8 +127,9 @@ def revealed_seeds(file: TranscriptFile) -> dict[tuple[int, int], bytes]:
         game = games.get(envelope.seat, 0)
         games[envelope.seat] = game + 1
         body = envelope.body
-        if isinstance(body, dict) and isinstance(body.get("seed"), bytes):
-            seeds[(game, envelope.seat)] = body["seed"]
+        seed = body.get("seed") if isinstance(body, dict) else None
+        if isinstance(seed, bytes) and len(seed) == SEED_SIZE:
+            seeds[(game, envelope.seat)] = seed
     return seeds
 
 
@@ -108,12 +151,16 @@ def revealed_compositions(file: TranscriptFile) -> dict[tuple[int, str], tuple[i
     return compositions
 
 
-def verify(file: TranscriptFile, broken: TranscriptError | None = None) -> Report:
-    """Replay ``file``; ``broken`` is the chain error that cut a file short, if one did.
+def verify(file: TranscriptFile, broken: ProtocolError | None = None) -> Report:
+    """Replay ``file``; ``broken`` is what cut the file short after its readable prefix, if anything.
 
     The chain and the file's evidence go through one replica (``replica.py``), the same code a
     live node runs, so a fork in the file (a refuted claim, an equivocation, a refused
-    envelope) resolves here exactly as it did, or should have, on every honest node."""
+    envelope) resolves here exactly as it did, or should have, on every honest node.
+
+    Raises :class:`~protocol.errors.ProtocolError` only when the genesis names a table this
+    implementation cannot set up (an unknown game, bad options): then nothing is verifiable.
+    """
     transcript = file.transcript
     genesis = transcript.genesis.genesis
     replica = Replica(transcript.genesis, seeds=revealed_seeds(file), compositions=revealed_compositions(file))
@@ -123,32 +170,36 @@ def verify(file: TranscriptFile, broken: TranscriptError | None = None) -> Repor
         replica.receive(envelope, 0.0)
     session = replica.session
     violations = replica.violations()
-    if broken is not None:
-        violations.append(Violation(broken.index, None, "chain.link", broken.reason))
-    elif len(session.envelopes) >= len(transcript):  # a refused envelope ends the replay: nothing is owed after it
-        violations.extend(_unfinished(session, len(session.envelopes)))
+    # A refused envelope ends the replay and names its seat: nothing is owed after it.
+    owed = _owed(session) if len(session.envelopes) >= len(transcript) else ()
     violations.extend(_false_disputes(session, violations))
+    violations = _named(violations)
     violations.sort(key=lambda violation: violation.index)
     return Report(
         genesis.game, genesis.variant, tuple(seat.key.fingerprint for seat in genesis.seats),
-        len(transcript) + (broken is not None), session.result, tuple(violations),
+        len(transcript), session.result, tuple(violations),
         tuple(Absence(index, seat, claimant) for index, claimant, seat in session.claims), tuple(session.deal_results),
+        owed, None if broken is None else str(broken),
     )
 
 
-def load(chunks: Iterable[bytes]) -> tuple[TranscriptFile, TranscriptError | None]:
-    """Read a transcript file for verification: a broken chain is returned, as the valid
-    prefix and the error at its index, because it is a finding, not an unreadable file.
-    Bytes that are no transcript raise :class:`~protocol.errors.ProtocolError`."""
+def load(chunks: Iterable[bytes]) -> tuple[TranscriptFile, ProtocolError | None]:
+    """Read a transcript file for verification.
+
+    Whatever breaks the file after its genesis (a record cut short or undecodable, an
+    envelope that does not continue the chain, a bad or missing end record) comes back with
+    the readable prefix: that prefix is still verified, and the break is reported as damage.
+    A file without a readable header and genesis raises :class:`~protocol.errors.ProtocolError`.
+    """
     reader = TranscriptReader()
     try:
         for chunk in chunks:
             reader.feed(chunk)
         return reader.close(), None
-    except TranscriptError as broken:
+    except ProtocolError as broken:
         if reader.transcript is None:
             raise
-        return TranscriptFile(reader.transcript, reader.seeds), broken
+        return TranscriptFile(reader.transcript, reader.seeds, tuple(reader.evidence)), broken
 
 
 def verify_chunks(chunks: Iterable[bytes]) -> Report:
@@ -179,12 +230,23 @@ def _false_disputes(session: TableSession, found: list[Violation]) -> list[Viola
             for index, seat, rule, about in session.disputes]
 
 
-def _unfinished(session: TableSession, count: int) -> list[Violation]:
-    """Who the transcript's end leaves owing a message: withheld seeds or an abandoned game."""
-    slot = session.slot
+def _named(found: list[Violation]) -> list[Violation]:
+    """Findings that name a seat, if there are any; else all.
+
+    A finding without a seat (a card that opens to no card, seen live) says only that
+    someone cheated. With every seed the replay also names who (a stage or key that differs
+    from its recomputation), so the unattributed consequences would only list honest seats
+    among the suspects.
+    """
+    named = [violation for violation in found if violation.seat is not None]
+    return named or found
+
+
+def _owed(session: TableSession) -> tuple[Owed, ...]:
+    """What the transcript's end leaves due: the due slot, or in a seed round every seed still to come."""
+    slot, index = session.slot, len(session.envelopes)
     if slot is None:
-        return []
+        return ()
     if slot.kind == SEED:
-        return [Violation(count, seat, "seed.withheld", "the transcript ends without this seat's seed reveal")
-                for seat in range(slot.seat, session.seat_count)]
-    return [Violation(count, slot.seat, "session.abandoned", f"the transcript ends while seat {slot.seat} was to send {slot.kind!r}")]
+        return tuple(Owed(index, seat, SEED) for seat in session.seed_round_seats() if seat >= slot.seat)
+    return (Owed(index, slot.seat, slot.kind),)

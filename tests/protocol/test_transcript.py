@@ -10,10 +10,12 @@ from fairtable.protocol.envelope import Envelope, EnvelopeError
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.genesis import Genesis, GenesisError, Seat, SignedGenesis
 from fairtable.protocol.identity import SecretKey
+from fairtable.protocol.session.verify import verify_chunks
 from fairtable.protocol.transcript import EquivocationError, EquivocationProof, Transcript, TranscriptError
-from tests.paths import VECTORS
+from tests.protocol import transcript_vector
 
-VECTORS = json.loads((VECTORS / "transcript.json").read_text())
+VECTOR_PATH = transcript_vector.PATH
+VECTORS = json.loads(VECTOR_PATH.read_text())
 KEYS = [SecretKey.from_seed(bytes([i + 1]) * 32) for i in range(3)]
 
 
@@ -55,6 +57,16 @@ def test_envelope_vectors_chain():
         resealed = Envelope.seal(keys[vector["seat"]], envelope.table, envelope.seq, envelope.prev, envelope.seat, envelope.kind, envelope.body)
         assert resealed.to_wire().hex() == vector["wire"]
         prev = envelope.hash
+
+
+def test_the_transcript_vector_is_what_the_code_builds():
+    assert (VECTOR_PATH).read_text() == transcript_vector.render(), "regenerate with: python -m tests.protocol.transcript_vector"
+
+
+def test_the_transcript_vector_is_a_valid_game():
+    report = verify_chunks([bytes.fromhex(VECTORS["file"])])
+    assert report.valid, report.violations
+    assert report.result.to_value() == VECTORS["result"] and report.envelopes == len(VECTORS["envelopes"])
 
 
 def test_transcript_file_vector():

@@ -34,7 +34,7 @@ from fairtable.protocol.fair.mental_deck import (
     stage_body,
     verify_deck,
 )
-from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.fair.seeds import GameRef, Seed
 from fairtable.protocol.hashing import digest
 
 NAME = "deck"
@@ -64,7 +64,7 @@ def _best_time(function: Callable[[], object], rounds: int) -> float:
 def run(args: argparse.Namespace) -> dict:
     if args.seats < 1 or args.cards < 1 or args.rounds < 1:
         raise SystemExit("bench deck: --seats, --cards and --rounds must be positive")
-    game = Game(digest("bench", b"table"), 0)
+    game = GameRef(digest("bench", b"table"), 0)
     seats = range(args.seats)
     seeds = {seat: Seed(game, seat, digest("bench", seat.to_bytes(4, "big"))) for seat in seats}
     deck = Deck.public(game, "bench", seats, range(args.cards))

@@ -1,7 +1,7 @@
 """``fairtable export FILE``: a transcript as a record a person reads (``spec/export.md``), or ``--json``.
 
-Exit status as ``fairtable verify``: 0 verified, 1 written but not verified (a violation was
-found; the record says so in its header and at the move), 2 unreadable.
+Exit status as ``fairtable verify``: 0 verified; 1 a violation was found (the record says so in
+its header and at the move); 2 unreadable (nothing written); 3 incomplete or damaged.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from pathlib import Path
 
 from fairtable.games.contract import GameError
 from fairtable.games.results import describe
-from fairtable.node.cli.commands.verify import CHUNK, UNREADABLE, VALID, VIOLATION
+from fairtable.node.cli.commands.verify import CHUNK, EXIT_OF, EXIT_UNREADABLE
 from fairtable.node.replay import FINDING, FORMAT, VERSION, Replay, replay_chunks
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.slots import OPEN
+from fairtable.protocol.session.verify import DAMAGED, INCOMPLETE, VALID, VIOLATION
 
 HIDDEN_KINDS = frozenset({"start", "end", OPEN, FINDING})
 """Steps the record leaves out: the header and result say how it starts and ends, an opening's
@@ -27,8 +28,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "export", help="write a transcript as a readable record of the game",
         description="Verify a transcript and write it for people: game, options, players, every move in the game's "
-                    "notation, the result and any violation. Exit status: 0 verified, 1 not verified (a violation), "
-                    "2 unreadable.",
+                    "notation, the result and any violation. Exit status as fairtable verify: 0 verified, 1 a violation "
+                    "found, 2 unreadable, 3 incomplete or damaged.",
     )
     parser.add_argument("file", type=Path, metavar="FILE", help="transcript file (.ftt)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
@@ -41,22 +42,28 @@ def run(args: argparse.Namespace) -> int:
             record = replay_chunks(iter(lambda: stream.read(CHUNK), b""))
     except OSError as exc:
         print(f"fairtable export: {args.file}: cannot read: {exc.strerror}", file=sys.stderr)
-        return UNREADABLE
+        return EXIT_UNREADABLE
     except (ProtocolError, GameError) as exc:
         print(f"fairtable export: {args.file}: malformed transcript: {exc}", file=sys.stderr)
-        return UNREADABLE
+        return EXIT_UNREADABLE
     if args.json:
         print(json.dumps(record.to_value(), sort_keys=True, ensure_ascii=False))
     else:
         sys.stdout.write(text(record))
-    return VALID if record.report.valid else VIOLATION
+    return EXIT_OF[record.report.status]
 
 
 def text(record: Replay) -> str:
     """The record's lines (``spec/export.md``), each ending in a newline."""
     report = record.report
     count = len(report.violations)
-    verdict = "yes" if report.valid else f"NO: {count} violation{'s' if count != 1 else ''} found, listed at the end"
+    verdict = {
+        VALID: "yes",
+        VIOLATION: f"NO: {count} violation{'s' if count != 1 else ''} found, listed at the end",
+        INCOMPLETE: "NO: the game did not finish; " + "; ".join(f"seat {o.seat} was due to send {o.kind!r} (envelope {o.index})"
+                                                               for o in report.owed),
+        DAMAGED: f"NO: the file is damaged after its first {report.envelopes} envelopes (which were verified): {report.damage}",
+    }[report.status]
     seeds = "every seed revealed" if record.seeds_revealed else "not every seed revealed"
     lines = [
         f"{FORMAT} {VERSION}",

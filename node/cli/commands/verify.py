@@ -1,4 +1,9 @@
-"""``fairtable verify FILE...``: check transcripts; exit 0 valid, 1 violation found, 2 unreadable."""
+"""``fairtable verify FILE...``: check transcripts and say, for each, valid, whom it names, or what is missing.
+
+Exit status, the worst over all files (a violation outranks an unreadable file, which outranks
+an unfinished one): 0 every file valid; 1 a violation found; 2 a file that is not a readable
+transcript; 3 a file incomplete or damaged, with no violation in any file.
+"""
 
 from __future__ import annotations
 
@@ -8,37 +13,57 @@ import sys
 import time
 from pathlib import Path
 
-from fairtable.games.contract import GameError
 from fairtable.node.api.jsonvalues import jsonable
 from fairtable.node.cli.progress import progress
 from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.session.verify import Report, find_equivocations, load, verify
+from fairtable.protocol.session.verify import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report, find_equivocations, load, verify
 from fairtable.protocol.transcript_file import TranscriptFile
 
-VALID, VIOLATION, UNREADABLE = 0, 1, 2
+EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE, EXIT_UNFINISHED = 0, 1, 2, 3
+SEVERITY = (EXIT_VALID, EXIT_UNFINISHED, EXIT_UNREADABLE, EXIT_VIOLATION)
+"""Exit statuses from least to most severe: the command exits with the most severe one seen."""
+EXIT_OF = {VALID: EXIT_VALID, VIOLATION: EXIT_VIOLATION, INCOMPLETE: EXIT_UNFINISHED, DAMAGED: EXIT_UNFINISHED}
+HEADLINE = {VALID: "VALID", VIOLATION: "VIOLATIONS FOUND", INCOMPLETE: "INCOMPLETE", DAMAGED: "DAMAGED"}
 CHUNK = 1 << 16
+
+DESCRIPTION = """\
+Replay each transcript with every revealed seed and check every message, shuffle, deal and move.
+Each file is VALID; or VIOLATIONS FOUND, each naming (envelope index, seat, rule) with the seat's
+signed envelope as evidence; or INCOMPLETE (the chain is intact and correct but the table did not
+finish: the report says who was due to send what); or DAMAGED (the bytes after a readable prefix
+are broken: cut inside a record, a bad or missing end record, an envelope that does not continue
+the chain; the prefix is verified all the same).
+
+exit status (the most severe over all files):
+  0  every file is valid
+  1  a violation was found in some file (or an equivocation across files)
+  2  a file is not a readable transcript at all (no header or genesis, unknown game)
+  3  a file is incomplete or damaged, and no violation was found
+"""
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "verify", help="verify transcript files",
-        description="Replay each transcript with every revealed seed and check every message, shuffle, deal and move. "
-                    "Exit status: 0 all valid, 1 a violation was found, 2 a file is unreadable or malformed.",
+        "verify", help="verify transcript files", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="transcript files (.ftt)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object per file, one per line")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per file, one per line (with its status)")
     parser.set_defaults(run=run)
 
 
+def _worse(a: int, b: int) -> int:
+    return max(a, b, key=SEVERITY.index)
+
+
 def run(args: argparse.Namespace) -> int:
-    status = VALID
+    status = EXIT_VALID
     loaded: list[TranscriptFile] = []
     with progress(len(args.files), "verifying") as advance:
         for path in args.files:
-            status = max(status, _verify_one(path, args.json, loaded))
+            status = _worse(status, _verify_one(path, args.json, loaded))
             advance()
     for violation in find_equivocations(loaded):
-        status = max(status, VIOLATION)
+        status = _worse(status, EXIT_VIOLATION)
         if args.json:
             print(json.dumps({"equivocation": jsonable(violation.to_value())}, sort_keys=True))
         else:
@@ -55,28 +80,28 @@ def _verify_one(path: Path, as_json: bool, loaded: list[TranscriptFile]) -> int:
         report = verify(file, broken)
     except OSError as exc:
         _print_error(path, f"cannot read: {exc.strerror}", as_json)
-        return UNREADABLE
-    except (ProtocolError, GameError) as exc:
+        return EXIT_UNREADABLE
+    except ProtocolError as exc:
         _print_error(path, f"malformed transcript: {exc}", as_json)
-        return UNREADABLE
+        return EXIT_UNREADABLE
     loaded.append(file)
     seconds = time.perf_counter() - started
     if as_json:
         print(json.dumps({"file": str(path), "seconds": round(seconds, 4), **jsonable(report.to_value())}, sort_keys=True))
     else:
         _print_report(path, report, seconds)
-    return VALID if report.valid else VIOLATION
+    return EXIT_OF[report.status]
 
 
 def _print_error(path: Path, message: str, as_json: bool) -> None:
     if as_json:
-        print(json.dumps({"error": message, "file": str(path), "valid": False}, sort_keys=True))
+        print(json.dumps({"error": message, "file": str(path), "status": "unreadable", "valid": False}, sort_keys=True))
     else:
         print(f"{path}: {message}", file=sys.stderr)
 
 
 def _print_report(path: Path, report: Report, seconds: float) -> None:
-    print(f"{path}: {'VALID' if report.valid else 'VIOLATIONS FOUND'}")
+    print(f"{path}: {HEADLINE[report.status]}")
     print(f"  game      {report.game} ({report.variant})")
     for seat, fingerprint in enumerate(report.seats):
         print(f"  seat {seat}    {fingerprint}")
@@ -87,6 +112,10 @@ def _print_report(path: Path, report: Report, seconds: float) -> None:
         print("  result    none (the game did not finish)")
     print(f"  envelopes {report.envelopes}")
     print(f"  time      {seconds:.3f} s")
+    if report.damage is not None:
+        print(f"  DAMAGED after the first {report.envelopes} envelopes, which were verified: {report.damage}")
+    for owed in report.owed:
+        print(f"  INCOMPLETE: the transcript ends while seat {owed.seat} was due to send {owed.kind!r} (envelope {owed.index})")
     for violation in report.violations:
         who = f"seat {violation.seat}" if violation.seat is not None else f"one of seats {list(violation.suspects)}"
         print(f"  VIOLATION at envelope {violation.index}: {who} broke {violation.rule}: {violation.detail}")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.paths import ROOT
-from tests.protocol.session.tables import file_bytes, play_until, slot_is, towers
+from tests.paths import ROOT, VECTORS
+from tests.protocol.session.tables import file_bytes, play_until, slot_is, towers, with_body
 
 
 def fairtable(*args: str) -> subprocess.CompletedProcess:
@@ -45,14 +45,65 @@ def test_json_output_is_one_object_per_file(played):
     assert all(o["game"] == "towers" and o["envelopes"] > 0 and len(o["seats"]) == 2 and o["result"]["winners"] is not None for o in objects)
 
 
-def test_a_violation_exits_1_and_names_index_seat_and_rule(tmp_path):
+def seed_round_file(tmp_path: Path, name: str, extra=()) -> tuple[Path, int]:
+    """A towers transcript that stops before seat 1's seed reveal (plus ``extra`` envelopes)."""
     table = towers()
     play_until(table, slot_is("seed", seat=1))
-    path = tmp_path / "withheld.ftt"
-    path.write_bytes(file_bytes(table))
+    path = tmp_path / name
+    envelopes = [envelope(table) for envelope in extra]
+    path.write_bytes(file_bytes(table, envelopes))
+    return path, len(table.sessions[0].envelopes)
+
+
+def test_a_violation_exits_1_and_names_index_seat_and_rule(tmp_path):
+    path, index = seed_round_file(tmp_path, "lie.ftt", [lambda table: with_body(table, lambda body: dict(body, seed=bytes(32)))])
     completed = fairtable("verify", str(path))
     assert completed.returncode == 1
-    assert f"VIOLATION at envelope {len(table.sessions[0].envelopes)}: seat 1 broke seed.withheld" in completed.stdout
+    assert f"VIOLATION at envelope {index}: seat 1 broke seed.mismatch" in completed.stdout
+
+
+def test_an_unfinished_transcript_exits_3_and_says_who_was_due(tmp_path):
+    path, index = seed_round_file(tmp_path, "unfinished.ftt")
+    completed = fairtable("verify", str(path))
+    assert completed.returncode == 3, completed.stdout
+    assert "INCOMPLETE" in completed.stdout and "VIOLATION" not in completed.stdout
+    assert f"seat 1 was due to send 'seed' (envelope {index})" in completed.stdout
+    objects = [json.loads(line) for line in fairtable("verify", "--json", str(path)).stdout.splitlines()]
+    assert objects[0]["status"] == "incomplete" and objects[0]["owed"] == [{"index": index, "kind": "seed", "seat": 1}]
+
+
+def test_a_damaged_transcript_exits_3_and_verifies_its_prefix(played, tmp_path):
+    data = played[0].read_bytes()
+    path = tmp_path / "cut.ftt"
+    path.write_bytes(data[: len(data) // 2])
+    completed = fairtable("verify", "--json", str(path))
+    assert completed.returncode == 3, completed.stdout
+    report = json.loads(completed.stdout)
+    assert report["status"] == "damaged" and report["violations"] == [] and report["envelopes"] > 0
+    assert "ends inside a record" in report["damage"]
+
+
+def test_the_most_severe_file_decides_the_exit_status(played, tmp_path):
+    garbage = tmp_path / "garbage.ftt"
+    garbage.write_bytes(b"garbage")
+    unfinished, _ = seed_round_file(tmp_path, "unfinished.ftt")
+    lie, _ = seed_round_file(tmp_path, "lie.ftt", [lambda table: with_body(table, lambda body: dict(body, seed=bytes(32)))])
+    for files, status in (([played[0]], 0), ([played[0], unfinished], 3), ([unfinished, garbage], 2), ([garbage, lie, unfinished], 1)):
+        assert fairtable("verify", *map(str, files)).returncode == status
+
+
+def test_the_spec_transcript_vector_verifies(tmp_path):
+    path = tmp_path / "vector.ftt"
+    path.write_bytes(bytes.fromhex(json.loads((VECTORS / "transcript.json").read_text())["file"]))
+    completed = fairtable("verify", str(path))
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert f"{path}: VALID" in completed.stdout
+
+
+def test_help_documents_statuses_and_exit_codes():
+    completed = fairtable("verify", "--help")
+    for needle in ("INCOMPLETE", "DAMAGED", "VIOLATIONS FOUND", "0  every file is valid", "3  a file is incomplete or damaged"):
+        assert needle in completed.stdout
 
 
 @pytest.mark.parametrize("content", [b"", b"garbage", b"\x81\xa6format\xa3bad"])
@@ -80,11 +131,31 @@ def test_equivocation_across_files_exits_1(tmp_path):
     assert f"EQUIVOCATION: seat {seat}" in completed.stdout
 
 
+def example(*paths) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "examples" / "verify_transcript.py"), *map(str, paths)],
+                          capture_output=True, text=True, cwd=ROOT)
+
+
 def test_the_library_example(played, tmp_path):
-    completed = subprocess.run([sys.executable, str(ROOT / "examples" / "verify_transcript.py"), *map(str, played)],
-                               capture_output=True, text=True, cwd=ROOT)
+    completed = example(*played)
     assert completed.returncode == 0
     assert completed.stdout.count("valid towers game") == 2
+
+
+def test_the_library_example_never_prints_a_traceback(played, tmp_path):
+    data = played[0].read_bytes()
+    middle = len(data) // 2  # inside an envelope, well after the genesis
+    flipped = data[:middle] + bytes([data[middle] ^ 1]) + data[middle + 1 :]
+    cases = {"garbage": (b"\x93garbage", 2), "empty": (b"", 2), "truncated": (data[:-7], 3), "flipped": (flipped, 3)}
+    lie, _ = seed_round_file(tmp_path, "lie.ftt", [lambda table: with_body(table, lambda body: dict(body, seed=bytes(32)))])
+    for name, (content, status) in cases.items():
+        path = tmp_path / f"{name}.ftt"
+        path.write_bytes(content)
+        completed = example(path)
+        assert completed.returncode == status, (name, completed.stdout, completed.stderr)
+        assert completed.stderr == "" and "Traceback" not in completed.stdout
+    completed = example(lie)
+    assert completed.returncode == 1 and "seat 1" in completed.stdout and "seed.mismatch" in completed.stdout
 
 
 def test_selfplay_refuses_bad_arguments_clearly(tmp_path):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from fairtable.protocol.fair.seeds import Game, Seed
+from fairtable.protocol.fair.seeds import GameRef, Seed
 from fairtable.protocol.hashing import digest
 
 # Standard normal quantile for a one-sided tail of about 1e-9: a correct implementation
@@ -12,11 +12,11 @@ from fairtable.protocol.hashing import digest
 Z_TAIL = 6.0
 
 
-def make_game(tag: str = "table", index: int = 0) -> Game:
-    return Game(digest("test", tag.encode()), index)
+def make_game(tag: str = "table", index: int = 0) -> GameRef:
+    return GameRef(digest("test", tag.encode()), index)
 
 
-def make_seeds(game: Game, seats: int, tag: str = "seed") -> dict[int, Seed]:
+def make_seeds(game: GameRef, seats: int, tag: str = "seed") -> dict[int, Seed]:
     return {seat: Seed(game, seat, digest("test", f"{tag}/{seat}".encode())) for seat in range(seats)}
 
 

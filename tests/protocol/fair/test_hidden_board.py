@@ -3,7 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairtable.protocol import codec
-from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.hidden_board import (
     Board,
     CommittedBoard,
@@ -71,7 +71,7 @@ def tampered(board, cell, change):
 )
 def test_bad_proof_names_the_owner_and_the_cell(committed, change):
     _, board = committed
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_openings(board.board, board.root, tampered(board, (2, 1), change))
     assert caught.value.seat == 1 and caught.value.rule == "board.bad-proof"
     assert "cell (" in caught.value.detail
@@ -85,7 +85,7 @@ def test_malformed_openings_name_the_owner(committed):
         {"board": "fleet", "cells": [[4, 0, 0, bytes(32), []]]},
         {"board": "fleet", "cells": "nope"},
     ):
-        with pytest.raises(Violation) as caught:
+        with pytest.raises(FairnessError) as caught:
             check_openings(board.board, board.root, body)
         assert (caught.value.seat, caught.value.rule) == (1, "board.malformed")
 
@@ -95,10 +95,10 @@ def test_full_opening_after_the_seed_reveal(committed):
     opened = check_full(seed, board.board, board.root, wire(full_body(board)))
     assert opened[(3, 2)] == 3 and len(opened) == 12
     moved = dict(full_body(board), values=[1] + VALUES[1:])
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_full(seed, board.board, board.root, moved)
     assert (caught.value.seat, caught.value.rule) == (1, "board.root-mismatch")
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_full(seed, board.board, board.root, dict(full_body(board), values=VALUES[:-1]))
     assert caught.value.rule == "board.malformed"
 

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from nacl import bindings
 
 from fairtable.protocol import codec
-from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import ORDER, Ops, hash_to_point, invert, is_point, product
 from fairtable.protocol.fair.mental_deck import (
     LOCK,
@@ -197,7 +197,7 @@ def test_a_dealt_card_opens_only_for_its_recipient(table):
     # Another seat substitutes its own key for the missing one; a spectator uses none at all.
     for seat in deck.seats:
         if seat != recipient:
-            with pytest.raises(Violation) as caught:
+            with pytest.raises(FairnessError) as caught:
                 open_position(deck, position, stages[-1][position], {**published, recipient: keys[seat].position_keys[position]})
             assert caught.value.rule == "deck.no-card"
     scalar = bindings.crypto_core_ed25519_scalar_invert(
@@ -234,7 +234,7 @@ def test_duplicated_entry_names_the_stage_seat(table):
     deck, _, _, stages = table
     entries = list(stages[1])
     entries[4] = entries[1]
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_stage(deck, 1, stage_body(deck, 1, entries))
     assert (caught.value.seat, caught.value.rule) == (deck.stages[1].seat, "deck.duplicate-entry")
 
@@ -246,10 +246,10 @@ def test_wrong_count_and_malformed_entries_name_the_stage_seat(table):
         (stages[2] + stages[2][:1], "deck.wrong-count"),
         (stages[2][:-1] + (b"short",), "deck.malformed-stage"),
     ):
-        with pytest.raises(Violation) as caught:
+        with pytest.raises(FairnessError) as caught:
             check_stage(deck, 2, stage_body(deck, 2, entries))
         assert (caught.value.seat, caught.value.rule) == (deck.stages[2].seat, rule)
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_stage(deck, 2, stage_body(deck, 3, stages[2]))
     assert caught.value.seat == deck.stages[2].seat
 
@@ -268,13 +268,13 @@ def test_entry_outside_the_group_is_named_by_the_next_multiplication(table, kind
         def tamper(index, entries):
             return entries[:2] + (bad,) + entries[3:] if index == cheater else entries
 
-        with pytest.raises(Violation) as caught:
+        with pytest.raises(FairnessError) as caught:
             shuffle(deck, seeds, tamper=tamper)
         assert (caught.value.seat, caught.value.rule) == (deck.stages[cheater].seat, "deck.invalid-point")
         assert "entry 2" in caught.value.detail
     # A bad final entry is named when its position is opened.
     keys, _stages = shuffle(deck, seeds)
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         open_position(deck, 2, bad, all_keys(deck, keys, 2))
     assert (caught.value.seat, caught.value.rule) == (deck.stages[-1].seat, "deck.invalid-point")
 
@@ -282,7 +282,7 @@ def test_entry_outside_the_group_is_named_by_the_next_multiplication(table, kind
 @pytest.mark.parametrize("key", [bytes(32), ORDER.to_bytes(32, "little"), b"\xff" * 32, b"short"])
 def test_non_canonical_keys_name_their_seat(table, key):
     deck = table[0]
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_keys(deck, 2, {"deck": deck.name, "keys": [[0, key]]})
     assert (caught.value.seat, caught.value.rule) == (2, "deck.malformed-keys")
 
@@ -298,7 +298,7 @@ def test_malformed_key_messages_name_their_seat(table):
         {"deck": deck.name, "keys": [[1, good[1]], [1, good[1]]]},
         {"deck": deck.name, "keys": [[0]]},
     ):
-        with pytest.raises(Violation) as caught:
+        with pytest.raises(FairnessError) as caught:
             check_keys(deck, 1, body)
         assert caught.value.seat == 1
 
@@ -311,14 +311,14 @@ def test_wrong_position_key_is_seen_live_and_named_after_the_reveal(table):
     cheater, position = 2, 1
     forged = bindings.crypto_core_ed25519_scalar_add(keys[cheater].position_keys[position], (1).to_bytes(32, "little"))
     shown = {**all_keys(deck, keys, position), cheater: forged}
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         open_position(deck, position, stages[-1][position], shown)
     assert caught.value.seat is None and caught.value.rule == "deck.no-card"
     assert set(caught.value.suspects) == set(deck.seats)
     published = published_keys(deck, keys)
     verify_deck(deck, seeds, stages, published)
     published[cheater][position] = forged
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         verify_deck(deck, seeds, stages, published)
     assert (caught.value.seat, caught.value.rule) == (cheater, "deck.key-mismatch")
 
@@ -338,9 +338,9 @@ def test_tampered_stage_passes_live_checks_and_is_named_after_the_reveal(table, 
     if deck.stages[cheat_stage].kind == SHUFFLE:
         assert sorted(open_all(deck, keys, stages[-1]).values()) == sorted(deck.candidates)
     else:
-        with pytest.raises(Violation, match="no card"):
+        with pytest.raises(FairnessError, match="no card"):
             open_all(deck, keys, stages[-1])
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         verify_deck(deck, seeds, stages, {})
     assert (caught.value.seat, caught.value.rule) == (deck.stages[cheat_stage].seat, "deck.stage-mismatch")
 
@@ -363,12 +363,12 @@ def test_lock_reusing_another_entry_repeats_a_card(table):
 
     keys, stages = shuffle(deck, seeds, tamper=tamper)
     first = open_position(deck, 0, stages[-1][0], all_keys(deck, keys, 0))
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         open_position(deck, 1, stages[-1][1], all_keys(deck, keys, 1), {first: 0})
     assert caught.value.rule == "deck.card-repeated" and caught.value.seat is None
-    with pytest.raises(Violation, match="already opened at position 0"):
+    with pytest.raises(FairnessError, match="already opened at position 0"):
         open_all(deck, keys, stages[-1])
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         verify_deck(deck, seeds, stages, published_keys(deck, keys))
     assert (caught.value.seat, caught.value.rule) == (last.seat, "deck.stage-mismatch")
 
@@ -406,7 +406,7 @@ def test_hidden_deck_commitment_hides_and_binds(hidden):
     assert commitment != composition_commitment(seeds[0], deck, composition)
     _keys, stages = shuffle(deck, seeds, composition)
     for claimed, rule in (([103, 100, 102, 101], "deck.composition-mismatch"), ([103, 103, 103, 100], "deck.bad-composition")):
-        with pytest.raises(Violation) as caught:
+        with pytest.raises(FairnessError) as caught:
             verify_deck(deck, seeds, stages, {}, claimed, commitment)
         assert (caught.value.seat, caught.value.rule) == (1, rule)
 
@@ -422,11 +422,11 @@ def test_hidden_deck_owner_slipping_in_a_foreign_card_is_caught(hidden):
         return entries[:1] + tuple(bindings.crypto_scalarmult_ed25519_noclamp(owner_keys.deck_key, p) for p in [foreign]) + entries[2:]
 
     keys, stages = shuffle(deck, seeds, composition, tamper=tamper)
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         open_all(deck, keys, stages[-1])
     assert caught.value.rule == "deck.no-card"
     commitment = composition_commitment(seeds[1], deck, composition)
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         verify_deck(deck, seeds, stages, {}, composition, commitment)
     assert (caught.value.seat, caught.value.rule) == (1, "deck.stage-mismatch")
 
@@ -441,7 +441,7 @@ def test_composition_reveal_message(hidden):
         ({"cards": composition, "deck": "other"}, "deck.malformed-composition"),
         ({"cards": composition}, "deck.malformed-composition"),
     ):
-        with pytest.raises(Violation) as caught:
+        with pytest.raises(FairnessError) as caught:
             check_composition_body(deck, bad)
         assert (caught.value.seat, caught.value.rule) == (deck.owner, rule)
 
@@ -456,7 +456,7 @@ def test_hidden_deck_validates_the_composition(hidden):
 def test_hidden_first_stage_message_carries_the_commitment(hidden):
     deck, seeds, composition = hidden
     _keys, stages = shuffle(deck, seeds, composition)
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_stage(deck, 0, stage_body(deck, 0, stages[0]))
     assert (caught.value.seat, caught.value.rule) == (1, "deck.malformed-stage")
 

@@ -2,7 +2,7 @@ from collections import Counter
 
 import pytest
 
-from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.private_stream import check_draw, draw
 from fairtable.protocol.hashing import digest
 from tests.protocol.fair.support import chi_square, chi_square_limit, make_game, make_seeds
@@ -35,7 +35,7 @@ def test_a_claimed_draw_is_checked_after_the_seed_reveal():
     seed = make_seeds(make_game(), 3)[2]
     honest = draw(seed, "infinite", CONTEXT, 7, 102, 2)
     check_draw(seed, "infinite", CONTEXT, 7, 102, honest)
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_draw(seed, "infinite", CONTEXT, 7, 102, ((honest[0] + 1) % 102, honest[1]))
     assert caught.value.seat == 2 and caught.value.rule == "private-stream.mismatch"
 

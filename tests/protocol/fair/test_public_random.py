@@ -3,8 +3,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairtable.protocol import codec
-from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.public_random import (
+    CHAIN_LENGTH,
     ChainExhausted,
     HashChain,
     chain_link,
@@ -60,13 +61,13 @@ def test_values_are_distinct_and_need_every_seat(table):
 
 def test_mismatching_reveal_names_its_seat(table):
     _, _, chains = table
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_reveal(2, 2, {"index": 2, "reveal": chains[2].reveal(2)}, chains[2].tip, LENGTH)
     assert caught.value.seat == 2 and caught.value.rule == "public-random.bad-reveal"
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_reveal(1, 1, {"index": 1, "reveal": chains[0].reveal(1)}, chains[1].tip, LENGTH)
     assert caught.value.seat == 1
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_reveal(0, 1, {"index": 2, "reveal": chains[0].reveal(1)}, chains[0].tip, LENGTH)
     assert caught.value.seat == 0 and caught.value.rule == "public-random.malformed"
 
@@ -74,7 +75,7 @@ def test_mismatching_reveal_names_its_seat(table):
 def test_withheld_reveal_names_its_seat(table):
     game, _, chains = table
     reveals = {0: chains[0].reveal(1), 1: None, 2: chains[2].reveal(1)}
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         public_value(game, 1, reveals)
     assert caught.value.seat == 1 and caught.value.rule == "public-random.withheld"
 
@@ -91,15 +92,15 @@ def test_exhausted_chain_says_so(table):
         HashChain.derive(make_seeds(make_game(), 1)[0], 0)
 
 
-def test_default_chain_length_is_1024():
+def test_the_chain_length_is_256():
     chain = HashChain.derive(make_seeds(make_game(), 1)[0])
-    assert chain.length == 1024
+    assert chain.length == CHAIN_LENGTH == 256
 
 
 def test_tip_must_derive_from_the_seed(table):
     _, seeds, chains = table
     check_tip(seeds[0], chains[0].tip, LENGTH)
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_tip(seeds[1], chains[0].tip, LENGTH)
     assert caught.value.seat == 1 and caught.value.rule == "public-random.tip-mismatch"
 

@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fairtable.protocol import codec
-from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.seeds import (
-    Game,
+    GameRef,
     Seed,
     Stream,
     check_seed,
@@ -27,7 +27,7 @@ def test_seed_commitment_opens_only_with_its_seed():
     game = make_game()
     seeds = make_seeds(game, 2)
     check_seed(seeds[0], seeds[0].commitment)
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_seed(seeds[1], seeds[0].commitment)
     assert caught.value.seat == 1 and caught.value.rule == "seed.mismatch"
 
@@ -59,9 +59,9 @@ def test_derived_keys_separate_labels_contexts_and_seats():
 
 def test_seed_and_game_validation():
     with pytest.raises(ValueError):
-        Game(b"short", 0)
+        GameRef(b"short", 0)
     with pytest.raises(ValueError):
-        Game(bytes(32), -1)
+        GameRef(bytes(32), -1)
     with pytest.raises(ValueError):
         Seed(make_game(), 0, bytes(31))
     assert Seed.generate(make_game(), 0).value != Seed.generate(make_game(), 0).value
@@ -120,13 +120,13 @@ def test_game_start_and_seed_reveal_messages():
     assert (commitment, chain) == (seeds[0].commitment, tip)
     revealed = check_seed_reveal(game, 0, codec.decode(codec.encode(seed_reveal_body(seeds[0]))), commitment)
     assert revealed == seeds[0]
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_seed_reveal(game, 1, seed_reveal_body(seeds[1]), commitment)
     assert (caught.value.seat, caught.value.rule) == (1, "seed.mismatch")
     for bad in ({"seed": b"short"}, {"seed": seeds[1].value, "extra": 1}, [seeds[1].value]):
-        with pytest.raises(Violation) as caught:
+        with pytest.raises(FairnessError) as caught:
             check_seed_reveal(game, 1, bad, commitment)
         assert (caught.value.seat, caught.value.rule) == (1, "seed.malformed")
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_start(1, {"chain": tip})
     assert (caught.value.seat, caught.value.rule) == (1, "seed.malformed")

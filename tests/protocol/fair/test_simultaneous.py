@@ -1,7 +1,7 @@
 import pytest
 
 from fairtable.protocol import codec
-from fairtable.protocol.fair.errors import Violation
+from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.simultaneous import check_commit, check_reveals, check_salt, commit_body, reveal_body
 from tests.protocol.fair.support import make_game, make_seeds
 
@@ -31,17 +31,17 @@ def test_honest_round_reveals_every_choice(table):
 def test_mismatching_reveal_names_its_seat(table):
     game, _, commits, reveals = table
     changed = reveals | {2: dict(reveals[2], choice="pass")}
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_reveals(game, "salvo-1", commits, changed)
     assert (caught.value.seat, caught.value.rule) == (2, "choice.mismatch")
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_reveals(game, "salvo-2", commits, reveals)
     assert caught.value.seat == 0
 
 
 def test_withheld_reveal_names_its_seat(table):
     game, _, commits, reveals = table
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_reveals(game, "salvo-1", commits, {seat: body for seat, body in reveals.items() if seat != 3})
     assert (caught.value.seat, caught.value.rule) == (3, "choice.withheld")
 
@@ -49,17 +49,17 @@ def test_withheld_reveal_names_its_seat(table):
 def test_copied_commitment_cannot_be_opened_by_the_copier(table):
     game, _, commits, reveals = table
     copied = commits | {1: commits[0]}
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_reveals(game, "salvo-1", copied, reveals | {1: reveals[0]})
     assert (caught.value.seat, caught.value.rule) == (1, "choice.mismatch")
 
 
 def test_malformed_messages_name_their_seat(table):
     game, _, commits, reveals = table
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_commit(2, "salvo-1", {"commitment": b"short", "round": "salvo-1"})
     assert (caught.value.seat, caught.value.rule) == (2, "choice.malformed")
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_reveals(game, "salvo-1", commits, reveals | {0: {"choice": 1, "round": "salvo-1"}})
     assert (caught.value.seat, caught.value.rule) == (0, "choice.malformed")
 
@@ -67,6 +67,6 @@ def test_malformed_messages_name_their_seat(table):
 def test_salt_derives_from_the_seed(table):
     _, seeds, _, reveals = table
     check_salt(seeds[1], "salvo-1", reveals[1]["salt"])
-    with pytest.raises(Violation) as caught:
+    with pytest.raises(FairnessError) as caught:
         check_salt(seeds[2], "salvo-1", reveals[1]["salt"])
     assert (caught.value.seat, caught.value.rule) == (2, "choice.salt-mismatch")

@@ -73,7 +73,7 @@ def seed_of(seat: int) -> bytes:
 
 @pytest.mark.parametrize("name", sorted(BUILDERS))
 def test_vector_file_matches_the_code(name):
-    assert (DIRECTORY / name).read_text() == render(name), f"regenerate with: python tests/fair/fair_vectors.py ({name})"
+    assert (DIRECTORY / name).read_text() == render(name), f"regenerate with: python -m tests.protocol.fair.vectors ({name})"
 
 
 def test_seeds_follow_the_spec():

@@ -1,6 +1,6 @@
 """Builds the fairness test vectors in ``spec/vectors/fairness/`` from fixed inputs.
 
-``python tests/fair/fair_vectors.py`` rewrites the files; ``test_vectors.py`` checks that
+``python -m tests.protocol.fair.vectors`` rewrites the files; ``test_vectors.py`` checks that
 the files equal what the code computes now, and re-derives their outputs from the spec's
 formulas with nothing but hashlib, hmac, the codec and libsodium. Bytes are lowercase hex.
 """
@@ -14,7 +14,7 @@ from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, open_bod
 from fairtable.protocol.fair.mental_deck import Deck, DeckKeys, composition_commitment, open_position, run_stage, stage_body
 from fairtable.protocol.fair.private_stream import draw
 from fairtable.protocol.fair.public_random import HashChain, public_below, public_value, reveal_body
-from fairtable.protocol.fair.seeds import Game, Seed, Stream
+from fairtable.protocol.fair.seeds import GameRef, Seed, Stream
 from fairtable.protocol.fair.show import blind, blinding_scalars, shown_card, unblind
 from fairtable.protocol.fair.simultaneous import choice_salt, commit_body
 from fairtable.protocol.fair.simultaneous import reveal_body as choice_reveal_body
@@ -22,7 +22,7 @@ from tests.paths import VECTORS
 
 DIRECTORY = VECTORS / "fairness"
 TABLE = bytes.fromhex("7461626c652d69642d666f722d746573742d766563746f727300000000000000")
-GAME = Game(TABLE, 3)
+GAME = GameRef(TABLE, 3)
 STREAM_KEY = bytes(range(32))
 BOUNDS = (1, 2, 6, 102, 171, 256, 1000003, 1 << 64)
 

@@ -141,12 +141,13 @@ def test_an_illegal_fleet_is_named_at_the_full_opening():
     assert table.sessions[0].pending == OpenHidden(1, "ids", tuple(range(100)))
 
 
-def test_a_withheld_final_opening_is_named():
+def test_a_transcript_that_stops_at_the_full_opening_is_incomplete_not_a_finding():
     table = zeeslag()
     play_until(table, lambda t: t.sessions[0].slot.kind == "open" and len(t.sessions[0].pending.cells) == 100)
     seat = table.sessions[0].slot.seat
     report = verify_bytes(file_bytes(table))
-    assert [(v.seat, v.rule) for v in report.violations] == [(seat, "session.abandoned")]
+    assert (report.status, report.violations) == ("incomplete", ())
+    assert [(owed.seat, owed.kind) for owed in report.owed] == [(seat, "open")]
 
 
 def test_a_full_zeeslag_game_verifies():

@@ -98,6 +98,9 @@ class Probe(Game):
         if len(grid) != CELLS or any(type(v) is not int or not 0 <= v <= 9 for v in grid):
             raise RuleError("probe.grid", f"seat {seat}'s grid must be {CELLS} digits")
 
+    def judge_hidden(self, state, seat, data):
+        self.check_hidden(state, seat, data)
+
     def legal_moves(self, state, seat):
         return tuple(range(CELLS))
 
