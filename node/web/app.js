@@ -1,6 +1,6 @@
 // The page: log in, keep the node's table events, route between lobby, table and replay viewer.
 import { Api, ApiError, exchange, takeLoginCode } from "./api.js";
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
@@ -83,7 +83,7 @@ function loginScreen(problem) {
     sessionStorage.setItem(KEY, value);
     return start();
   };
-  main.replaceChildren(h("section", { class: "login panel" },
+  fill(main, h("section", { class: "login panel" },
     h("h1", {}, "Log in to your node"),
     problem ? h("p", { class: "error" }, problem) : null,
     h("p", {}, "Open the login link your node printed when it started (",
@@ -99,7 +99,7 @@ function route() {
   if (page === "table" && argument) app.page = tablePage(app, decodeURIComponent(argument));
   else if (page === "replay") app.page = replayPage(app);
   else app.page = lobbyPage(app);
-  main.replaceChildren(app.page.element);
+  fill(main, app.page.element);
 }
 
 // Every countdown on the page: elements with data-deadline (a time in ms since the page loaded).

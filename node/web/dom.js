@@ -51,3 +51,9 @@ export function catalogue(game, name) {
   }
   return cache.get(key);
 }
+
+// Replace an element's children, skipping null and false as h() does.
+export function fill(element, ...children) {
+  element.replaceChildren();
+  return build(element, {}, children);
+}

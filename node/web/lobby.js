@@ -1,5 +1,5 @@
 // The lobby: your tables (open, start, leave, rejoin), hosting with every option as a form, joining.
-import { h, short } from "./dom.js";
+import { fill, h, short } from "./dom.js";
 import { outcome } from "./words.js";
 
 const INVITE = /^(\S+:\d+)(?:\/([A-Za-z0-9_-]+))?$/;
@@ -7,7 +7,7 @@ const INVITE = /^(\S+:\d+)(?:\/([A-Za-z0-9_-]+))?$/;
 export function lobbyPage(app) {
   const yours = h("section", { class: "panel", id: "your-tables" });
   let hosted = new Map();
-  const render = () => yours.replaceChildren(h("h2", {}, "Your tables"), tablesList(app, hosted, refresh));
+  const render = () => fill(yours, h("h2", {}, "Your tables"), tablesList(app, hosted, refresh));
   async function refresh() {
     try {
       hosted = new Map((await app.api.request("list")).tables.map((table) => [table.lobby_id, table]));
@@ -67,13 +67,13 @@ function hostForm(app, done) {
   const message = h("p", { class: "message", id: "host-message" });
   const chosen = () => app.games.find((g) => g.id === game.value);
   function fillVariants() {
-    variant.replaceChildren(...chosen().variants.map((v) => h("option", { value: v }, v)));
+    fill(variant, ...chosen().variants.map((v) => h("option", { value: v }, v)));
     fillOptions();
   }
   function fillOptions() {
     const [fewest, most] = chosen().seats[variant.value];
     Object.assign(seats, { min: fewest, max: most, value: fewest, disabled: fewest === most });
-    options.replaceChildren(...chosen().options[variant.value].map(optionField));
+    fill(options, ...chosen().options[variant.value].map(optionField));
   }
   game.addEventListener("change", fillVariants);
   variant.addEventListener("change", fillOptions);
@@ -116,7 +116,7 @@ function joinForm(app, done) {
     try {
       const { lobby } = await app.api.request("join", { peer, lobby_id: lobbyId });
       message.textContent = `Seated at ${lobby.game} table ${lobby.lobby_id}; it starts when the host starts it.`;
-      found.replaceChildren();
+      fill(found);
       done();
     } catch (error) {
       message.textContent = error.message;
@@ -134,7 +134,7 @@ function joinForm(app, done) {
     try {
       const { tables } = await app.api.request("list", { peer });
       message.textContent = tables.length ? `Tables at ${peer}:` : `No open tables at ${peer}.`;
-      found.replaceChildren(...tables.map((table) => h("li", { class: "table" },
+      fill(found, ...tables.map((table) => h("li", { class: "table" },
         h("strong", {}, `${table.game} ${table.variant}`), ` ${table.joined.length} of ${table.seats} seated, host ${short(table.host)} `,
         h("button", { class: "join", "data-lobby": table.lobby_id, onclick: () => join(peer, table.lobby_id) }, "Join"))));
     } catch (error) {

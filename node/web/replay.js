@@ -2,7 +2,7 @@
 // verifier (POST /replay), stepped through forwards and back as a spectator, as one seat, or with
 // every hand and board; the verdict, and each violation at the step where it happened.
 import { board } from "./boards.js";
-import { h, short } from "./dom.js";
+import { fill, h, short } from "./dom.js";
 import { tree } from "./generic.js";
 import { violationText } from "./words.js";
 
@@ -38,10 +38,10 @@ export function replayPage(app) {
   }
   function list() {
     const started = [...app.tables.values()].filter((event) => event.table);
-    tables.replaceChildren(...started.map((event) => h("li", { class: "table" },
+    fill(tables, ...started.map((event) => h("li", { class: "table" },
       h("strong", {}, `${event.game} ${event.variant}`), ` ${event.phase} `, h("small", {}, event.table.slice(0, 12)), " ",
       h("button", { class: "replay-table", "data-table": event.table, onclick: () => fromNode(event.table) }, "Replay"))));
-    if (!started.length) tables.replaceChildren(h("li", { class: "hint" }, "This node has no started tables yet."));
+    if (!started.length) fill(tables, h("li", { class: "hint" }, "This node has no started tables yet."));
   }
   const upload = h("input", {
     type: "file", id: "replay-file", accept: ".ftt,application/octet-stream",
@@ -89,7 +89,7 @@ function show(viewer, record) {
     slider.value = position;
     where.textContent = `step ${position + 1} of ${steps.length} (envelope ${step.index < 0 ? "none yet" : step.index})`;
     text.textContent = step.number !== null ? `${step.number}. ${step.text}` : step.text;
-    found.replaceChildren(...step.violations.map((i) => h("p", { class: "violation" }, `VIOLATION at ${violationText(record.violations[i])}`)));
+    fill(found, ...step.violations.map((i) => h("p", { class: "violation" }, `VIOLATION at ${violationText(record.violations[i])}`)));
     items.forEach((item, index) => item.classList.toggle("current", index === position));
     items[position].scrollIntoView({ block: "nearest" });
     const renderer = await board(record.game);
@@ -109,10 +109,10 @@ function show(viewer, record) {
       }
       panels.push(h("section", { class: "panel board" }, h("h3", {}, seat === null ? "Spectator" : names[seat]), shown || tree(view)));
     }
-    if (mine === sequence) picture.replaceChildren(...panels);
+    if (mine === sequence) fill(picture, ...panels);
   }
 
-  viewer.replaceChildren(
+  fill(viewer,
     h("section", { class: "panel status" },
       h("h1", {}, `${record.game} · ${record.variant}`),
       h("p", { class: "seats" }, record.seats.map((seat) => h("span", { class: "seat" }, `${names[seat.seat]} ${short(seat.fingerprint)}`))),

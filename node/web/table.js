@@ -1,6 +1,6 @@
 // One table: who sits where, whose turn, the clock, the board, last moves, result, violations.
 import { board } from "./boards.js";
-import { h, short } from "./dom.js";
+import { fill, h, short } from "./dom.js";
 import { generic } from "./generic.js";
 import { outcome, violationText } from "./words.js";
 
@@ -27,7 +27,7 @@ export function tablePage(app, lobbyId) {
     const mine = ++sequence;
     const event = app.tables.get(lobbyId);
     if (!event) {
-      element.replaceChildren(h("p", {}, `This node sits at no table ${lobbyId}.`), h("a", { href: "#/" }, "Back to the lobby"));
+      fill(element, h("p", {}, `This node sits at no table ${lobbyId}.`), h("a", { href: "#/" }, "Back to the lobby"));
       return;
     }
     const ctx = {
@@ -46,7 +46,7 @@ export function tablePage(app, lobbyId) {
     }
     if (mine !== sequence) return;
     const details = h("details", { class: "panel generic-panel", open: !picture }, h("summary", {}, "Seat view and legal moves"), generic(ctx));
-    element.replaceChildren(status(event), notice, picture ? h("section", { class: "panel board" }, picture) : null, details, actions(app, event));
+    fill(element, status(event), notice, picture ? h("section", { class: "panel board" }, picture) : null, details, actions(app, event));
   }
 
   render();

@@ -1,6 +1,6 @@
 // shengji: levels and trump, the trick around the table, the last trick, the hand by suit; select
 // cards, then play one of the legal moves they make up.
-import { catalogue, h, moveButton, s } from "../dom.js";
+import { catalogue, fill, h, moveButton, s } from "../dom.js";
 
 const SUIT = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠", joker: "★" };
 const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
@@ -64,7 +64,7 @@ function hand(ctx, cards) {
       const faces = handles(move).map((handle) => view.hand.find((entry) => entry.handle === handle)?.card);
       return `${kind} ${faces.map((face) => (face === null || face === undefined ? "??" : cards[face].code)).join(" ")}`.trim();
     };
-    area.replaceChildren(h("h3", {}, "Your hand"), h("div", { class: "hand" }, cardsShown),
+    fill(area, h("h3", {}, "Your hand"), h("div", { class: "hand" }, cardsShown),
       legal.length ? h("div", { class: "moves" }, matching.map((move) => moveButton(ctx, move, label(move), { class: "move" }))) : null);
   }
   paint();

@@ -23,6 +23,7 @@ export async function render(ctx) {
 
 function castles(view, order, names) {
   const width = 220;
+  const turn = view.result ? null : view.turn;
   const panels = order.map((seat, column) => {
     const player = view.players[seat];
     const x = column * width;
@@ -33,9 +34,9 @@ function castles(view, order, names) {
       s("text", { x: 28, y: 16, class: "amount" }, String(player[resource])),
       s("text", { x: 28, y: 32, class: "small" }, `${resource} +${player[producer]}`),
       s("title", {}, `${resource}: ${player[resource]}, ${player[producer]} ${producer}`)));
-    return s("g", { class: `castle${view.turn === seat ? " turn" : ""}`, "data-seat": seat },
+    return s("g", { class: `castle${turn === seat ? " turn" : ""}`, "data-seat": seat },
       s("rect", { x: x + 4, y: 4, width: width - 8, height: 232, rx: 8, class: "frame" }),
-      s("text", { x: x + width / 2, y: 24, "text-anchor": "middle", class: "name" }, names[seat] + (view.turn === seat ? " ◀" : "")),
+      s("text", { x: x + width / 2, y: 24, "text-anchor": "middle", class: "name" }, names[seat] + (turn === seat ? " ◀" : "")),
       s("rect", { x: x + 22, y: 210 - towerHeight, width: 44, height: towerHeight, fill: SEAT_HUE[seat % 4], class: "tower" }),
       s("polygon", { points: `${x + 16},${210 - towerHeight} ${x + 44},${180 - towerHeight} ${x + 72},${210 - towerHeight}`, fill: "#a33" }),
       s("rect", { x: x + 78, y: 210 - wallHeight, width: 26, height: wallHeight, class: "wall" }),

@@ -1,6 +1,6 @@
 // zeeslag: every seat's sea as a grid; aim at enemy waters with the cursor; place the fleet ship by
 // ship with rotation (R), or at random. Any number of seas (other modes have more opponents).
-import { catalogue, h, moveButton, moveKey, s } from "../dom.js";
+import { catalogue, fill, h, moveButton, moveKey, s } from "../dom.js";
 
 const CELL = 30;
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -143,7 +143,7 @@ function placement(ctx, fleet, [width, height]) {
     for (const placed of memo.ships) for (const cell of placed.cells) { ships[cell] = 1; ids[cell] = placed.index + 1; }
     const done = next < 0;
     const confirm = h("button", { id: "confirm-fleet", disabled: !done, onclick: () => ctx.send({ ids: [...ids], ships: [...ships] }) }, "Confirm fleet");
-    panel.replaceChildren(
+    fill(panel,
       h("h3", {}, "Place your fleet: click a cell for the ship's top or left end; R turns it"),
       frame(width, height, cells, { onmouseleave: () => hover(-1) }),
       h("ul", { class: "ships" }, fleet.ships.map((ship, i) => h("li", {
