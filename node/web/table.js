@@ -64,7 +64,7 @@ function status(event) {
     h("p", { class: "seats" }, seats),
     h("p", { class: `turn${event.your_turn ? " yours" : ""}`, id: "turn" }, turnText(event, turn),
       event.deadline !== null && event.phase === "playing"
-        ? [" · ", h("span", { class: "clock", id: "clock", "data-deadline": performance.now() + event.deadline * 1000 })] : null),
+        ? [" · ", h("span", { class: "clock", id: "clock", "data-deadline": performance.now() + event.deadline * 1000 }, `${Math.ceil(event.deadline)} s`)] : null),
     event.result ? h("p", { class: "result", id: "result" }, outcome(event.result, event.seat)) : null,
     event.violations.length
       ? h("ul", { class: "violations", id: "violations" }, event.violations.map((v) => h("li", {}, violationText(v)))) : null,

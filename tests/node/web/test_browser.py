@@ -143,9 +143,11 @@ def finished(pages: list[Page]) -> bool:
     return all(page.text("#result") for page in pages)
 
 
-def play(pages: list[Page], choose: Callable[[Page], str | None], game: str) -> None:
-    """Each player clicks what ``choose`` picks on its page, whenever it picks something, until both pages show the result."""
+def play(pages: list[Page], choose: Callable[[Page], str | None], game: str, reload_after: int | None = None) -> None:
+    """Each player clicks what ``choose`` picks on its page, whenever it picks something, until both
+    pages show the result. ``reload_after`` clicks, the last page is reloaded: its player rejoins."""
     deadline = time.monotonic() + GAME_SECONDS
+    clicks = 0
     while not finished(pages):
         if time.monotonic() > deadline:
             pytest.fail(f"the {game} game did not end; the pages: {[page.screenshot(f'{game}-stuck') for page in pages]}")
@@ -153,6 +155,11 @@ def play(pages: list[Page], choose: Callable[[Page], str | None], game: str) -> 
             css = choose(page)
             if css is not None:
                 page.click(page.one(css))
+                clicks += 1
+            if clicks == reload_after:
+                pages[-1].driver.refresh()
+                pages[-1].one("#table-page .status")
+                clicks += 1
 
 
 def test_two_players_play_a_whole_towers_game_by_clicking(pages):
@@ -170,7 +177,8 @@ def test_two_players_play_a_whole_towers_game_by_clicking(pages):
             return None
         return next((css for css in ("button.play:not([disabled])", "button.discard:not([disabled])") if page.all(css)), None)
 
-    play(pages, card, "towers")
+    alice.wait(lambda: any(page.text("#clock").endswith(" s") for page in pages), "the turn timer on the page whose turn it is")
+    play(pages, card, "towers", reload_after=5)
     results = sorted(page.text("#result").split(" ")[1] for page in pages)
     assert results == ["lost", "won"], results
     for page in pages:
@@ -285,3 +293,26 @@ def test_nothing_on_the_pages_failed(pages):
         except WebDriverException:
             continue
         assert [entry for entry in logs if entry["level"] == "SEVERE"] == []
+
+
+def test_a_game_without_pictures_is_played_through_the_generic_view(pages, counting_game):
+    alice, bob = pages
+    for page in pages:  # the pages learn of the new game when they connect again
+        page.driver.get(page.driver.current_url.split("#")[0] + "#/")
+        page.driver.refresh()
+        page.one("#host-form")
+    invite = host(alice, counting_game.id)
+    lobby = invite.rsplit("/", 1)[1]
+    bob.one("#join-invite").send_keys(invite)
+    bob.press("#join-button")
+    bob.one(f'li[data-lobby="{lobby}"]')
+    start(alice, bob, lobby)
+    assert alice.all("details.generic-panel[open]"), "with no pictures, the view and its moves are open"
+
+    def button(page: Page) -> str | None:
+        css = "details.generic-panel button.move:not([disabled])"
+        return css if page.all("#turn.yours") and page.all(css) else None
+
+    play(pages, button, counting_game.id)
+    assert sorted(page.text("#result").split(" ")[1] for page in pages) == ["lost", "won"]
+    alice.screenshot("generic")
