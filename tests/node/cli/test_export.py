@@ -102,3 +102,14 @@ def test_unreadable_files_exit_2_without_a_traceback(tmp_path, content):
         assert completed.returncode == 2 and completed.stdout == ""
         assert "Traceback" not in completed.stderr
         assert ("malformed transcript" if target.exists() else "cannot read") in completed.stderr
+
+
+def test_a_game_without_notation_lists_its_moves_as_json(counting_game):
+    from fairtable.protocol.testing import SelfPlay
+    from fairtable.protocol.transcript_file import dump
+
+    table = SelfPlay.create(counting_game.id, "normal", {}, 2, b"generic")
+    record = replay_chunks([dump(table.play())])
+    moves = [step for step in record.steps if step.number is not None]
+    assert moves and all(step.text.split(": ", 1)[1] in ("1", "2", "3") for step in moves)
+    assert record.report.valid and record.steps[-1].text.startswith("game over: seat ")
