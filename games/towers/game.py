@@ -27,6 +27,7 @@ from fairtable.games.contract import (
     Shuffle,
     Shuffled,
 )
+from fairtable.games.faces import learn
 from fairtable.games.options import TIMER, Choice
 from fairtable.games.rules import Rules
 from fairtable.games.towers import render
@@ -61,18 +62,7 @@ def parse_move(move: Any) -> tuple[str, Handle, bool]:
 
 
 def _learn(state: TowersState, faces: Faces, allowed: set[Handle]) -> dict[Handle, int]:
-    """``state.faces`` plus ``faces``, which must name only ``allowed`` handles and real cards,
-    and agree with what the state already knows."""
-    known = dict(state.faces)
-    for handle, face in faces.items():
-        if handle not in allowed:
-            raise RuleError("towers.face", f"handle {handle} is not part of this event")
-        if not isinstance(face, int) or not 0 <= face < len(CARDS):
-            raise RuleError("towers.face", f"{face!r} is not a card id")
-        if known.get(handle, face) != face:
-            raise RuleError("towers.face", f"handle {handle} is known to be card {known[handle]}, not {face}")
-        known[handle] = face
-    return known
+    return learn(state.faces, faces, allowed, len(CARDS), "towers.face")
 
 
 def _replace_at(values: tuple, index: int, value: Any) -> tuple:

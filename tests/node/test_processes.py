@@ -183,3 +183,21 @@ def test_the_demo_plays_a_shengji_match_between_four_node_processes(tmp_path):
     reader.feed(data)
     kinds = [envelope.kind for envelope in reader.transcript.envelopes]
     assert kinds.count("commit") == 8 and kinds.count("seed") == 8  # fresh seeds for each deal
+
+
+def test_the_demo_plays_a_drachenherz_match_of_several_games_over_tcp(tmp_path):
+    completed = subprocess.run([sys.executable, "-m", "fairtable.node.cli", "demo", "--game", "drachenherz", "--options", '{"match": 2}',
+                                "--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "drachenherz (standard)" in completed.stdout and "VALID / VALID" in completed.stdout
+    data = (tmp_path / "host.ftt").read_bytes()
+    assert data == (tmp_path / "guest-1.ftt").read_bytes()
+    report = verify_chunks([data])
+    assert report.valid and report.result.reason == "match" and max(report.result.scores) == 2
+    games = len(report.deals)
+    assert games >= 2 and sum(deal.winners == report.result.winners for deal in report.deals) == 2
+    reader = TranscriptReader()
+    reader.feed(data)
+    kinds = [envelope.kind for envelope in reader.transcript.envelopes]
+    # Each game: fresh seeds, and both seats' 50-card piles shuffled by both seats (3 stages each).
+    assert kinds.count("commit") == kinds.count("seed") == 2 * games and kinds.count("deck") == 6 * games

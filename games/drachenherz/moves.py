@@ -1,0 +1,99 @@
+"""Moves: their shape, the plays a seat's own knowledge allows, and the timer's default.
+
+A move is ``{"play": [handles]}``: one or more cards of one kind, handles strictly increasing,
+plus ``"take": field`` exactly when the play sets off an action that offers a choice (any
+princess play: ``chest`` or ``fossil``; a hero play that fills the field: ``princess`` or
+``troll``). An empty hand plays ``{"play": []}``. The timer's move adds ``"timeout": true``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fairtable.games.contract import GameError, Handle, RuleError
+from fairtable.games.drachenherz.board import Board, acts, free
+from fairtable.games.drachenherz.catalogue import CARDS, KINDS, Kind, kind_of
+from fairtable.games.drachenherz.state import DrachenherzState
+
+SHAPE = "a move is {'play': [handles, increasing]}, with 'take': field when the play offers a choice and 'timeout': true for the timer's"
+
+
+@dataclass(frozen=True)
+class Parsed:
+    play: tuple[Handle, ...]
+    take: str | None
+    timeout: bool
+
+
+def _handle(value: Any) -> bool:
+    return type(value) is int
+
+
+def parse(move: Any) -> Parsed:
+    """The parts of a move value, or :class:`RuleError` ``drachenherz.move``."""
+    if isinstance(move, Mapping) and "play" in move and set(move) <= {"play", "take", "timeout"}:
+        play, take = move["play"], move.get("take")
+        if (isinstance(play, (list, tuple)) and all(map(_handle, play)) and list(play) == sorted(set(play))
+                and (take is None or isinstance(take, str)) and move.get("timeout", True) is True):
+            return Parsed(tuple(play), take, "timeout" in move)
+    raise RuleError("drachenherz.move", f"{SHAPE}, got {move!r}")
+
+
+def played(move: Any) -> tuple[Handle, ...]:
+    """The handles a move lays (and so shows to everyone); nothing for a malformed move, which
+    the rules then refuse."""
+    try:
+        return parse(move).play
+    except RuleError:
+        return ()
+
+
+def takes(board: Board, kind: Kind, count: int) -> tuple[str | None, ...]:
+    """The ``take`` values a play of ``count`` cards of ``kind`` may carry: the kind's fields
+    when its action offers a choice now, else only None."""
+    return kind.takes if kind.choice and acts(board, kind, count) else (None,)
+
+
+def value(play: tuple[Handle, ...], take: str | None = None, timeout: bool = False) -> dict:
+    move: dict[str, Any] = {"play": list(play)}
+    if take is not None:
+        move["take"] = take
+    if timeout:
+        move["timeout"] = True
+    return move
+
+
+def legal(state: DrachenherzState, seat: int) -> tuple[dict, ...]:
+    """Every distinct play of the seat's known hand cards: per kind, each multiset of values
+    within the free slots (lowest handles first), with each ``take`` it may choose."""
+    hand = state.hands[seat]
+    if not hand:
+        return (value(()),)
+    moves: list[dict] = []
+    for kind in KINDS.values():
+        cards = sorted((CARDS[state.faces[h]].value, h) for h in hand if h in state.faces and kind_of(state.faces[h]) == kind)
+        room = free(state.board, kind)
+        for count in range(1, min(len(cards), len(cards) if room is None else room) + 1):
+            seen: set[tuple[int, ...]] = set()
+            for chosen in itertools.combinations(cards, count):
+                values = tuple(v for v, _ in chosen)
+                if values in seen:
+                    continue
+                seen.add(values)
+                handles = tuple(sorted(h for _, h in chosen))
+                moves.extend(value(handles, take) for take in takes(state.board, kind, count))
+    return tuple(moves)
+
+
+def default(state: DrachenherzState, seat: int) -> dict:
+    """The timer plays the first card of the hand (the longest held) alone, taking the kind's
+    first field where it must choose; an empty hand plays nothing."""
+    hand = state.hands[seat]
+    if not hand:
+        return value((), timeout=True)
+    if hand[0] not in state.faces:
+        raise GameError(f"this state does not know seat {seat}'s hand")
+    return value(hand[:1], takes(state.board, kind_of(state.faces[hand[0]]), 1)[0], timeout=True)

@@ -1,0 +1,133 @@
+"""Plain-text rendering of a drachenherz view (``view.view``) for the terminal client, in 80x24.
+
+Each move reads as words and ends with a short code a player can type instead of its number:
+the kind's two letters, the values laid, and after a ``/`` the field taken where the play
+chooses (``pr3/pd``: a princess of 3 taking the petrified dragons).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from fairtable.games.drachenherz.catalogue import CARDS, FIELDS, KINDS, MARKS, SPECIAL, Kind, field_name, kind_of
+
+WIDTH = 80
+
+
+def card_name(face: int) -> str:
+    return f"{kind_of(face).name_en} {CARDS[face].value}"
+
+
+def _code(field: str) -> str:
+    return KINDS[field].code if field in KINDS else SPECIAL.code
+
+
+def _effect(kind: Kind) -> str:
+    """What the field does, e.g. ``3rd takes fire dragons -> special``."""
+    taken = "takes " + "/".join(map(field_name, kind.takes)) if kind.takes else ""
+    if kind.slots is None:
+        return taken or ("brings the dragon when taken" if kind.dragon else "")
+    ordinal = {2: "2nd", 3: "3rd"}.get(kind.slots, f"{kind.slots}th")
+    then = {"special": " -> special", "collect": f"collects the {kind.plural_en}", "out": ", out, +1 mark"}[kind.full or ""]
+    return f"{ordinal} {taken}{then}"
+
+
+def _cards(faces: list[int], room: int) -> str:
+    """The values on a field, or their count and worth when they do not fit in ``room``."""
+    listed = " ".join(str(CARDS[face].value) for face in faces)
+    return listed if len(listed) <= room else f"{len(faces)} cards, {sum(CARDS[face].value for face in faces)} pts"
+
+
+def move_line(view: dict, move: dict) -> str:
+    """A legal move in words, e.g. ``play Princess 3, take the petrified dragons: pr3/pd``."""
+    hand = {entry["handle"]: entry["card"] for entry in view["hand"] or ()}
+    known = [hand.get(handle) for handle in move["play"]]
+    if not known:
+        return "pass (your hand is empty): pass"
+    faces = sorted(face for face in known if face is not None)
+    if len(faces) < len(known):
+        return f"play cards {move['play']}"
+    kind = kind_of(faces[0])
+    values = "".join(str(CARDS[face].value) for face in faces)
+    take = move.get("take")
+    words = f"play {' + '.join(card_name(face) for face in faces)}" + (f", take the {field_name(take)}" if take else "")
+    return f"{words}: {kind.code}{values}" + (f"/{_code(take)}" if take else "")
+
+
+def render(view: dict) -> str:
+    """The score line, the board with its fields, the seat's hand, the last plays and whose turn it is."""
+    seat = view["seat"]
+    names = ["you" if index == seat else "opponent" if seat is not None else f"seat {index}" for index in range(2)]
+    lines = [_title(view)]
+    lines.append(f"{'':<14}" + "".join(f"{name if seat is None else f'{name} (seat {index})':<33}" for index, name in enumerate(names)))
+    lines.append(f"{'Collected':<14}" + "".join(f"{_collected(player):<33}" for player in view["players"]))
+    lines.append(f"{'Hand / pile':<14}" + "".join(f"{_stock(player):<33}" for player in view["players"]))
+    for field in FIELDS:
+        faces = view["board"][field]
+        if field in KINDS:
+            kind = KINDS[field]
+            slots = "" if kind.slots is None else f" {len(faces)}/{kind.slots}"
+            label, effect = f"{kind.name_en}{slots}", _effect(kind)
+        else:
+            label, effect = SPECIAL.name_en, "taken by the 3rd ship"
+        lines.append(f"  {label:<20}{effect:<40}{_cards(faces, WIDTH - 62)}")
+    if view["hand"] is not None:
+        hand = ", ".join("?" if entry["card"] is None else card_name(entry["card"]) for entry in view["hand"]) or "empty"
+        lines.extend(textwrap.wrap(f"Your hand: {hand}", WIDTH))
+        if view["pile_top"]:
+            lines.append("On top of your pile (put back): " + ", ".join(map(card_name, view["pile_top"])))
+    lines.extend(_play_line(play, names) for play in view["recent"][-3:])
+    lines.append(_status(view, names))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _title(view: dict) -> str:
+    match = view["match"]
+    wins = "-".join(map(str, match["wins"]))
+    totals = "-".join(map(str, match["totals"]))
+    which = {"single": "one game", "match": f"game {match['game'] + 1}, first to {match['target']} wins ({wins})",
+             "sumof": f"game {match['game'] + 1} of {match['target']}, totals {totals}"}[match["mode"]]
+    left = "" if view["left"] is None else f" | turns left: {view['left']}"
+    return f"Drachenherz: {which} | ship marks {view['marks']}/{MARKS}{left}"
+
+
+def _collected(player: dict) -> str:
+    count = player["collected"]
+    dragon = " with the dragon" if player["dragon"] else ""
+    return f"{count} card{'s' * (count != 1)}, {player['points']} pts{dragon}"
+
+
+def _stock(player: dict) -> str:
+    known = f" ({player['returned']} known on top)" if player["returned"] else ""
+    return f"{player['hand']} / {player['pile']}{known}"
+
+
+def _play_line(play: dict, names: list[str]) -> str:
+    laid = " + ".join(map(card_name, play["cards"]))
+    count = len(play["taken"])
+    took = f", took {count} ({sum(CARDS[face].value for face in play['taken'])} pts)" if count else ""
+    chose = f" on the {field_name(play['take'])}" if play["take"] else ""
+    dragon = " and the dragon" if play["dragon"] else ""
+    timeout = " (timeout)" if play["timeout"] else ""
+    return f"  {names[play['seat']]}: {laid or 'nothing'}{chose}{took}{dragon}{timeout}"[:WIDTH]
+
+
+def _status(view: dict, names: list[str]) -> str:
+    result = view["result"]
+    if result is not None:
+        winners = result["winners"]
+        scores = "-".join(map(str, result["scores"]))
+        return f"Over ({result['reason']}, {scores}): " + ("a draw" if not winners else f"{names[winners[0]]} won")
+    if view["game_result"] is not None:
+        game = view["game_result"]
+        won = "a draw" if not game["winners"] else f"{names[game['winners'][0]]} won"
+        return f"Game over ({game['reason']}, {'-'.join(map(str, game['scores']))}): {won}; the next game starts."
+    turn = view["turn"]
+    if view["phase"] != "play" or turn is None:
+        return {"start": "Drawing who starts.", "shuffle": "Shuffling the piles.", "deal": "Dealing the hands.",
+                "give": "The dragon changed hands: a random card goes back on its old owner's pile.",
+                "draw": "Drawing cards."}.get(view["phase"], "Waiting.")
+    late = view["players"][turn]["timeouts"]
+    timeouts = f" ({late} timeouts in a row)" if late else ""
+    doing = "lay one or more cards of one kind"
+    return f"Your turn: {doing}{timeouts}." if turn == view["seat"] else f"Turn of {names[turn]}{timeouts}."
