@@ -36,6 +36,9 @@ ABSENT = "absent"
 """The :class:`Forfeit` reason of a seat declared absent: it will send nothing more."""
 Teams = tuple[tuple[int, ...], ...]
 """A partition of the seats, e.g. ``((0, 2), (1, 3))`` for partners."""
+PUBLIC_VALUES = 256
+"""The most :class:`PublicRandom` values one game (one deal of a match) may ask for: every
+seat's hash chain holds this many (``spec/session.md``)."""
 S = TypeVar("S")
 
 
@@ -184,6 +187,23 @@ class OpenHidden:
 
 
 @dataclass(frozen=True)
+class OpenSums:
+    """Make public, for each of ``sums``, the sum of several seats' committed ``layer`` values,
+    but not the values themselves: who holds a ship at a cell two seats' fleets may reach.
+
+    A sum is ``((seat, cell), ...)``: at least two distinct seats, increasing, each with a cell
+    of its latest board of ``layer``; every value of the layer is below ``bound``. Everyone
+    learns each sum; a seat of a sum learns nothing more about the others' values than the sum
+    and its own value tell. The session checks every share against the seat's later opening of
+    that cell (``spec/fairness.md`` §8).
+    """
+
+    layer: str
+    sums: tuple[tuple[tuple[int, int], ...], ...]
+    bound: int
+
+
+@dataclass(frozen=True)
 class Simultaneous:
     """Each of ``seats`` chooses at once: commit first, reveal when all have committed.
 
@@ -253,7 +273,7 @@ class Finished:
 
 
 Request = (Decide | Shuffle | ShuffleOwned | Deal | Show | Reveal | PublicRandom | PrivateDraw | CommitHidden | OpenHidden
-           | Simultaneous | NextDeal | Finished)
+           | OpenSums | Simultaneous | NextDeal | Finished)
 
 
 # ------------------------------------------------------------------ events: what happened
@@ -332,6 +352,13 @@ class Opened:
 
 
 @dataclass(frozen=True)
+class Summed:
+    """The :class:`OpenSums` request's sums, one per sum, in its order."""
+
+    sums: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Chosen:
     """The simultaneous choices, one per seat of the request, in its seat order.
 
@@ -364,7 +391,8 @@ class DealStarted:
     """The session started the next game of a match (after :class:`NextDeal`)."""
 
 
-Event = Move | Shuffled | Dealt | Shown | Revealed | RandomValue | PrivateDrawn | Committed | Opened | Chosen | Forfeit | DealStarted
+Event = (Move | Shuffled | Dealt | Shown | Revealed | RandomValue | PrivateDrawn | Committed | Opened | Summed | Chosen | Forfeit
+         | DealStarted)
 
 
 # ------------------------------------------------------------------ players
@@ -381,7 +409,12 @@ class Bot(Protocol):
 
 
 class Renderer(Protocol):
-    """A game's text rendering of its views (a module with these two functions will do)."""
+    """A game's text rendering of its views (a module with these two functions will do).
+
+    A game whose decisions are too many to list (a salvo of shots) also offers
+    ``move_hint(view) -> str | None`` and ``parse_move(view, text) -> move | None``, so a text
+    client reads a typed move when the legal moves are empty (``games/zeeslag/render.py``).
+    """
 
     def render(self, view: dict) -> str: ...
 
@@ -456,6 +489,18 @@ class Game(ABC, Generic[S]):
         """
         raise RuleError("contract.hidden", f"{self.id} has no hidden data")
 
+    def check_choice(self, state: S, seat: int, choice: Any) -> None:
+        """Raise :class:`RuleError` unless ``choice`` is a simultaneous choice ``seat`` may make
+        now, as far as this state's knowledge allows (the marked default is checked apart).
+
+        By default: one of :meth:`legal_moves` where the state lists any. A game whose choices
+        are too many to list (a salvo of several shots) checks them here instead. The seat's
+        node asks before committing, and every node at the reveal, so the error names the seat
+        that revealed it.
+        """
+        legal = self.legal_moves(state, seat)
+        if legal and choice not in legal:
+            raise RuleError(f"{self.id}.choice", f"seat {seat} chose {choice!r}, not one of its legal choices")
     def judge_hidden(self, state: S, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
         """After the game: raise :class:`RuleError` unless ``data``, ``seat``'s latest hidden data
         in full, is legal and agrees with every answer the seat gave from it.

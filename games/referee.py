@@ -37,6 +37,7 @@ from fairtable.games.contract import (
     NextDeal,
     Opened,
     OpenHidden,
+    OpenSums,
     PrivateDraw,
     PrivateDrawn,
     PublicRandom,
@@ -52,6 +53,7 @@ from fairtable.games.contract import (
     Shuffled,
     ShuffleOwned,
     Simultaneous,
+    Summed,
 )
 
 
@@ -180,6 +182,8 @@ class _Table:
         elif isinstance(request, OpenHidden):
             values = self.hidden[request.seat][request.layer]
             self.publish(Opened(request.seat, request.layer, {cell: values[cell] for cell in request.cells}))
+        elif isinstance(request, OpenSums):
+            self.publish(Summed(tuple(sum(self.hidden[seat][request.layer][cell] for seat, cell in terms) for terms in request.sums)))
         elif isinstance(request, Simultaneous):
             choices, defaults = [], []
             for seat in request.seats:

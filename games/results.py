@@ -8,10 +8,13 @@ from fairtable.games.contract import Result
 
 
 def describe(result: Result | None, names: Sequence[str] = ()) -> str:
-    """E.g. ``seat 0 (alice) won: tower``; ``a draw: ...``; ``no result`` for a table not over."""
+    """E.g. ``seat 0 (alice) won: tower``; ``team 1: seat 1 (bob), seat 3 (dan) won: sunk`` when the
+    game has teams; ``a draw: ...``; ``no result`` for a table not over."""
     if result is None:
         return "no result"
     if not result.winners:
         return f"a draw ({result.reason})" if result.reason != "disputed" else "no winner: the game was disputed"
     who = ", ".join(f"seat {seat} ({names[seat]})" if seat < len(names) else f"seat {seat}" for seat in result.winners)
+    if result.winning_teams:
+        who = f"team {', '.join(map(str, result.winning_teams))}: {who}"
     return f"{who} won: {result.reason}"

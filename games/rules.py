@@ -33,6 +33,7 @@ from fairtable.games.contract import (
     NextDeal,
     Opened,
     OpenHidden,
+    OpenSums,
     OptionsError,
     PrivateDraw,
     PrivateDrawn,
@@ -49,6 +50,7 @@ from fairtable.games.contract import (
     Shuffled,
     ShuffleOwned,
     Simultaneous,
+    Summed,
 )
 from fairtable.games.options import validate
 
@@ -62,6 +64,7 @@ ANSWERS: dict[type, dict[type, str]] = {
     PrivateDrawn: {PrivateDraw: "on_drawn"},
     Committed: {CommitHidden: "on_committed"},
     Opened: {OpenHidden: "on_opened"},
+    Summed: {OpenSums: "on_summed"},
     Chosen: {Simultaneous: "on_chosen"},
     DealStarted: {NextDeal: "on_deal_started"},
 }
@@ -132,6 +135,9 @@ class Rules(Game[S]):
         raise self._sequence(request, event)
 
     def on_opened(self, state: S, request: OpenHidden, event: Opened) -> S:
+        raise self._sequence(request, event)
+
+    def on_summed(self, state: S, request: OpenSums, event: Summed) -> S:
         raise self._sequence(request, event)
 
     def on_chosen(self, state: S, request: Simultaneous, event: Chosen) -> S:

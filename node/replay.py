@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games.contract import DealStarted, Forfeit, Game, Move
+from fairtable.games.contract import Chosen, DealStarted, Event, Forfeit, Game, Move
 from fairtable.games.results import describe
 from fairtable.node.api.jsonvalues import jsonable
 from fairtable.protocol.envelope import Envelope
@@ -166,7 +166,7 @@ class _Story:
         moves = [event for event in events if isinstance(event, Move)]
         if moves:
             self._settle(self.game.view(before, None))
-        texts = [self._event_text(event) for event in events if isinstance(event, (Forfeit, DealStarted))]
+        texts = [text for event in events for text in self._event_texts(before, event)]
         if kind in STEP_KINDS or texts or index in self.marked:
             step = self._step(index, seat, kind, "; ".join(filter(None, [self._kind_text(envelope), *texts])))
             if moves and kind == MOVE:
@@ -221,10 +221,19 @@ class _Story:
             return f"{who} disputes envelope {body.get('index')} ({body.get('rule')})"
         return "" if envelope.kind == MOVE else f"{who} sends {envelope.kind!r}"
 
-    def _event_text(self, event: Forfeit | DealStarted) -> str:
+    def _event_texts(self, before: Any, event: Event) -> list[str]:
+        """Words for what an envelope caused besides its own kind: forfeits, a new deal, and the
+        simultaneous choices once revealed (each in the game's notation)."""
         if isinstance(event, Forfeit):
-            return f"{self._who(event.seat)} forfeits ({event.reason})"
-        return f"deal {len(self.session.deal_results) + 1} begins"
+            return [f"{self._who(event.seat)} forfeits ({event.reason})"]
+        if isinstance(event, DealStarted):
+            return [f"deal {len(self.session.deal_results) + 1} begins"]
+        if isinstance(event, Chosen):
+            seats = getattr(self.game.pending(before), "seats", ())
+            after = self.game.view(self.session.state, None)
+            return [f"{self._who(seat)}: {describe_move(self.game, self.game.view(before, seat), jsonable(choice), after)}"
+                    for seat, choice in zip(seats, event.choices) if choice is not None]
+        return []
 
 
 def _step_at(steps: list[Step], violation: Violation) -> Step:

@@ -12,7 +12,9 @@ is meant, regenerate and review the diff:
     python -m tests.golden towers     # only towers' variants
 
 ``tests/test_golden.py`` fails when a registered game or variant has no recording, or when a
-replay from the recorded seed differs from it.
+replay from the recorded seed differs from it. A game whose modes the variant's default table
+does not reach (more seats, an option) lists further cases in :data:`MODES`, recorded as
+``<game>-<variant>-<mode>``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +41,34 @@ OPTIONS = {"shengji": {"deals": 1}}
 """Options other than the defaults, for games whose default is a long match: one deal of it."""
 
 
-def name(game: str, variant: str) -> str:
-    return f"{game}-{variant}"
+MODES: dict[str, tuple[tuple[str, str, int, dict], ...]] = {
+    "zeeslag": (("duel", "salvo", 3, {"shots": 3}), ("duel", "teams", 4, {"shots": 3, "teams": 2})),
+}
+"""Per game: ``(variant, mode, seats, options)`` of each further recording."""
 
 
-def cases() -> list[tuple[str, str]]:
-    return [(game, variant) for game in registry.ids() for variant in registry.get(game).variants]
+@dataclass(frozen=True)
+class Case:
+    """One recording: a variant's default table (its fewest seats, :data:`OPTIONS`), or a mode."""
+
+    game: str
+    variant: str
+    seats: int
+    options: dict = field(default_factory=dict, hash=False)
+    mode: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"{self.game}-{self.variant}" + (f"-{self.mode}" if self.mode else "")
+
+
+def cases() -> list[Case]:
+    found = []
+    for game in registry.ids():
+        rules = registry.get(game)
+        found += [Case(game, variant, rules.seat_range(variant)[0], OPTIONS.get(game, {})) for variant in rules.variants]
+        found += [Case(game, variant, seats, options, mode) for variant, mode, seats, options in MODES.get(game, ())]
+    return found
 
 
 def _typed(thing: Request | Event, key: str) -> dict:
@@ -54,13 +79,12 @@ def view_digest(view: Any) -> str:
     return digest("golden/view", codec.encode(view)).hex()[:16]
 
 
-def record(game_id: str, variant: str) -> tuple[dict, bytes]:
-    """The recording and the transcript of the seeded game of ``game_id`` / ``variant``."""
+def record(case: Case) -> tuple[dict, bytes]:
+    """The recording and the transcript of the seeded game of ``case``."""
+    game_id, variant, seats = case.game, case.variant, case.seats
     game = registry.get(game_id)
-    seats = game.seat_range(variant)[0]
-    seed = f"golden/{game_id}/{variant}".encode()
-    options = OPTIONS.get(game_id, {})
-    table = SelfPlay.create(game_id, variant, options, seats, seed, [BOTS] * seats)
+    seed = "/".join(("golden", game_id, variant, *((case.mode,) if case.mode else ()))).encode()
+    table = SelfPlay.create(game_id, variant, case.options, seats, seed, [BOTS] * seats)
     seeds = {(g, seat): game_seed(derive(seed, "secret", seat), g) for g in range(64) for seat in range(seats)}
     verifier = TableSession(table.genesis, seeds=seeds)
     steps = []
@@ -81,24 +105,24 @@ def record(game_id: str, variant: str) -> tuple[dict, bytes]:
         "deals": [deal.to_value() for deal in table.sessions[0].deal_results],
         "envelopes": len(table.sessions[0].envelopes),
         "game": game_id,
-        "options": options,
+        "options": case.options,
         "result": result.to_value(),
         "seats": seats,
         "seed": seed.decode(),
         "steps": steps,
         "table": table.genesis.table_id.hex(),
-        "transcript": f"{name(game_id, variant)}.ftt",
+        "transcript": f"{case.name}.ftt",
         "transcript_sha256": hashlib.sha256(transcript).hexdigest(),
         "variant": variant,
     }
     return json.loads(json.dumps(recording)), transcript
 
 
-def write(game_id: str, variant: str, directory: Path = DIRECTORY) -> Path:
-    recording, transcript = record(game_id, variant)
+def write(case: Case, directory: Path = DIRECTORY) -> Path:
+    recording, transcript = record(case)
     directory.mkdir(parents=True, exist_ok=True)
     (directory / recording["transcript"]).write_bytes(transcript)
-    path = directory / f"{name(game_id, variant)}.json"
+    path = directory / f"{case.name}.json"
     path.write_text(dumps(recording))
     return path
 
@@ -113,9 +137,9 @@ def dumps(recording: dict) -> str:
 
 def main(argv: list[str]) -> int:
     wanted = set(argv)
-    for game_id, variant in cases():
-        if not wanted or game_id in wanted:
-            path = write(game_id, variant)
+    for case in cases():
+        if not wanted or case.game in wanted:
+            path = write(case)
             print(f"{path}  {len(json.loads(path.read_text())['steps'])} steps")
     return 0
 

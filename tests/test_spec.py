@@ -13,7 +13,7 @@ import pytest
 from fairtable.games import registry
 from tests.paths import ROOT, SPEC
 
-PROTOCOL_NAMESPACES = ("chain", "session", "seed", "public-random", "private-stream", "deck", "board", "choice", "contract")
+PROTOCOL_NAMESPACES = ("chain", "session", "seed", "public-random", "private-stream", "deck", "board", "choice", "sum", "contract")
 NAMESPACES = PROTOCOL_NAMESPACES + registry.ids()
 RULE = re.compile(rf"(?:{'|'.join(map(re.escape, NAMESPACES))})\.[a-z][a-z_-]*")
 

@@ -3,20 +3,23 @@
 A fleet is a list of ships; a ship's index in the list is its stable id, and the ``ids``
 layer of the hidden data holds ``index + 1`` on its cells. A legal fleet has every ship
 exactly once as a straight horizontal or vertical run of its length, and no two ships
-touch, not even diagonally. :func:`fleet_problem` says what is wrong with one; the seat's
-own node asks it before committing and every node asks it again at the full opening.
+touch, not even diagonally; a layout may restrict where a ship lies (``place``: the shared
+sea's home blocks, see ``waters``). :func:`fleet_problem` says what is wrong with one; the
+seat's own node asks it before committing and every node asks it again at the full opening.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 
 from fairtable.games.contract import Rng
 from fairtable.games.zeeslag.sea import Grid
 
+Place = Callable[[Sequence[int]], str | None]
+"""Why a ship on these cells breaks the layout's placement rule, or None."""
 SHIPS, IDS = "ships", "ids"
 LAYERS = (SHIPS, IDS)
 """The hidden layers: ``ships`` is 1 on a ship cell, else 0; ``ids`` is the ship's index + 1, or 0."""
@@ -86,11 +89,12 @@ def layers(grid: Grid, placements: Sequence[Placement]) -> dict[str, tuple[int, 
     return {SHIPS: tuple(int(value != 0) for value in ids), IDS: tuple(ids)}
 
 
-def random_placements(grid: Grid, fleet: Fleet, rng: Rng) -> tuple[Placement, ...]:
+def random_placements(grid: Grid, fleet: Fleet, rng: Rng, place: Place | None = None) -> tuple[Placement, ...]:
     """A legal fleet chosen by ``rng.randrange`` alone, so a seed gives the same fleet everywhere.
 
     Longest ships first, each uniformly among the places still free of the others and their
-    neighbours; a dead end (no place left) starts over, which is rare on a 10×10 sea.
+    neighbours (and allowed by ``place``); a dead end (no place left) starts over, which is
+    rare on a 10×10 sea.
     """
     order = sorted(fleet.ships, key=lambda ship: (-ship.length, ship.index))
     while True:
@@ -104,7 +108,7 @@ def random_placements(grid: Grid, fleet: Fleet, rng: Rng) -> tuple[Placement, ..
                 for horizontal in ((True, False) if ship.length > 1 else (True,))
                 for placement in (Placement(x, y, ship.length, horizontal),)
                 for cells in (placement.cells(grid),)
-                if cells is not None and blocked.isdisjoint(cells)
+                if cells is not None and blocked.isdisjoint(cells) and (place is None or place(cells) is None)
             ]
             if not options:
                 break
@@ -129,7 +133,7 @@ def shape_problem(grid: Grid, fleet: Fleet, data: Mapping[str, Sequence[int]]) -
     return None
 
 
-def fleet_problem(grid: Grid, fleet: Fleet, data: Mapping[str, Sequence[int]]) -> str | None:
+def fleet_problem(grid: Grid, fleet: Fleet, data: Mapping[str, Sequence[int]], place: Place | None = None) -> str | None:
     """What makes ``data`` an illegal fleet, or ``None`` for a legal one (well-formed or not)."""
     problem = shape_problem(grid, fleet, data)
     if problem is not None:
@@ -144,6 +148,9 @@ def fleet_problem(grid: Grid, fleet: Fleet, data: Mapping[str, Sequence[int]]) -
             return f"{ship.name_en} (ship {ship.index}) has {len(cells)} cells, not {ship.length}"
         if not grid.is_line(cells):
             return f"{ship.name_en} (ship {ship.index}) is not one straight line"
+        problem = None if place is None else place(cells)
+        if problem is not None:
+            return f"{ship.name_en} (ship {ship.index}) {problem}"
     for cell in range(grid.size):
         if ids[cell]:
             for other in grid.neighbours(cell):

@@ -1,129 +1,201 @@
-"""Zeeslag on the game contract: options, the hidden fleets, the start, forfeits, the full
-opening and the views, shared by all variants; a variant's turns live in its own module
-(``duel.py``). The design of the hidden data is in the package docstring.
+"""Zeeslag on the game contract: options, the hidden fleets, forfeits, the full opening and
+the views, shared by all variants. The turn rules live in ``duel`` (two seats living) and
+``salvo`` (three or more), answering a volley in ``volley``, the layout of the seas in
+``waters``; the design of the hidden data is in the package docstring.
+
+Every handler ends in :func:`settle`, which takes the steps that need no message (a cell
+nobody living can hold is water, a draw with one possible outcome, the end of a volley), so
+the pending request follows from the state alone.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from fairtable.games.contract import (
     ABSENT,
     BotFactory,
+    Chosen,
     CommitHidden,
     Committed,
     Decide,
     Finished,
     Forfeit,
+    GameError,
     Move,
     Opened,
     OpenHidden,
+    OpenSums,
+    OptionsError,
     PublicRandom,
     RandomValue,
     Request,
+    Result,
     Rng,
     RuleError,
+    Simultaneous,
+    Summed,
+    Teams,
 )
-from fairtable.games.options import TIMER, Choice, Flag
+from fairtable.games.options import TIMER, Choice, Flag, Integer, Option
 from fairtable.games.rules import Rules
-from fairtable.games.zeeslag import render
+from fairtable.games.zeeslag import duel, outcome, render, salvo, volley
 from fairtable.games.zeeslag.bots import GreedyBot, RandomBot, random_fleet
-from fairtable.games.zeeslag.duel import Duel
 from fairtable.games.zeeslag.fleet import DEFAULT_FLEET, FLEETS, IDS, LAYERS, SHIPS, fleet_problem, shape_problem
-from fairtable.games.zeeslag.sea import SEA
-from fairtable.games.zeeslag.sinks import wrong_answer
-from fairtable.games.zeeslag.state import Board, Shot, ZeeslagState, fleet_of, with_board
+from fairtable.games.zeeslag.outcome import opening_step, opening_steps
+from fairtable.games.zeeslag.sinks import excuse_problem, wrong_answer
+from fairtable.games.zeeslag.state import Board, Sea, ZeeslagState, fleet_of, with_board
+from fairtable.games.zeeslag.targets import is_out, living, own_ship_cells, teams_for, waters, waters_for
+from fairtable.games.zeeslag.view import view
 
-VARIANTS = {"duel": Duel()}
-OPTIONS = {"fleet": Choice(tuple(FLEETS), DEFAULT_FLEET), "water_ring": Flag(True), **TIMER}
+VARIANTS = ("duel", "shared")
+SEATS = {"duel": (2, 8), "shared": (3, 8)}
+OPTIONS: dict[str, Option] = {
+    "fleet": Choice(tuple(FLEETS), DEFAULT_FLEET),
+    "water_ring": Flag(True),
+    "salvo": Choice(("spread", "focus"), "spread"),
+    "shots": Integer(1, 5, 1),
+    "teams": Integer(0, 4, 0),
+    **TIMER,
+}
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
 
 
-def opening_steps(seats: int) -> tuple[tuple[int, str], ...]:
-    """The full opening, in order: each seat's ``ships`` layer, then its ``ids`` layer."""
-    return tuple((seat, layer) for seat in range(seats) for layer in LAYERS)
-
-
-def _opening_step(state: ZeeslagState) -> int | None:
-    """The index of the next full-opening step, skipping seats that withheld; ``None`` when done."""
-    steps = opening_steps(len(state.boards))
-    return next((i for i in range(state.opening, len(steps)) if steps[i][0] not in state.withheld), None)
+def settle(state: ZeeslagState) -> ZeeslagState:
+    """Take every step that needs no message, until a request is due."""
+    while state.committed and state.outcome is None:
+        if state.stage in volley.STAGES:
+            following = volley.step(state)
+        elif state.stage == "done":
+            following = outcome.decide(state)
+            if following.outcome is None:
+                following = duel.after(state) if state.turn is not None else salvo.after(state)
+        elif state.stage == "aim" and len(living(state)) == 2:
+            following = duel.step(state)
+        else:
+            following = salvo.step(state)
+        if following is state:
+            break
+        state = following
+    return state
 
 
 class Zeeslag(Rules[ZeeslagState]):
     id = "zeeslag"
-    variants = tuple(VARIANTS)
+    variants = VARIANTS
     min_seats = 2
-    max_seats = 2
+    max_seats = 8
     state_type = ZeeslagState
     options = OPTIONS
     bots = BOTS
     renderer = render
 
     def seat_range(self, variant: str) -> tuple[int, int]:
-        return VARIANTS[variant].seats, VARIANTS[variant].seats
+        return SEATS[variant]
+
+    def options_for(self, variant: str) -> Mapping[str, Option]:
+        """The shared sea has no water ring (ships of different seats may touch)."""
+        return {name: option for name, option in OPTIONS.items() if variant != "shared" or name != "water_ring"}
+
+    def teams(self, variant: str, options: Mapping[str, Any], seats: int) -> Teams:
+        return teams_for(options, seats)
 
     def start(self, variant: str, options: dict[str, Any], seats: int) -> ZeeslagState:
-        return ZeeslagState(variant, options, (Board(),) * seats, timeouts=(0,) * seats)
+        count = options["teams"]
+        if count and (count == 1 or seats < 4 or seats % count or seats // count < 2):
+            raise OptionsError(f"option 'teams' splits 4 or more seats into 2..4 equal teams of 2 or more; {seats} seats "
+                               f"cannot make {count}")
+        seas = len(waters_for(variant, seats).seas)
+        return ZeeslagState(variant, options, (Board(),) * seats, (Sea(),) * seas, timeouts=(0,) * seats, sank=(0,) * seats)
 
     def random_hidden(self, state: ZeeslagState, seat: int, request: Request, rng: Rng) -> dict[str, tuple[int, ...]]:
         """A random legal fleet."""
-        return random_fleet(state, rng)
+        return random_fleet(state, seat, rng)
 
     # ------------------------------------------------------------------ what happens next
 
     def pending(self, state: ZeeslagState) -> Request:
         if not state.committed:
-            return Finished(state.outcome) if state.outcome else CommitHidden(tuple(range(len(state.boards))), SEA.width, SEA.height, LAYERS)
+            if state.outcome is not None:
+                return Finished(state.outcome)
+            board = waters(state).board
+            return CommitHidden(tuple(range(len(state.boards))), board.width, board.height, LAYERS)
         if state.outcome is not None:
-            step = _opening_step(state)
+            step = opening_step(state)
             if step is None:
                 return Finished(state.outcome)
             seat, layer = opening_steps(len(state.boards))[step]
-            return OpenHidden(seat, layer, tuple(range(SEA.size)))
-        if state.turn is None:
-            return PublicRandom(len(state.boards))
-        return VARIANTS[state.variant].pending(state)
+            return OpenHidden(seat, layer, tuple(range(waters(state).board.size)))
+        if state.stage in volley.STAGES:
+            return volley.pending(state)
+        if state.stage == "aim" and len(living(state)) == 2:
+            return duel.pending(state)
+        return salvo.pending(state)
 
     def check_hidden(self, state: ZeeslagState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
         """A seat's node refuses to commit anything but a legal fleet."""
         request = self.pending(state)
         if not isinstance(request, CommitHidden) or seat not in request.seats:
             raise RuleError("zeeslag.sequence", f"seat {seat} has nothing to commit now")
-        problem = fleet_problem(SEA, fleet_of(state), data)
+        layout = waters(state)
+        problem = fleet_problem(layout.board, fleet_of(state), data, partial(layout.place_problem, seat))
         if problem is not None:
             raise RuleError("zeeslag.fleet", f"seat {seat}: {problem}")
+
+    def check_choice(self, state: ZeeslagState, seat: int, choice: Any) -> None:
+        """A salvo: its shape, its targets, its counts, as far as this state knows the seat's fleet."""
+        request = self.pending(state)
+        if not isinstance(request, Simultaneous) or seat not in request.seats:
+            raise RuleError("zeeslag.sequence", f"seat {seat} has no salvo to fire now")
+        salvo.check(state, seat, choice)
 
     # ------------------------------------------------------------------ events
 
     def on_committed(self, state: ZeeslagState, request: CommitHidden, event: Committed) -> ZeeslagState:
         boards = list(state.boards)
+        layout = waters(state)
         for seat, data in event.data.items():
             if seat not in request.seats:
                 raise RuleError("zeeslag.hidden", f"seat {seat!r} commits no fleet")
-            problem = shape_problem(SEA, fleet_of(state), data)
+            problem = shape_problem(layout.board, fleet_of(state), data)
             if problem is not None:
                 raise RuleError("zeeslag.hidden", f"seat {seat}: {problem}")
             boards[seat] = dataclasses.replace(boards[seat], own={layer: tuple(data[layer]) for layer in LAYERS})
-        return dataclasses.replace(state, boards=tuple(boards), committed=True)
+        return settle(dataclasses.replace(state, boards=tuple(boards), committed=True))
 
     def on_random(self, state: ZeeslagState, request: PublicRandom, event: RandomValue) -> ZeeslagState:
         if type(event.value) is not int or not 0 <= event.value < request.bound:
-            raise RuleError("zeeslag.random", f"who starts must be below {request.bound}, got {event.value!r}")
-        return VARIANTS[state.variant].start(state, event.value)
+            raise RuleError("zeeslag.random", f"the public value must be below {request.bound}, got {event.value!r}")
+        state = dataclasses.replace(state, draws=state.draws + 1)
+        if state.stage == "aim":
+            return settle(duel.started(state, event.value))
+        return settle(salvo.drawn(state, event.value))
 
     def on_move(self, state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
-        return VARIANTS[state.variant].moved(state, request, event)
+        if event.seat != request.seat:
+            raise RuleError("zeeslag.turn", f"seat {request.seat} is to move, not seat {event.seat}")
+        if event.faces:
+            raise RuleError("zeeslag.reveal", "zeeslag moves show no cards")
+        if state.stage == "answer":
+            return settle(volley.answered(state, request, event))
+        return settle(duel.moved(state, request, event))
+
+    def on_chosen(self, state: ZeeslagState, request: Simultaneous, event: Chosen) -> ZeeslagState:
+        return settle(salvo.chosen(state, request, event))
+
+    def on_summed(self, state: ZeeslagState, request: OpenSums, event: Summed) -> ZeeslagState:
+        return settle(volley.summed(state, request, event))
 
     def on_opened(self, state: ZeeslagState, request: OpenHidden, event: Opened) -> ZeeslagState:
         board = self._learn(state, request, event)
         if state.outcome is None:
-            return VARIANTS[state.variant].opened(state, request, board, event)
+            return settle(volley.opened(state, request, board, event))
         if request.layer == IDS:
             self._judge(state, request.seat, board)
-        step = _opening_step(state)
+        step = opening_step(state)
         assert step is not None
         return with_board(state, request.seat, board, opening=step + 1)
 
@@ -134,109 +206,97 @@ class Zeeslag(Rules[ZeeslagState]):
             raise RuleError("zeeslag.opened", f"the opening must be seat {request.seat}'s {request.layer} at the requested cells")
         top = 1 if request.layer == SHIPS else len(fleet_of(state).ships)
         board = state.boards[request.seat]
+        grid = waters(state).board
         for cell, value in event.cells.items():
             if type(value) is not int or not 0 <= value <= top:
-                raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {SEA.name(cell)} is {value!r}, not in 0..{top}")
+                raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {grid.name(cell)} is {value!r}, not in 0..{top}")
             known = board.known(request.layer, cell)
             if known not in (None, value):
-                raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {SEA.name(cell)} opened as {value}, known as {known}")
+                raise RuleError("zeeslag.opened", f"seat {request.seat}: {request.layer} at {grid.name(cell)} opened as {value}, known as {known}")
         # A board keeps each layer's openings in the field named after the layer.
         opened: dict[str, Any] = {request.layer: {**getattr(board, request.layer), **event.cells}}
         return dataclasses.replace(board, **opened)
 
     def _judge(self, state: ZeeslagState, seat: int, board: Board) -> None:
         """At the full opening of ``seat``'s ids: its opened fleet, judged."""
-        cells = range(SEA.size)
+        cells = range(waters(state).board.size)
         self.judge_hidden(state, seat, {SHIPS: tuple(board.ships[cell] for cell in cells), IDS: tuple(board.ids[cell] for cell in cells)})
 
     def judge_hidden(self, state: ZeeslagState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
-        """A legal fleet, and every sink answer the seat gave true."""
-        problem = fleet_problem(SEA, fleet_of(state), data)
+        """``seat``'s whole fleet (at its full opening, or revealed with its seed): legal, every
+        sink answer true, no shot aimed at its own ship, and no shot left unfired that its fleet
+        did not excuse."""
+        layout = waters(state)
+        fleet = fleet_of(state)
+        problem = fleet_problem(layout.board, fleet, data, partial(layout.place_problem, seat))
         if problem is not None:
             raise RuleError("zeeslag.fleet", f"seat {seat}: {problem}")
-        wrong = wrong_answer(SEA, state.boards[seat], data[IDS])
+        board = state.boards[seat]
+        wrong = wrong_answer(layout, seat, fleet, state.seas[layout.sea_of(seat)], board, data[IDS])
         if wrong is not None:
-            rule, message = wrong
-            raise RuleError(rule, f"seat {seat}: {message}")
+            raise RuleError("zeeslag.missing_sink", f"seat {seat}: {wrong}")
+        own = own_ship_cells(with_board(state, seat, dataclasses.replace(board, own=data)), seat) or frozenset()
+        aimed = [cell for cell in board.aimed if cell in own]
+        if aimed:
+            raise RuleError("zeeslag.own_target", f"seat {seat}: it aimed at {layout.seas[0].name(aimed[0])}, a cell of its own ship")
+        for excuse in board.excuses:
+            problem = excuse_problem(excuse, own)
+            if problem is not None:
+                raise RuleError("zeeslag.salvo", f"seat {seat}: {problem}")
 
     def on_forfeit(self, state: ZeeslagState, event: Forfeit) -> ZeeslagState:
-        """Before the outcome: the others win, and the full opening follows (nothing to open
-        before the fleets are committed); an absent seat cannot open, so its fleet stays
-        closed. During the full opening: the seat withholds the rest of its fleet; if it had
-        won, it loses."""
+        """Before the fleets are committed: the game ends (nothing to open). During play: the
+        forfeit policy of ``outcome.leave`` (a seat already out only stays out); an absent seat
+        cannot open, so its fleet stays closed. During the full opening: the seat withholds the
+        rest of its fleet; if it had won, its team loses."""
         seat, seats = event.seat, len(state.boards)
         if type(seat) is not int or not 0 <= seat < seats or seat in state.withheld:
             raise RuleError("zeeslag.seat", f"seat {seat!r} cannot forfeit")
         reason = f"forfeit: {event.reason}"
-        rules = VARIANTS[state.variant]
+        if not state.committed:
+            return dataclasses.replace(state, outcome=Result.forfeit(outcome.teams(state), (seat,), reason, state.sank))
+        withheld = state.withheld + (seat,) if event.reason == ABSENT or state.outcome is not None else state.withheld
         if state.outcome is None:
-            outcome = rules.result(state, tuple(s for s in range(seats) if s != seat), reason)
-            withheld = state.withheld + ((seat,) if event.reason == ABSENT else ())
-            return dataclasses.replace(state, outcome=outcome, stage="shoot", aim=None, withheld=withheld)
-        withheld = state.withheld + (seat,)
-        outcome = state.outcome
-        if seat in outcome.winners:
-            outcome = rules.result(state, tuple(s for s in range(seats) if s not in withheld), reason)
-        return dataclasses.replace(state, withheld=withheld, outcome=outcome)
+            state = dataclasses.replace(state, withheld=withheld)
+            return state if is_out(state, seat) else settle(outcome.leave(state, seat, reason))
+        result = state.outcome
+        if seat in result.winners:
+            result = Result.forfeit(outcome.teams(state), withheld, reason, state.sank)
+        return dataclasses.replace(state, withheld=withheld, outcome=result)
 
     # ------------------------------------------------------------------ moves
 
     def legal_moves(self, state: ZeeslagState, seat: int) -> tuple[Any, ...]:
-        """Shots at every target in reading order; a sink answer: the true one when this state
-        knows the fleet (the target's own), else either."""
-        if not state.committed or state.outcome is not None or state.turn is None:
+        """Duel: shots at every target in reading order (or the pass of a seat whose every
+        target holds its own ship). A sink answer: the true one when this state knows the
+        fleet (the seat's own), else none listed. Salvos are too many to list
+        (:meth:`check_choice` judges them): none."""
+        request = self.pending(state)
+        if not isinstance(request, Decide) or request.seat != seat:
             return ()
-        return VARIANTS[state.variant].legal_moves(state, seat)
+        if state.stage == "answer":
+            truth = volley.truth(state, seat)
+            return () if truth is None else (truth,)
+        return duel.legal_moves(state, seat)
 
     def reveals(self, state: ZeeslagState, move: Any) -> tuple[int, ...]:
         """Zeeslag has no cards: moves show nothing; cells are shown by openings."""
         return ()
 
     def default_move(self, state: ZeeslagState, seat: int) -> Any:
-        return VARIANTS[state.variant].default_move(state, seat)
-
-    # ------------------------------------------------------------------ views
+        """The timer's shot (duel) or ``{"timeout": true}`` (a salvo the timer fires). A sink
+        answer is the node's own, untimed, and always the true one."""
+        request = self.pending(state)
+        if isinstance(request, Simultaneous) and seat in request.seats:
+            return salvo.TIMEOUT
+        if not isinstance(request, Decide) or request.seat != seat:
+            raise GameError(f"seat {seat} has no decision to make")
+        if state.stage == "answer":
+            truth = volley.truth(state, seat)
+            if truth is None:
+                raise GameError(f"this state does not know seat {seat}'s fleet")
+            return truth
+        return duel.default_move(state, seat)
 
     def view(self, state: ZeeslagState, seat: int | None) -> dict:
-        return {
-            "variant": state.variant,
-            "fleet": state.options["fleet"],
-            "water_ring": state.options["water_ring"],
-            "seat": seat,
-            "turn": state.turn,
-            "phase": _phase(state),
-            "aim": state.aim,
-            "seas": [_sea(board, index == seat) for index, board in enumerate(state.boards)],
-            "timeouts": list(state.timeouts),
-            "recent": [_shot(shot) for shot in state.recent],
-            "result": None if state.outcome is None else state.outcome.to_value(),
-        }
-
-
-def _sea(board: Board, own: bool) -> dict:
-    """One seat's sea as a viewer may see it: the public shots, sinks and water, and the
-    fleet layout (``ids`` per cell) to its owner, or to all once fully opened."""
-    layout = board.own.get(IDS) if own else None
-    if layout is None and len(board.ids) == SEA.size:
-        layout = tuple(board.ids[cell] for cell in range(SEA.size))
-    return {
-        "shots": list(board.shots),
-        "hits": list(board.hits),
-        "water": list(board.water),
-        "sunk": [{"ship": sunk.ship, "cells": list(sunk.cells)} for sunk in board.sunk],
-        "layout": None if layout is None else list(layout),
-    }
-
-
-def _shot(shot: Shot) -> dict:
-    return {"seat": shot.seat, "target": shot.target, "cell": shot.cell, "timeout": shot.timeout, "hit": shot.hit, "sunk": shot.sunk}
-
-
-def _phase(state: ZeeslagState) -> str:
-    """``placement``, ``start``, a turn's stage (see ``duel.py``), ``opening`` or ``over``."""
-    if state.outcome is not None:
-        return "opening" if state.committed and _opening_step(state) is not None else "over"
-    if not state.committed:
-        return "placement"
-    return "start" if state.turn is None else state.stage
-
+        return view(state, seat, self.pending(state))

@@ -25,6 +25,7 @@ LineReader = Callable[[], Awaitable[str | None]]
 """The next line the user typed, or None at the end of input."""
 POLL_SECONDS = 0.5
 MOVE_PROMPT = "Your move (number or name, r to resign, q to quit): "
+TYPED_PROMPT = "Your move: "
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,22 @@ def offered(update: dict) -> list:
     if update.get("decision") == "hidden":
         return [RANDOM_PLACEMENT]
     return list(update["legal_moves"])
+
+
+def typed_hint(update: dict) -> str | None:
+    """What to type for a decision too large to list (a salvo: legal moves empty), when the
+    game's renderer reads typed moves (``move_hint`` and ``parse_move``); else None."""
+    renderer = _renderer(update["game"])
+    hint = getattr(renderer, "move_hint", None)
+    if not update.get("your_turn") or update.get("legal_moves") or update["view"] is None or hint is None:
+        return None
+    return hint(update["view"])
+
+
+def parse_typed(update: dict, answer: str) -> Any:
+    """The move the renderer reads in what the player typed, or None."""
+    parse = getattr(_renderer(update["game"]), "parse_move", None)
+    return None if parse is None else parse(update["view"], answer)
 
 
 def describe_move(game_id: str, view: Any, move: Any) -> str:
@@ -287,6 +304,7 @@ class Terminal:
         shown = None
         update: dict = {}
         moves: list = []
+        hint: str | None = None
         while True:
             kind, item = await self.inbox.receive()
             if kind == "closed":
@@ -298,13 +316,16 @@ class Terminal:
                 seen = (item["phase"], item["view"], item.get("decision"), item["legal_moves"], item["result"], item["violations"])
                 if seen == shown:  # e.g. only the timer moved on
                     continue
-                shown, update, moves = seen, item, offered(item)
+                shown, update, moves, hint = seen, item, offered(item), typed_hint(item)
                 self._show(update)
                 if update["result"] is not None:
                     self.say(outcome(update["result"], update["seat"]))
                     return 0
                 if moves:
                     self._ask_move(update, moves)
+                elif hint is not None:
+                    self.say(f"{hint} (r to resign, q to quit).")
+                    self.prompt(TYPED_PROMPT)
                 continue
             if item is None:
                 self.say("\nEnd of input: leaving; the node keeps your seat.")
@@ -313,25 +334,35 @@ class Terminal:
             if answer == "q":
                 self.say("Leaving; the node keeps your seat (the turn timer plays for it).")
                 return 0
-            if not moves:
+            if hint is not None and not moves and answer not in ("r", ""):
+                typed = parse_typed(update, answer)
+                if typed is None:
+                    self.say(f"Could not read that. {hint}.")
+                    self.prompt(TYPED_PROMPT)
+                elif await self._send("move", TYPED_PROMPT, table=update["table"], move=typed):
+                    hint = None
+                continue
+            if not moves and hint is None:
                 self.say("It is not your turn any more.")
             elif answer == "r":
-                moves = await self._send("resign", update, table=update["table"])
+                if await self._send("resign", MOVE_PROMPT, table=update["table"]):
+                    moves, hint = [], None
             elif (chosen := pick(update, moves, answer)) is not None:
-                moves = await self._send("move", update, table=update["table"], move=chosen)
+                if await self._send("move", MOVE_PROMPT, table=update["table"], move=chosen):
+                    moves = []
             else:
                 self.say(f"Please enter a move number from 1 to {len(moves)}, r to resign or q to quit.")
                 self.prompt(MOVE_PROMPT)
 
-    async def _send(self, op: str, update: dict, **fields: Any) -> list:
-        """Send a move or resignation; the legal moves left to offer (none once it is accepted)."""
+    async def _send(self, op: str, prompt: str, **fields: Any) -> bool:
+        """Send a move or resignation; whether the node accepted it (if not, say why and ask again)."""
         try:
             await self.client.request(op, **fields)
         except ApiError as refused:
             self.say(f"Refused: {refused}")
-            self.prompt(MOVE_PROMPT)
-            return offered(update)
-        return []
+            self.prompt(prompt)
+            return False
+        return True
 
     def _show(self, update: dict) -> None:
         name = update["table"][:12] if update["table"] else update["lobby_id"]

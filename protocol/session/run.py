@@ -25,6 +25,7 @@ from fairtable.protocol.fair.public_random import HashChain, check_tip
 from fairtable.protocol.fair.seeds import GameRef, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.session.slots import DECK, DICTATED
+from fairtable.protocol.session.summing import SumBook
 
 DRAW_LABEL = "draw"
 
@@ -138,6 +139,8 @@ class GameRun:
         self.unrevealed: dict[tuple[str, int], bytes] = {}
         """Simultaneous choices committed and not yet revealed: ``(round, seat)`` to the commitment."""
         self.show_rounds = 0
+        self.sums = SumBook(self)
+        """Pair keys and every share of the game's masked sums (``summing``)."""
         self.private = private
         """This seat's free choices (hidden data, choices, compositions), persisted by the node."""
         self.compositions = dict(compositions or {})

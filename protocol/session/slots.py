@@ -24,8 +24,10 @@ DRAW = "draw"
 COMPOSITION = "composition"
 BLIND = "blind"
 UNBLIND = "unblind"
+PAIR = "pair"
+SHARES = "shares"
 
-DICTATED = frozenset({RANDOM, DECK, KEYS, BLIND, UNBLIND, OPEN, REVEAL, COMPOSITION, SEED, DRAW})
+DICTATED = frozenset({RANDOM, DECK, KEYS, BLIND, UNBLIND, OPEN, REVEAL, COMPOSITION, SEED, DRAW, PAIR, SHARES})
 """Kinds whose body follows from what the sender committed before (its seed, hidden data,
 choice or composition): sending one is no new choice, except an owned deck's first ``deck``
 stage, where the owner chose its cards. Every other kind (``commit`` included: the seed is

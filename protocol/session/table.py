@@ -15,7 +15,8 @@ node computes identically from the transcript so far. Game requests become round
 - ``ShuffleOwned``: the owner's first ``deck`` stage is its decision (its composition), then
   the stages of a shuffle; the owner reveals the composition after play (``composition``);
 - ``Show``: a ``blind`` from each recipient, then an ``unblind`` from each holder;
-- ``CommitHidden`` / ``OpenHidden`` / ``Simultaneous``: ``hidden``, ``open``, ``choice`` + ``reveal``.
+- ``CommitHidden`` / ``OpenHidden`` / ``Simultaneous``: ``hidden``, ``open``, ``choice`` + ``reveal``;
+- ``OpenSums``: a ``pair`` key from each of its seats that has none out yet, then ``shares``.
 
 A seat declared absent forfeits (the game decides whether it goes on); a game that then
 still needs that seat ends with the default result over its teams.
@@ -49,6 +50,7 @@ from fairtable.games.contract import (
     NextDeal,
     Opened,
     OpenHidden,
+    OpenSums,
     PrivateDraw,
     PrivateDrawn,
     PublicRandom,
@@ -63,11 +65,12 @@ from fairtable.games.contract import (
     Shuffled,
     ShuffleOwned,
     Simultaneous,
+    Summed,
 )
 from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import UsageError
-from fairtable.protocol.fair import simultaneous
+from fairtable.protocol.fair import masked_sum, simultaneous
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops
 from fairtable.protocol.fair.mental_deck import check_stage, run_stage, stage_body
@@ -92,13 +95,16 @@ from fairtable.protocol.session.slots import (
     KEYS,
     MOVE,
     OPEN,
+    PAIR,
     RANDOM,
     RESIGN,
     REVEAL,
     SEED,
+    SHARES,
     UNBLIND,
     Slot,
 )
+from fairtable.protocol.session.summing import SumRound
 from fairtable.protocol.transcript import Transcript, TranscriptError, check_link
 
 Flow = Generator[Slot, Any, None]
@@ -256,7 +262,10 @@ class TableSession:
         ``default``: the seat's timer ran out and ``choice`` is the rules' default."""
         seat, _ = self._expect_decision(CHOICE)
         round_id = f"choice-{self.run.choice_rounds - 1}"
-        body = self.run.choice_body(seat, round_id, codec.decode(codec.encode(choice)))
+        choice = codec.decode(codec.encode(choice))
+        if not default:
+            self.game.check_choice(self.state, seat, choice)
+        body = self.run.choice_body(seat, round_id, choice)
         return CHOICE, {**body, "default": True} if default else body
 
     def default_choice_body(self) -> tuple[str, Any]:
@@ -537,6 +546,8 @@ class TableSession:
             yield from self._commit_hidden(run, request)
         elif isinstance(request, OpenHidden):
             yield from self._open_hidden(run, request)
+        elif isinstance(request, OpenSums):
+            yield from self._open_sums(run, request)
         elif isinstance(request, Simultaneous):
             yield from self._simultaneous(run, request)
         else:
@@ -595,13 +606,16 @@ class TableSession:
 
     def _audit_seed(self, run: GameRun, seed: Seed) -> list[FairnessError]:
         """What the openings in a seed reveal prove wrong: against their commitments, and, for
-        hidden data the game had not seen in full, against the game's rules."""
+        hidden data the game had not seen in full, against the game's rules and the seat's
+        masked-sum shares."""
         findings, data = run.audit_seed(seed, self.envelopes[-1].body)
         if data is not None:
             try:
                 self.game.judge_hidden(self.state, seed.seat, data)
             except RuleError as exc:
                 findings.append(FairnessError(seed.seat, exc.rule, str(exc)))
+            for layer, values in data.items():
+                self._check_terms(seed.seat, layer, dict(enumerate(values)))
         return findings
 
     def _public_random(self, run: GameRun, request: PublicRandom) -> Flow:
@@ -704,6 +718,30 @@ class TableSession:
         ruled, cells = yield Slot(request.seat, OPEN, check, produce, resignable=True)
         self._adopt(ruled)
         self._record(run.adopt_opened(request, cells, self.envelopes[-1].body))
+        self._check_terms(request.seat, request.layer, cells)
+
+    def _open_sums(self, run: GameRun, request: OpenSums) -> Flow:
+        """Pair keys from the round's seats that have published none yet in this game, then each
+        seat's shares; a share this session can decode to a value out of range is recorded
+        against its seat (the other seat of a two-seat sum sees it live, the verifier always)."""
+        plan = SumRound.plan(run.sums, request)
+        for seat in plan.seats:
+            if seat in run.sums.keys:
+                continue
+            produce = (lambda seat=seat: masked_sum.pair_key_body(run.seeds[seat])) if seat in run.seeds else None
+            key = yield Slot(seat, PAIR, partial(masked_sum.check_pair_key, seat), produce, "sum.key-mismatch", resignable=True)
+            run.sums.keys[seat] = key
+        for seat in plan.seats:
+            produce = (lambda seat=seat: plan.shares_body(seat)) if plan.can_share(seat) else None
+            shares = yield Slot(seat, SHARES, partial(plan.check, seat), produce, resignable=True)
+            self._record(plan.adopt(seat, shares, len(self.envelopes) - 1, self.seat))
+        self._apply(Summed(plan.totals()))
+
+    def _check_terms(self, seat: int, layer: str, cells: Mapping[int, int]) -> None:
+        """Cells opened (or revealed with the seed) that took part in masked sums: each share
+        must have claimed the value now proven (``summing``), named at the share's envelope."""
+        for index, found in self.run.sums.opened(seat, layer, dict(cells)):
+            self._record([found], index)
 
     def _commit_hidden(self, run: GameRun, request: CommitHidden) -> Flow:
         run.begin_hidden(request)
@@ -766,9 +804,7 @@ class TableSession:
         """A free choice must be legal; a default must be the rules' default, where this state
         can tell (the verifier always can)."""
         if not default:
-            legal = self.game.legal_moves(self.state, seat)
-            if legal and choice not in legal:
-                raise RuleError(f"{self.game.id}.choice", f"seat {seat} chose {choice!r}, not one of its legal choices")
+            self.game.check_choice(self.state, seat, choice)
             return
         try:
             expected = codec.decode(codec.encode(self.game.default_move(self.state, seat)))
@@ -787,14 +823,18 @@ class TableSession:
         self._adopt((event, state))
         self._record(repeats)
 
-    def _record(self, findings: list[FairnessError]) -> None:
-        """Record what the envelope just accepted proved without being refused for it: a card
-        that repeats one seen before (no seat named yet), or a check only the seat's revealed
-        seed makes possible. The envelope is the evidence."""
-        envelope = self.envelopes[-1]
+    def _record(self, findings: list[FairnessError], index: int | None = None) -> None:
+        """Record what envelope ``index`` (default: the one just accepted) proved without being
+        refused for it: a card that repeats one seen before (no seat named yet), a check only the
+        seat's revealed seed makes possible, a share a later opening shows false. The envelope is
+        the evidence."""
+        index = len(self.envelopes) - 1 if index is None else index
+        envelope = self.envelopes[index]
         for finding in findings:
             evidence = envelope if finding.seat in (None, envelope.seat) else None
-            self.violations.append(Violation(len(self.envelopes) - 1, finding.seat, finding.rule, finding.detail, evidence, finding.suspects))
+            violation = Violation(index, finding.seat, finding.rule, finding.detail, evidence, finding.suspects)
+            if violation not in self.violations:
+                self.violations.append(violation)
 
     def _ruled(self, event: Event) -> tuple[Event, Any]:
         """The state after an event an envelope carries, computed while the envelope is checked,

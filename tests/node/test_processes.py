@@ -1,5 +1,6 @@
 """Whole node processes over loopback TCP: a full game, kill -9 and restart, a dropped connection."""
 
+import json
 import subprocess
 import sys
 import time
@@ -166,6 +167,28 @@ def test_the_example_bot_plays_through_the_client_api_of_a_real_node(tmp_path):
     finally:
         host.kill(), player.kill()
     assert_same_valid_transcripts(tmp_path / "host", tmp_path / "player")
+
+
+@pytest.mark.parametrize("variant, seats, options, kinds", [
+    ("duel", 3, {"fleet": "ten"}, {"choice", "reveal", "open"}),  # salvos of three
+    ("duel", 4, {"fleet": "ten", "teams": 2}, {"choice", "reveal", "open"}),  # two teams of two
+    ("shared", 3, {"fleet": "ten"}, {"choice", "reveal", "pair", "shares"}),  # the shared sea's hidden owners
+], ids=["salvo-3", "teams-4", "shared-3"])
+def test_the_demo_plays_zeeslag_for_three_or_more_over_tcp(tmp_path, variant, seats, options, kinds):
+    completed = subprocess.run([sys.executable, "-m", "fairtable.node.cli", "demo", "--game", "zeeslag", "--variant", variant,
+                                "--seats", str(seats), "--options", json.dumps(options), "--out", str(tmp_path)],
+                               capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert f"zeeslag ({variant}), {seats} seats" in completed.stdout and " / ".join(["VALID"] * seats) in completed.stdout
+    files = [(tmp_path / name).read_bytes() for name in ("host.ftt", *(f"guest-{n}.ftt" for n in range(1, seats)))]
+    assert all(data == files[0] for data in files)
+    report = verify_chunks([files[0]])
+    assert report.valid and report.result.winners
+    if options.get("teams"):
+        assert report.result.teams == ((0, 2), (1, 3)) and "team " in completed.stdout
+    reader = TranscriptReader()
+    reader.feed(files[0])
+    assert kinds <= {envelope.kind for envelope in reader.transcript.envelopes}
 
 
 def test_the_demo_plays_a_shengji_match_between_four_node_processes(tmp_path):

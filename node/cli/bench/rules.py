@@ -1,7 +1,8 @@
 """Rules throughput: whole random-vs-random games through the local referee, full knowledge.
 
 This is the cost of the game itself, without cryptography or network: the ceiling for
-live validation and for the verifier's replay. The lockstep figure runs each seat's
+live validation and for the verifier's replay. ``--seats`` and ``--options`` measure any
+table the game allows (a salvo game of five, say). The lockstep figure runs each seat's
 partial-knowledge state beside the full one, as every node's validation will. When the
 game has its own heuristic bot, its win rate against the random bot is reported too; in a
 game with teams the heuristic bot plays every seat of one team (partners, not one seat
@@ -27,6 +28,7 @@ HELP = "random-vs-random games and moves per second for one game's rules (full k
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id, e.g. towers")
     parser.add_argument("--variant", help="variant (default: the game's first)")
+    parser.add_argument("--seats", type=int, help="seats (default: the fewest the variant allows)")
     parser.add_argument("--options", default="{}", help="table options as JSON, e.g. '{\"deals\": 1}' (default: the game's defaults)")
     parser.add_argument("--seconds", type=float, default=1.0, help="time to spend on each measurement")
     parser.add_argument("--duel-games", type=int, default=200, help="heuristic-vs-random games for the win rate (0: skip)")
@@ -46,7 +48,7 @@ def _rate(play, seconds: float) -> tuple[int, int, float]:
 def run(args: argparse.Namespace) -> dict:
     game = registry.get(args.game)
     variant = args.variant or game.variants[0]
-    seats = game.min_seats
+    seats = args.seats or game.seat_range(variant)[0]
     try:
         options = json.loads(args.options)
         checked = game.options_of(game.setup(variant, options, seats))
@@ -65,6 +67,7 @@ def run(args: argparse.Namespace) -> dict:
     figures = {
         "game": game.id,
         "variant": variant,
+        "seats": seats,
         "options": options,
         "games": games,
         "games_per_s": round(games / elapsed, 1),

@@ -15,23 +15,20 @@ export async function render(ctx) {
   const view = ctx.view;
   const fleet = fleets.find((f) => f.id === view.fleet);
   const me = view.seat;
-  const size = gridSize(view);
-  const order = me === null ? view.seas.map((_, i) => i) : [me, ...view.seas.map((_, i) => i).filter((i) => i !== me)];
+  const mine = me === null ? null : view.fleets[me].sea;
+  const order = view.seas.map((_, i) => i);
+  if (mine !== null) order.sort((a, b) => (b === mine) - (a === mine));
   const placing = ctx.decision === "hidden" && ctx.send;
   rotate = null;
   const answers = (ctx.legal || []).filter((move) => !("shoot" in move));
+  const size = (index) => [view.seas[index].width, view.seas[index].height];
   return h("div", { class: "zeeslag" },
-    h("p", { class: "field" }, `Fleet ${fleet.name} (${fleet.name_en}), water ring ${view.water_ring ? "on" : "off"}`),
-    h("div", { class: "seas" }, order.map((index) => (placing && index === me ? placement(ctx, fleet, size) : sea(ctx, index, fleet, size)))),
+    h("p", { class: "field" }, `Fleet ${fleet.name} (${fleet.name_en}), ${view.variant}${view.water_ring ? ", water ring on" : ""}`),
+    h("div", { class: "seas" }, order.map((index) => (placing && index === mine && view.variant !== "shared"
+      ? placement(ctx, fleet, size(index)) : sea(ctx, index, fleet, size(index))))),
+    placing && view.variant === "shared" ? moveButton(ctx, { random: true }, "Random fleet", { id: "random-fleet" }) : null,
     answers.length ? h("div", { class: "moves" }, answers.map((move) => moveButton(ctx, move, moveKey(move), { class: "move" }))) : null,
-    shots(view, size[0]));
-}
-
-function gridSize(view) {
-  if (view.width && view.height) return [view.width, view.height];
-  const known = view.seas.find((sea) => sea.layout);
-  const side = known ? Math.round(Math.sqrt(known.layout.length)) : 10;
-  return [side, side];
+    shots(view));
 }
 
 const name = (cell, width) => `${LETTERS[Math.floor(cell / width)]}${(cell % width) + 1}`;
@@ -47,15 +44,25 @@ function cellRect(cell, width, attrs) {
   return s("rect", { x: ((cell % width) + 1) * CELL + 1, y: (Math.floor(cell / width) + 1) * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 3, ...attrs });
 }
 
+// The ships known in sea ``index``: each fleet lying in it, as its owner (or, once opened, everyone) sees it.
+function shipsIn(view, index) {
+  const cells = new Map();
+  if (!view) return cells;
+  view.fleets.forEach((fleet, seat) => {
+    if (fleet.sea === index && fleet.layout) for (const [cell, id] of fleet.layout) cells.set(cell, { seat, id });
+  });
+  return cells;
+}
+
 function sea(ctx, index, fleet, [width, height]) {
   const view = ctx.view;
   const data = view.seas[index];
   const me = view.seat;
-  const finalSea = ctx.final ? ctx.final.seas[index] : null;
-  const layout = data.layout || (finalSea && finalSea.layout);
-  const later = !data.layout && layout;
-  const shots = (ctx.legal || []).filter((move) => "shoot" in move && (move.target === undefined || move.target === index));
-  const targets = new Map(index === me || !ctx.send ? [] : shots.map((move) => [move.shoot, move]));
+  const owners = view.fleets.map((f, seat) => (f.sea === index ? seat : null)).filter((seat) => seat !== null);
+  const known = shipsIn(view, index);
+  const later = shipsIn(ctx.final, index);
+  const shots = (ctx.legal || []).filter((move) => "shoot" in move && (move.target === undefined ? !owners.includes(me) : view.fleets[move.target].sea === index));
+  const targets = new Map(ctx.send ? shots.map((move) => [move.shoot, move]) : []);
   const sunk = new Set(data.sunk.flatMap((entry) => entry.cells));
   const hits = new Set(data.hits);
   const water = new Set(data.water);
@@ -65,7 +72,8 @@ function sea(ctx, index, fleet, [width, height]) {
   for (let cell = 0; cell < width * height; cell++) {
     const x = ((cell % width) + 1.5) * CELL;
     const y = (Math.floor(cell / width) + 1.5) * CELL;
-    const kind = sunk.has(cell) ? "sunk" : hits.has(cell) ? "hit" : shotAt.has(cell) ? "miss" : water.has(cell) ? "water" : layout && layout[cell] ? (later ? "ship later" : "ship") : "unknown";
+    const kind = sunk.has(cell) ? "sunk" : hits.has(cell) ? "hit" : shotAt.has(cell) ? "miss" : water.has(cell) ? "water"
+      : known.has(cell) ? "ship" : later.has(cell) ? "ship later" : "unknown";
     cells.push(cellRect(cell, width, { class: `cell ${kind}`, "data-cell": name(cell, width) }));
     if (kind === "miss" || kind === "water") cells.push(s("circle", { cx: x, cy: y, r: kind === "miss" ? 4 : 2, class: "mark" }));
     if (kind === "hit" || kind === "sunk") cells.push(s("path", { d: `M${x - 8},${y - 8}L${x + 8},${y + 8}M${x + 8},${y - 8}L${x - 8},${y + 8}`, class: "mark" }));
@@ -77,11 +85,13 @@ function sea(ctx, index, fleet, [width, height]) {
       }));
     }
   }
-  const title = me === null ? `Seat ${index}` : index === me ? "Your fleet" : `Enemy waters (seat ${index})`;
-  const gone = new Set(data.sunk.map((entry) => entry.ship));
-  const afloat = fleet.ships.map((ship, i) => h("li", { class: gone.has(i) ? "gone" : "" }, `${ship.name} (${ship.length})`));
-  return h("div", { class: `sea-panel${targets.size ? " aiming" : ""}`, "data-seat": index },
-    h("h3", {}, title, " ", aim), frame(width, height, cells), h("ul", { class: "ships" }, afloat));
+  const whose = owners.map((seat) => (seat === me ? "you" : `seat ${seat}`)).join(", ");
+  const title = owners.length > 1 ? `Shared sea (${whose})` : me === null ? `Sea of seat ${owners[0]}`
+    : owners.includes(me) ? "Your fleet" : `Enemy waters (seat ${owners[0]})`;
+  const afloat = owners.map((seat) => h("ul", { class: "ships" }, owners.length > 1 ? h("li", {}, `seat ${seat}:`) : null,
+    fleet.ships.map((ship, i) => h("li", { class: view.fleets[seat].sunk.includes(i) ? "gone" : "" }, `${ship.name} (${ship.length})`))));
+  return h("div", { class: `sea-panel${targets.size ? " aiming" : ""}`, "data-seat": owners.join(" "), "data-sea": index },
+    h("h3", {}, title, " ", aim), frame(width, height, cells), afloat);
 }
 
 function placement(ctx, fleet, [width, height]) {
@@ -162,12 +172,13 @@ function placement(ctx, fleet, [width, height]) {
   return panel;
 }
 
-function shots(view, width) {
+function shots(view) {
   if (!view.recent.length) return null;
   const me = view.seat;
   return h("div", { class: "recent" }, h("h3", {}, "Last shots"), h("ul", {}, view.recent.map((shot) => {
     const who = me === null ? `seat ${shot.seat}` : shot.seat === me ? "you" : `seat ${shot.seat}`;
-    const outcome = shot.hit === null ? "?" : shot.hit ? "hit" : "miss";
-    return h("li", {}, `${who}: ${name(shot.cell, width)}: ${outcome}${shot.sunk !== null ? ", sunk" : ""}${shot.timeout ? " (timeout)" : ""}`);
+    const width = view.seas[view.fleets[shot.target] ? view.fleets[shot.target].sea : 0].width;
+    const outcome = shot.hit === null ? "being opened" : shot.hit ? (shot.hit === 1 ? "hit" : `${shot.hit} ships hit`) : "miss";
+    return h("li", {}, `${who}: ${name(shot.cell, width)}: ${outcome}${shot.sunk.length ? ", sunk" : ""}${shot.timer ? " (timer)" : ""}`);
   })));
 }

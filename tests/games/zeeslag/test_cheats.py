@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fairtable.games.contract import Committed, Decide, Finished, Forfeit, Move, Opened, OpenHidden, Result, RuleError
-from fairtable.games.zeeslag.duel import targets
-from fairtable.games.zeeslag.sea import SEA
+from fairtable.games.zeeslag.targets import public_targets
 from tests.games.zeeslag.positions import CLASSIC_0, CLASSIC_1, GAME, Table, cell, cells, fleet, raw
 
 ALL = tuple(range(100))
@@ -32,8 +31,8 @@ def hits(table: Table, *names: str) -> None:
         table.shoot(name)
 
 
-def answer(table: Table, sunk: bool, knowers) -> None:
-    table.apply(Move(1, {"sunk": sunk}), knowers)
+def sunk(*names: str) -> dict:
+    return {"sunk": [list(cells(*names))]} if names else {"sunk": []}
 
 
 def shoot_unanswered(table: Table, name: str, knowers=None) -> None:
@@ -43,64 +42,87 @@ def shoot_unanswered(table: Table, name: str, knowers=None) -> None:
     assert table.pending == Decide(1, timed=False)
 
 
-# ------------------------------------------------------------------ false sinks: caught live
-
-
-@pytest.mark.parametrize(
-    "fleet1, shots, last, words",
-    [
-        (CLASSIC_1, ("C3",), "D3", "is 3 long, 2 of its cells are hit"),  # too few cells
-        (TOUCHING, ("A2",), "A3", "are not one ship"),  # wrong ids: two ships
-        (NO_IDS, ("C3",), "D3", "are not one ship"),  # wrong ids: a ship cell whose id is water
-        (BENT, ("C3", "D3"), "D4", "is not a straight line"),  # bent: the right count, no line
-    ],
-)
-def test_false_sinks_are_caught_when_the_ids_open(fleet1, shots, last, words):
-    table = Table(fleets=(CLASSIC_0, fleet1), knowers=OBSERVERS)
-    hits(table, *shots)
-    shoot_unanswered(table, last, OBSERVERS)
-    # Seat 1's node and the verifier know the ids: the lie is refused as it is told.
-    for knower in ("full", 1):
-        with pytest.raises(RuleError) as excinfo:
-            GAME.apply(replay(table, knower), Move(1, {"sunk": True}))
-        assert rule(excinfo) == "zeeslag.false_sink" and words in str(excinfo.value)
-    # Everyone else learns it from the opening the sink demands.
-    answer(table, True, OBSERVERS)
-    assert table.pending == OpenHidden(1, "ids", tuple(sorted(cells(*shots, last))))
-    for knower in OBSERVERS:
-        with pytest.raises(RuleError) as excinfo:
-            GAME.apply(table.states[knower], table.opened())
-        assert rule(excinfo) == "zeeslag.false_sink" and "seat 1" in str(excinfo.value) and words in str(excinfo.value)
-
-
 def replay(table: Table, knower) -> object:
     """``table``'s game so far, as ``knower`` would have it (it knows what the observers saw, and its fleets)."""
     state = GAME.setup("duel", {}, 2)
-    for event in table.events[0]:
+    for event in table.events[table.knowers[0]]:
         if isinstance(event, Committed):
             event = Committed({seat: table.fleets[seat] for seat in (0, 1) if knower in ("full", seat)})
         state = GAME.apply(state, event)
     return state
 
 
+# ------------------------------------------------------------------ false sinks: caught live
+
+
+@pytest.mark.parametrize(
+    "fleet1, shots, last, named, words, told",
+    [
+        (CLASSIC_1, ("C3",), "D3", ("C3", "D3"), "is 3 long, 2 of its cells are hit", True),  # too few cells
+        (TOUCHING, ("A2",), "A3", ("A2", "A3"), "are not one ship", True),  # wrong ids: two ships
+        (NO_IDS, ("C3",), "D3", ("C3", "D3"), "are not one ship", True),  # wrong ids: a ship cell whose id is water
+        # Bent: complete by its own (illegal) ids, so only the opening shows it is no line.
+        (BENT, ("C3", "D3"), "D4", ("C3", "D3", "D4"), "is not a straight line", False),
+    ],
+)
+def test_false_sinks_are_caught_when_the_ids_open(fleet1, shots, last, named, words, told):
+    table = Table(fleets=(CLASSIC_0, fleet1), knowers=OBSERVERS)
+    table.lies = {1}
+    for name in shots:
+        table.shoot(name)
+        table.apply(Move(1, sunk()))
+        table.settle()
+    shoot_unanswered(table, last, OBSERVERS)
+    # Seat 1's node and the referee know the ids: the lie is refused as it is told.
+    for knower in ("full", 1) if told else ():
+        with pytest.raises(RuleError) as excinfo:
+            GAME.apply(replay(table, knower), Move(1, sunk(*named)))
+        assert rule(excinfo) in ("zeeslag.false_sink", "zeeslag.missing_sink")
+    # Everyone else learns it from the opening the sink demands.
+    table.apply(Move(1, sunk(*named)), OBSERVERS)
+    assert table.pending == OpenHidden(1, "ids", cells(*named))
+    for knower in OBSERVERS if told else (*OBSERVERS, 1):
+        if knower not in table.states:
+            table.states[knower] = replay(table, knower)
+        with pytest.raises(RuleError) as excinfo:
+            GAME.apply(table.states[knower], table.opened())
+        assert rule(excinfo) == "zeeslag.false_sink" and "seat 1" in str(excinfo.value) and words in str(excinfo.value)
+
+
+def test_a_sink_must_name_hits_its_ships_may_have_taken():
+    table = Table(knowers=OBSERVERS)
+    shoot_unanswered(table, "A1", OBSERVERS)
+    for bad in (sunk("A1", "A2"), sunk("A2"), {"sunk": [[cell("A1"), cell("A1")]]}, {"sunk": True}, {"sunk": [[]]}):
+        with pytest.raises(RuleError) as excinfo:
+            GAME.apply(table.full, Move(1, bad))
+        assert rule(excinfo) in ("zeeslag.false_sink", "zeeslag.move")
+
+
 def test_a_ship_cannot_be_sunk_twice():
     table = Table(fleets=(CLASSIC_0, TWICE), knowers=OBSERVERS)
-    table.lies = {cell("A2")}  # by the whole (illegal) ids layer the destroyer is not complete yet
-    hits(table, "A1", "A2")
-    assert [s.ship for s in table.full.boards[1].sunk] == [4]
-    hits(table, "H8")
+    table.lies = {1}  # by the whole (illegal) ids layer the destroyer is not complete yet
+    hits(table, "A1")
+    table.apply(Move(1, sunk()))
+    table.settle()
+    hits(table, "A2")
+    table.apply(Move(1, sunk("A1", "A2")))
+    table.settle()
+    assert [s.ship for s in table.full.seas[1].sunk] == [4]
+    table.shoot("H8")
+    table.apply(Move(1, sunk()))
+    table.settle()
     shoot_unanswered(table, "H9")
-    answer(table, True, OBSERVERS)
+    table.apply(Move(1, sunk("H8", "H9")))
     with pytest.raises(RuleError) as excinfo:
         GAME.apply(table.full, table.opened())
     assert rule(excinfo) == "zeeslag.false_sink" and "sunk before" in str(excinfo.value)
 
 
 def test_a_ship_in_the_water_ring_is_caught():
-    table = Table(fleets=(CLASSIC_0, TOUCHING), knowers=OBSERVERS + ("full",))
+    table = Table(fleets=(CLASSIC_0, TOUCHING), knowers=OBSERVERS)
     hits(table, "A1")
     shoot_unanswered(table, "A2")
-    answer(table, True, OBSERVERS + ("full",))
+    table.apply(Move(1, sunk("A1", "A2")))
     table.apply(table.opened())
     assert table.pending == OpenHidden(1, "ships", cells("A3", "B1", "B2", "B3"))
     for knower in table.knowers:
@@ -118,9 +140,9 @@ def test_a_missing_sink_is_refused_by_who_knows_and_found_at_the_full_opening():
     shoot_unanswered(table, "A2")  # the destroyer is complete
     for knower in ("full", 1):
         with pytest.raises(RuleError) as excinfo:
-            GAME.apply(replay(table, knower), Move(1, {"sunk": False}))
+            GAME.apply(replay(table, knower), Move(1, sunk()))
         assert rule(excinfo) == "zeeslag.missing_sink"
-    answer(table, False, OBSERVERS)
+    table.apply(Move(1, sunk()))
     assert table.pending == Decide(0, timed=True)
     table.apply(Forfeit(1, "resigned"))
     table.apply(table.opened())  # seat 0 ships
@@ -131,23 +153,35 @@ def test_a_missing_sink_is_refused_by_who_knows_and_found_at_the_full_opening():
         with pytest.raises(RuleError) as excinfo:
             GAME.apply(table.states[knower], table.opened())
         assert rule(excinfo) == "zeeslag.missing_sink"
-        assert str(excinfo.value) == "zeeslag.missing_sink: seat 1: the hit at A2 was answered not sunk"
+        assert str(excinfo.value) == "zeeslag.missing_sink: seat 1: its sink answer 2 (after 2 hits on its sea) did not name the ship at A1, A2"
 
 
 def test_a_hidden_sink_runs_the_shooter_out_of_targets_and_the_opening_names_it():
     table = Table(knowers=OBSERVERS)
-    table.lies = {cell("A2")}
+    table.lies = {1}
+    lied = []
     water = iter(c for c in range(100) if not CLASSIC_0["ships"][c])  # seat 1 only ever misses
     while table.full.outcome is None:
+        request = table.pending
+        if isinstance(request, Decide) and not request.timed:
+            truth = table.truth(1)
+            answer = {"sunk": [ship for ship in truth["sunk"] if cell("A2") not in ship]}  # the destroyer never sinks
+            lied.append(answer != truth)
+            table.apply(Move(1, answer))
+            table.settle()
+            continue
         shooter = table.full.turn
-        table.shoot(SEA.name(next(water) if shooter == 1 else targets(table.full.boards[1])[0]))
+        target = next(water) if shooter == 1 else public_targets(table.full, 1)[0]
+        table.apply(Move(shooter, {"shoot": target}))
+        table.settle()
+    assert any(lied)
     assert table.full.outcome == Result((0,), "no targets", (4, 0))
-    assert len(table.full.boards[1].sunk) == 4
+    assert len(table.full.seas[1].sunk) == 4
     while table.pending != OpenHidden(1, "ids", ALL):
         table.apply(table.opened())
     with pytest.raises(RuleError) as excinfo:
         GAME.apply(table.full, table.opened())
-    assert rule(excinfo) == "zeeslag.missing_sink" and "A2" in str(excinfo.value)
+    assert rule(excinfo) == "zeeslag.missing_sink" and "A1, A2" in str(excinfo.value)
 
 
 # ------------------------------------------------------------------ illegal fleets
@@ -191,7 +225,7 @@ def test_openings_must_be_the_requested_cells_in_range_and_consistent():
         with pytest.raises(RuleError) as excinfo:
             GAME.apply(table.full, bad)
         assert rule(excinfo) == "zeeslag.opened"
-    # Contradicting the committed data: refused by the seat's own node and the verifier only.
+    # Contradicting the committed data: refused by the seat's own node and the referee only.
     lie = Opened(1, "ships", {0: 0})
     for knower in ("full", 1):
         with pytest.raises(RuleError) as excinfo:
@@ -260,4 +294,4 @@ def test_both_seats_withholding_is_a_draw_and_nobody_leaves_twice():
         GAME.apply(table.full, Forfeit(1, "again"))
     assert rule(excinfo) == "zeeslag.seat"
     table.apply(Forfeit(0, "absent"))
-    assert table.pending == Finished(Result((), "forfeit: absent", (0, 0)))
+    assert table.pending == Finished(Result((), "forfeit: absent", (0, 0), losers=(0, 1)))

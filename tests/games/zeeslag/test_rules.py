@@ -1,5 +1,6 @@
-"""The fleet duel's rules from explicit tables: sequence, shots, sinks, rings, victory, timer,
-forfeits, and every lie a target can tell, caught live or at the full opening."""
+"""The fleet duel's rules from explicit tables: options, sequence, shots, sinks, rings,
+victory, the timer and forfeits. Salvos, teams and the shared sea: test_salvo.py,
+test_teams.py, test_shared.py."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from fairtable.games.contract import (
     RandomValue,
     Result,
     RuleError,
+    Simultaneous,
 )
 from tests.games.zeeslag.positions import CLASSIC_0, CLASSIC_1, GAME, TEN_0, TEN_1, Table, cell, cells
 
@@ -35,7 +37,8 @@ def rule(excinfo) -> str:
 
 def test_defaults_and_the_first_requests():
     state = GAME.setup("duel", {}, 2)
-    assert state.options == {"fleet": "classic", "water_ring": True, "turn_seconds": 60, "max_timeouts": 3, "idle_seconds": 300}
+    assert state.options == {"fleet": "classic", "water_ring": True, "salvo": "spread", "shots": 1, "teams": 0,
+                             "turn_seconds": 60, "max_timeouts": 3, "idle_seconds": 300}
     assert GAME.options_of(state) == state.options
     assert GAME.pending(state) == CommitHidden((0, 1), 10, 10, ("ships", "ids"))
     state = GAME.apply(state, Committed({}))
@@ -43,7 +46,16 @@ def test_defaults_and_the_first_requests():
     assert GAME.legal_moves(state, 0) == ()
     state = GAME.apply(state, RandomValue(1))
     assert GAME.pending(state) == Decide(1, timed=True)
-    assert GAME.view(state, None)["phase"] == "shoot"
+    assert GAME.view(state, None)["phase"] == "aim"
+
+
+def test_three_or_more_seats_fire_salvos_from_the_start():
+    state = GAME.apply(GAME.setup("duel", {}, 3), Committed({}))
+    assert GAME.pending(state) == Simultaneous((0, 1, 2), timed=True)
+    shared = GAME.setup("shared", {}, 4)
+    assert GAME.pending(shared) == CommitHidden((0, 1, 2, 3), 12, 10, ("ships", "ids"))
+    assert "water_ring" not in shared.options and "water_ring" not in GAME.options_for("shared")
+    assert GAME.seat_range("duel") == (2, 8) and GAME.seat_range("shared") == (3, 8)
 
 
 @pytest.mark.parametrize(
@@ -54,15 +66,28 @@ def test_defaults_and_the_first_requests():
         ("duel", {"turn_seconds": -1}, 2, "option 'turn_seconds' must be an integer in 0..3600"),
         ("duel", {"turn_seconds": True}, 2, "option 'turn_seconds'"),
         ("duel", {"max_timeouts": 0}, 2, "option 'max_timeouts' must be an integer in 1..100"),
-        ("duel", {"salvo": "spread"}, 2, "unknown option 'salvo'"),
+        ("duel", {"salvo": "all"}, 3, "option 'salvo' must be one of spread, focus"),
+        ("duel", {"shots": 0}, 3, "option 'shots' must be an integer in 1..5"),
+        ("duel", {"teams": 2}, 3, "cannot make 2"),
+        ("duel", {"teams": 1}, 4, "cannot make 1"),
+        ("duel", {"teams": 3}, 4, "cannot make 3"),
+        ("duel", {"teams": 4}, 6, "cannot make 4"),
+        ("shared", {"water_ring": True}, 3, "unknown option 'water_ring'"),
         ("duel", [], 2, "options must be a map"),
-        ("shared", {}, 2, "unknown variant 'shared'"),
-        ("duel", {}, 3, "exactly 2 seats"),
+        ("space", {}, 2, "unknown variant 'space'"),
+        ("duel", {}, 9, "zeeslag duel is played by 2 to 8 seats"),
+        ("shared", {}, 2, "zeeslag shared is played by 3 to 8 seats"),
     ],
 )
 def test_options_errors_name_the_option(variant, options, seats, words):
     with pytest.raises(OptionsError, match=words):
         GAME.setup(variant, options, seats)
+
+
+def test_teams_alternate_around_the_table():
+    assert GAME.teams("duel", {"teams": 2}, 6) == ((0, 2, 4), (1, 3, 5))
+    assert GAME.teams("shared", {"teams": 3}, 6) == ((0, 3), (1, 4), (2, 5))
+    assert GAME.teams("duel", {"teams": 0}, 3) == ((0,), (1,), (2,))
 
 
 def test_check_hidden_commits_only_legal_fleets_and_only_when_due():
@@ -105,16 +130,16 @@ def test_a_miss_passes_the_turn_and_a_hit_shoots_again():
     table.apply(Move(1, {"shoot": cell("A1")}))
     table.apply(table.opened())
     assert table.pending == Decide(0, timed=False)  # a hit: seat 0 answers, untimed
-    assert GAME.legal_moves(table.states[0], 0) == ({"sunk": False},)  # its own state knows the truth
-    assert GAME.legal_moves(table.states[1], 0) == ({"sunk": False}, {"sunk": True})
+    assert GAME.legal_moves(table.states[0], 0) == ({"sunk": []},)  # its own state knows the truth
+    assert GAME.legal_moves(table.states[1], 0) == ()
     assert GAME.legal_moves(table.states[1], 1) == ()
-    table.apply(Move(0, {"sunk": False}))
+    table.apply(Move(0, {"sunk": []}))
     assert table.pending == Decide(1, timed=True)  # the hit shoots again
-    board = table.full.boards[0]
-    assert board.shots == cells("A1") and board.hits == cells("A1") and board.answers == (False,)
-    assert table.full.boards[1].shots == cells("J10") and table.full.boards[1].hits == ()
+    sea = table.full.seas[0]
+    assert sea.shots == cells("A1") and sea.hits == cells("A1") and table.full.boards[0].answers == (1,)
+    assert table.full.seas[1].shots == cells("J10") and table.full.seas[1].hits == ()
     recent = GAME.view(table.full, None)["recent"]
-    assert [(s["seat"], s["cell"], s["hit"]) for s in recent] == [(0, cell("J10"), False), (1, cell("A1"), True)]
+    assert [(s["seat"], s["cell"], s["hit"]) for s in recent] == [(0, cell("J10"), 0), (1, cell("A1"), 1)]
 
 
 def test_targets_are_cells_not_opened_yet():
@@ -128,16 +153,10 @@ def test_targets_are_cells_not_opened_yet():
         with pytest.raises(RuleError) as excinfo:
             GAME.apply(table.full, Move(0, bad))
         assert rule(excinfo) == "zeeslag.target"
-    for bad, rule_id in (
-        ({"shoot": True}, "zeeslag.move"),
-        ({"shoot": "E6"}, "zeeslag.move"),
-        ({"shoot": 3, "timeout": False}, "zeeslag.move"),
-        ({"sunk": True}, "zeeslag.move"),
-        ({"fire": 3}, "zeeslag.move"),
-    ):
+    for bad in ({"shoot": True}, {"shoot": "E6"}, {"shoot": 3, "timeout": False}, {"sunk": []}, {"fire": 3}, {"pass": True}):
         with pytest.raises(RuleError) as excinfo:
             GAME.apply(table.full, Move(0, bad))
-        assert rule(excinfo) == rule_id
+        assert rule(excinfo) in ("zeeslag.move", "zeeslag.pass")
     with pytest.raises(RuleError) as excinfo:
         GAME.apply(table.full, Move(1, {"shoot": 3}))
     assert rule(excinfo) == "zeeslag.turn"
@@ -154,25 +173,27 @@ def test_targets_are_cells_not_opened_yet():
 
 def test_a_sink_is_announced_then_proven_then_ringed():
     table = Table()
-    table.shoot("A1")  # a hit, answered "not sunk"
+    table.shoot("A1")  # a hit, answered "nothing sank"
     assert table.pending == Decide(0, timed=True)
     table.apply(Move(0, {"shoot": cell("A2")}))
     table.apply(table.opened())
-    assert GAME.legal_moves(table.states[1], 1) == ({"sunk": True},)
-    table.apply(Move(1, {"sunk": True}))
+    destroyer = {"sunk": [list(cells("A1", "A2"))]}
+    assert GAME.legal_moves(table.states[1], 1) == (destroyer,)
+    table.apply(Move(1, destroyer))
     assert table.pending == OpenHidden(1, "ids", cells("A1", "A2"))
     table.apply(table.opened())
     ring = cells("A3", "B1", "B2", "B3")
     assert table.pending == OpenHidden(1, "ships", ring)
     table.apply(table.opened())
     assert table.pending == Decide(0, timed=True)  # the sink shoots again
-    board = table.full.boards[1]
-    assert [(s.ship, s.cells) for s in board.sunk] == [(4, cells("A1", "A2"))]
-    assert board.water == ring and board.answers == (False, True)
+    sea = table.full.seas[1]
+    assert [(s.seat, s.ship, s.cells) for s in sea.sunk] == [(1, 4, cells("A1", "A2"))]
+    assert sea.water == ring and table.full.boards[1].answers == (1, 2)
     assert not {cell for move in GAME.legal_moves(table.full, 0) for cell in move.values()} & set(ring)
     view = GAME.view(table.states[None], None)
-    assert view["seas"][1]["sunk"] == [{"ship": 4, "cells": list(cells("A1", "A2"))}]
-    assert view["recent"][-1]["sunk"] == 4 and view["seas"][1]["water"] == list(ring)
+    assert view["seas"][1]["sunk"] == [{"seat": 1, "ship": 4, "cells": list(cells("A1", "A2"))}]
+    assert view["recent"][-1]["sunk"] == [[1, 4]] and view["seas"][1]["water"] == list(ring)
+    assert table.full.sank == (1, 0)
     with pytest.raises(RuleError) as excinfo:
         GAME.apply(table.full, Move(0, {"shoot": cell("B2")}))
     assert rule(excinfo) == "zeeslag.target"
@@ -183,7 +204,7 @@ def test_without_the_water_ring_the_neighbours_stay_targets():
     table.shoot("A1")
     table.shoot("A2")
     assert table.pending == Decide(0, timed=True)
-    assert table.full.boards[1].water == () and len(table.full.boards[1].sunk) == 1
+    assert table.full.seas[1].water == () and len(table.full.seas[1].sunk) == 1
     assert {"shoot": cell("B2")} in GAME.legal_moves(table.full, 0)
     assert not GAME.view(table.full, None)["water_ring"]
 
@@ -198,8 +219,8 @@ def test_the_ring_opens_only_cells_not_known_and_is_skipped_when_none_are_left()
     table.shoot("B10")
     table.shoot("J8")
     table.shoot("A10")
-    assert [s.ship for s in table.full.boards[1].sunk] == [6]
-    assert table.full.boards[1].water == ()  # every ring cell was shot already
+    assert [s.ship for s in table.full.seas[1].sunk] == [6]
+    assert table.full.seas[1].water == ()  # every ring cell was shot already
     assert table.pending == Decide(0, timed=True)
     # The cruiser at J8..J10 next, after a miss at I9 beside it: the ring opens the rest.
     table.shoot("I9")
@@ -208,11 +229,11 @@ def test_the_ring_opens_only_cells_not_known_and_is_skipped_when_none_are_left()
     table.shoot("J9")
     table.apply(Move(0, {"shoot": cell("J10")}))
     table.apply(table.opened())
-    table.apply(Move(1, {"sunk": True}))
+    table.apply(Move(1, {"sunk": [list(cells("J8", "J9", "J10"))]}))
     table.apply(table.opened())
     assert table.pending == OpenHidden(1, "ships", cells("I7", "I8", "I10", "J7"))
     table.apply(table.opened())
-    assert table.full.boards[1].water == cells("I7", "I8", "I10", "J7")
+    assert table.full.seas[1].water == cells("I7", "I8", "I10", "J7")
 
 
 def test_sinking_every_ship_wins_and_everything_is_opened():
@@ -231,7 +252,8 @@ def test_sinking_every_ship_wins_and_everything_is_opened():
     assert requests == [OpenHidden(0, "ships", ALL), OpenHidden(0, "ids", ALL), OpenHidden(1, "ships", ALL), OpenHidden(1, "ids", ALL)]
     assert table.pending == Finished(Result((0,), "sunk", (5, 0)))
     spectator = GAME.view(table.states[None], None)
-    assert spectator["phase"] == "over" and spectator["seas"][0]["layout"] == list(CLASSIC_0["ids"])
+    layout = [[c, v] for c, v in enumerate(CLASSIC_0["ids"]) if v]
+    assert spectator["phase"] == "over" and spectator["fleets"][0]["layout"] == layout
     with pytest.raises(RuleError) as excinfo:
         GAME.apply(table.full, Forfeit(1, "late"))
     assert rule(excinfo) == "zeeslag.over"
@@ -239,9 +261,9 @@ def test_sinking_every_ship_wins_and_everything_is_opened():
 
 def test_the_own_layout_is_shown_to_its_seat_only_until_the_opening():
     table = Table()
-    assert GAME.view(table.states[0], 0)["seas"][0]["layout"] == list(CLASSIC_0["ids"])
-    assert GAME.view(table.full, 0)["seas"][1]["layout"] is None
-    assert GAME.view(table.full, None)["seas"][0]["layout"] is None
+    assert GAME.view(table.states[0], 0)["fleets"][0]["layout"] == [[c, v] for c, v in enumerate(CLASSIC_0["ids"]) if v]
+    assert GAME.view(table.full, 0)["fleets"][1]["layout"] is None
+    assert GAME.view(table.full, None)["fleets"][0]["layout"] is None
 
 
 # ------------------------------------------------------------------ the timer
@@ -254,7 +276,7 @@ def test_timeouts_shoot_the_first_target_and_too_many_lose():
         GAME.apply(table.full, Move(0, {"shoot": 5, "timeout": True}))
     assert rule(excinfo) == "zeeslag.timeout"
     table.shoot("A1", timeout=True)  # a hit on the destroyer
-    assert table.full.timeouts == (1, 0) and GAME.view(table.full, 0)["recent"][-1]["timeout"]
+    assert table.full.timeouts == (1, 0) and GAME.view(table.full, 0)["recent"][-1]["timer"]
     assert GAME.default_move(table.full, 0) == {"shoot": cell("A2"), "timeout": True}
     table.shoot("A3")  # in time: the count starts over; a miss
     assert table.full.timeouts == (0, 0) and table.pending == Decide(1, timed=True)
@@ -267,7 +289,7 @@ def test_timeouts_lose_before_the_shot_is_answered():
     assert table.full.timeouts == (0, 1) and table.pending == Decide(1, timed=True)
     table.apply(Move(1, {"shoot": cell("A2"), "timeout": True}))
     assert table.full.outcome == Result((0,), "timeouts", (0, 0))
-    assert table.full.boards[0].shots == cells("A1")  # the losing shot is not fired
+    assert table.full.seas[0].shots == cells("A1")  # the losing shot is not fired
     assert table.pending == OpenHidden(0, "ships", ALL)
 
 
@@ -283,7 +305,7 @@ def test_the_default_sink_answer_is_the_truth_and_needs_the_fleet():
     table = Table()
     table.apply(Move(0, {"shoot": cell("A1")}))
     table.apply(table.opened())
-    assert GAME.default_move(table.states[1], 1) == {"sunk": False}
+    assert GAME.default_move(table.states[1], 1) == {"sunk": []}
     with pytest.raises(GameError):
         GAME.default_move(table.states[0], 1)
     with pytest.raises(GameError):

@@ -71,7 +71,7 @@ async def test_games_lists_what_can_be_hosted(url):
     assert list(games) == list(registry.ids())  # every registered game (tests may register toy games)
     assert games["towers"] == json.loads(json.dumps(registry.get("towers").describe()))  # the games' own declarations
     assert {key: games["zeeslag"][key] for key in ("id", "min_seats", "max_seats", "variants", "seats")} == {
-        "id": "zeeslag", "max_seats": 2, "min_seats": 2, "variants": ["duel"], "seats": {"duel": [2, 2]}}
+        "id": "zeeslag", "max_seats": 8, "min_seats": 2, "variants": ["duel", "shared"], "seats": {"duel": [2, 8], "shared": [3, 8]}}
     fleet = games["zeeslag"]["options"]["duel"][0]
     assert fleet == {"default": "classic", "name": "fleet", "type": "choice", "values": ["classic", "ten"]}
 

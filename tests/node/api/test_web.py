@@ -135,7 +135,7 @@ async def test_a_replay_returns_every_step_with_its_views_and_the_verdict(nurser
     record = json.loads(body)
     assert (record["format"], record["game"], record["valid"], record["seeds_revealed"]) == ("fairtable-export", "zeeslag", True, True)
     assert all(len(step["views"]) == 2 and step["spectator"]["seat"] is None for step in record["steps"])
-    assert record["steps"][-1]["views"][1]["seas"][0]["layout"] is not None, "the seat sees the opened fleets"
+    assert record["steps"][-1]["views"][1]["fleets"][0]["layout"] is not None, "the seat sees the opened fleets"
 
 
 @pytest.mark.parametrize("body, code, words", [(b"garbage", 400, "malformed transcript"),

@@ -32,6 +32,17 @@ def test_bench_rules_plays_a_game_with_hidden_data(capsys):
     assert figures["heuristic_bot"] == "GreedyBot" and figures["heuristic_win_rate"] >= 0.75
 
 
+def test_bench_rules_takes_seats_and_options_and_refuses_bad_ones(capsys):
+    options = '{"salvo": "focus"}'
+    assert main(["bench", "rules", "zeeslag", "--variant", "shared", "--seats", "3", "--options", options, "--json",
+                 "--seconds", "0.02", "--duel-games", "3"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert (figures["variant"], figures["seats"], figures["options"]) == ("shared", 3, {"salvo": "focus"})
+    for bad, words in ((["--seats", "9"], "2 to 8 seats"), (["--options", '{"salvo": 1}'], "option 'salvo'"), (["--options", "{"], "not JSON")):
+        with pytest.raises(SystemExit, match=words):
+            main(["bench", "rules", "zeeslag", "--seconds", "0.01", *bad])
+
+
 def test_bench_rules_seats_the_heuristic_as_a_whole_team_and_takes_options(capsys):
     assert main(["bench", "rules", "shengji", "--options", '{"deals": 1}', "--json", "--seconds", "0.05", "--duel-games", "8"]) == 0
     figures = json.loads(capsys.readouterr().out)

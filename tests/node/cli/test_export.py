@@ -45,12 +45,12 @@ def test_each_game_speaks_its_own_notation():
     towers, zeeslag, shengji = records["towers-normal"], records["zeeslag-duel"], records["shengji-standard"]
     assert "1. seat " in towers and ": play " in towers and " (" in towers.split("1. seat ")[1].splitlines()[0]
     assert any(line.endswith((": hit", ": miss")) for line in zeeslag.splitlines())
-    assert ": sunk, " in zeeslag and "commits its hidden data" in zeeslag
+    assert ": sunk: " in zeeslag and ": not sunk" in zeeslag and "commits its hidden data" in zeeslag
     assert ": lead " in shengji and ": declare (" in shengji
     for record in records.values():
         header = record.split("\n\n")[0].splitlines()
         assert header[0] == "fairtable-export 1" and header[-2] == "verified: yes"
-        assert record.split("\n\n")[-1].startswith("result: seat ")
+        assert record.split("\n\n")[-1].startswith("result: ") and "no result" not in record
 
 
 def test_a_tampered_transcript_is_exported_as_not_verified_with_the_violation_at_its_move(tmp_path):

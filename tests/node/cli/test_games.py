@@ -29,7 +29,7 @@ def test_games_text_names_ranges_and_defaults():
     completed = fairtable("games")
     assert completed.returncode == 0, completed.stderr
     lines = completed.stdout.splitlines()
-    assert "towers  (bots: random, greedy)" in lines and "  duel: 2 seats" in lines
+    assert "towers  (bots: random, greedy)" in lines and "  duel: 2 to 8 seats" in lines and "  shared: 3 to 8 seats" in lines
     assert "    turn_seconds: integer 0..3600 (default 60)" in lines
     assert "    water_ring: true or false (default true)" in lines
     assert any(line.startswith("    fleet: one of classic, ten (default \"classic\")") for line in lines)

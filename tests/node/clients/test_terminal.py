@@ -172,8 +172,8 @@ def test_a_move_can_be_typed_by_its_last_word():
     assert pick(update, moves, "2") == {"shoot": 14}
     assert pick(update, moves, "j10") == {"shoot": 99}
     assert pick(update, moves, "k1") is None and pick(update, moves, "4") is None and pick(update, moves, "0") is None
-    ambiguous = [{"sunk": True}, {"sunk": True}]
-    assert pick(update, ambiguous, "yes") is None
+    ambiguous = [{"sunk": []}, {"sunk": []}]
+    assert pick(update, ambiguous, "none") is None
 
 
 def test_hidden_data_is_offered_as_a_random_placement():
@@ -182,3 +182,17 @@ def test_hidden_data_is_offered_as_a_random_placement():
     assert offered({"decision": "hidden", "legal_moves": []}) == [RANDOM_PLACEMENT]
     assert offered({"decision": "move", "legal_moves": [{"shoot": 3}]}) == [{"shoot": 3}]
     assert "random" in describe_move("zeeslag", {}, RANDOM_PLACEMENT)
+
+
+def test_a_salvo_is_typed_as_the_game_reads_it():
+    from fairtable.node.clients.terminal import parse_typed, typed_hint
+    from tests.games.zeeslag.positions import CLASSIC_0, CLASSIC_1, CLASSIC_2, GAME, Table
+
+    table = Table(fleets=(CLASSIC_0, CLASSIC_1, CLASSIC_2))
+    update = {"game": "zeeslag", "view": GAME.view(table.states[0], 0), "your_turn": True, "legal_moves": []}
+    assert typed_hint(update) == "Type 1 shots at each of seats 1, 2, e.g. '1: B7 C3'"
+    assert parse_typed(update, "1:b7 2:j10") == {"salvo": [[1, 16], [2, 99]]}
+    assert parse_typed(update, "b7") is None  # own seas: whose sea must be said
+    assert typed_hint({**update, "your_turn": False}) is None
+    assert typed_hint({**update, "legal_moves": [{"shoot": 3}]}) is None  # listed moves are picked by number
+    assert typed_hint({**update, "game": "towers"}) is None  # a renderer without typed moves

@@ -227,6 +227,34 @@ async def test_silent_seats_get_a_random_deck_and_marked_default_choices_from_th
     assert verify(load(tables[1].transcript_bytes())).valid
 
 
+async def test_a_node_disputes_a_share_it_can_read_as_false_and_the_verifier_names_its_sender(tmp_path, autojump_clock, monkeypatch):
+    """Zeeslag's shared sea: seat 1's node claims an impossible value for a border cell; the other
+    candidate decodes the share, disputes, and the seed reveal pins the share on seat 1."""
+    from fairtable.protocol.fair import masked_sum
+    from fairtable.protocol.session.summing import SumRound
+
+    honest = SumRound.shares_body
+
+    def false_share(self, seat):
+        body = honest(self, seat)
+        if seat == 1:
+            index, share = body["shares"][0]
+            record = self.records[index]
+            value = self.book.run.own_hidden(seat)["ships"][dict(record.terms)[seat]]
+            body["shares"][0][1] = (share + 2 - value) % masked_sum.modulus(len(record.terms), record.bound)  # claims 2
+        return body
+
+    monkeypatch.setattr(SumRound, "shares_body", false_share)
+    genesis = signed_genesis("zeeslag", 3, {"fleet": "ten"}, variant="shared")
+    tables = [live_table(tmp_path, genesis, seat) for seat in range(3)]
+    await wire(tables)
+    assert tables[0].session.result.reason == "disputed"
+    disputes = [envelope for envelope in tables[0].envelopes if envelope.kind == "dispute"]
+    assert len(disputes) == 1 and disputes[0].seat != 1
+    report = verify(load(tables[0].transcript_bytes()))
+    assert {(v.seat, v.rule) for v in report.violations} == {(1, "sum.bad-share")}
+
+
 async def test_a_cheat_caught_live_is_shown_to_the_client_and_exported_as_a_proof_anyone_checks(tmp_path):
     genesis = signed_genesis("counting", 2)
     tables = [live_table(tmp_path, genesis, seat, bot=False) for seat in range(2)]

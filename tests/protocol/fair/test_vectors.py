@@ -230,3 +230,40 @@ def test_show_follows_the_spec():
     point = mult(invert(scalar), unblinded).hex()
     assert deck["candidates"][deck["points"].index(point)] == v["card"] == deck["final_cards"][v["position"]]
     assert encode({"points": [[v["position"], blinded]], "round": v["show"]}).hex() == v["blind_body_msgpack"]
+
+
+def test_masked_sums_follow_the_spec():
+    v = load("masked_sum.json")
+    table, game = x(v["table"]), v["game"]
+    public = {}
+    for entry in v["keys"]:
+        secret = derive(table, game, entry["seat"], seed_of(entry["seat"]), "sum/pair")
+        assert secret.hex() == entry["secret"]
+        public[entry["seat"]] = bindings.crypto_scalarmult_base(secret)
+        assert public[entry["seat"]].hex() == entry["public"]
+        assert encode({"key": public[entry["seat"]]}).hex() == entry["body_msgpack"]
+    secrets = {}
+    for entry in v["pair_secrets"]:
+        low, high = entry["low"], entry["high"]
+        for own, other in ((low, high), (high, low)):
+            shared = bindings.crypto_scalarmult(derive(table, game, own, seed_of(own), "sum/pair"), public[other])
+            secret = h("fair/sum-pair", encode([table, game, low, high, public[low], public[high], shared]))
+            assert secret.hex() == entry["secret"]
+        secrets[(low, high)] = secret
+    bodies: dict[int, list] = {entry["seat"]: [] for entry in v["keys"]}
+    for index, entry in enumerate(v["sums"]):
+        members = [seat for seat, _ in entry["terms"]]
+        mod = len(members) * (entry["bound"] - 1) + 1
+        assert mod == entry["modulus"]
+        masks = {}
+        for low, high, value in entry["masks"]:
+            masks[(low, high)] = RefStream(h("fair/sum-mask", encode([secrets[(low, high)], v["round"], index]))).below(mod)
+            assert masks[(low, high)] == value
+        for seat, value, share in zip(members, entry["values"], entry["shares"]):
+            plus = sum(m for (low, _), m in masks.items() if low == seat)
+            minus = sum(m for (_, high), m in masks.items() if high == seat)
+            assert (value + plus - minus) % mod == share
+            bodies[seat].append([index, share])
+        assert sum(entry["shares"]) % mod == entry["sum"] == sum(entry["values"])
+    for entry in v["shares_bodies"]:
+        assert encode({"round": v["round"], "shares": bodies[entry["seat"]]}).hex() == entry["body_msgpack"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from fairtable.protocol import codec
+from fairtable.protocol.fair import masked_sum
 from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, open_body, root_body
 from fairtable.protocol.fair.mental_deck import Deck, DeckKeys, composition_commitment, open_position, run_stage, stage_body
 from fairtable.protocol.fair.private_stream import draw
@@ -252,6 +253,48 @@ def show_vectors() -> dict:
     }
 
 
+def masked_sum_vectors() -> dict:
+    seats, round_id = (0, 1, 2), "sum-0"
+    keys = {s: masked_sum.pair_public_key(seed(s)) for s in seats}
+    pairs = [(a, b) for a in seats for b in seats if a < b]
+    secrets = {(a, b): masked_sum.pair_secret(GAME, a, b, keys, seed(a)) for a, b in pairs}
+    assert all(secrets[(a, b)] == masked_sum.pair_secret(GAME, a, b, keys, seed(b)) for a, b in pairs)
+    sums = [
+        {"terms": [[0, 5], [1, 7]], "values": [0, 1], "bound": 2},
+        {"terms": [[0, 3], [1, 2], [2, 9]], "values": [1, 0, 1], "bound": 2},
+        {"terms": [[1, 0], [2, 4]], "values": [1, 1], "bound": 2},
+    ]
+    shares: dict[int, list[tuple[int, int]]] = {s: [] for s in seats}
+    for index, entry in enumerate(sums):
+        members = [seat for seat, _ in entry["terms"]]
+        mod = masked_sum.modulus(len(members), entry["bound"])
+        masks = {(a, b): masked_sum.mask(secrets[(a, b)], round_id, index, mod) for a, b in pairs if a in members and b in members}
+        entry["modulus"] = mod
+        entry["masks"] = [[a, b, value] for (a, b), value in sorted(masks.items())]
+        entry["shares"] = []
+        for seat, value in zip(members, entry["values"]):
+            mine = {pair: m for pair, m in masks.items() if seat in pair}
+            share = masked_sum.share(value, seat, mine, mod)
+            assert masked_sum.claimed(share, seat, mine, mod) == value
+            entry["shares"].append(share)
+            shares[seat].append((index, share))
+        entry["sum"] = sum(entry["shares"]) % mod
+        assert entry["sum"] == sum(entry["values"])
+    return {
+        "description": "Masked sums of round 'sum-0' over seats 0, 1 and 2: each seat's X25519 pair key (secret = "
+        "key(seat, 'sum/pair'), public = X25519 base point multiple), the pair-key body, every pair's secret, and three "
+        "sums of 'ships' values below 2 (cells are the seats' board cells): modulus, masks [low, high, mask], each term's "
+        "share, the sum; then each seat's shares body.",
+        **_context(),
+        "round": round_id,
+        "keys": [{"seat": s, "secret": masked_sum.pair_secret_key(seed(s)).hex(), "public": keys[s].hex(),
+                  "body_msgpack": codec.encode(masked_sum.pair_key_body(seed(s))).hex()} for s in seats],
+        "pair_secrets": [{"low": a, "high": b, "secret": secrets[(a, b)].hex()} for a, b in pairs],
+        "sums": sums,
+        "shares_bodies": [{"seat": s, "body_msgpack": codec.encode(masked_sum.shares_body(round_id, shares[s])).hex()} for s in seats],
+    }
+
+
 BUILDERS = {
     "seeds.json": seeds_vectors,
     "public_random.json": public_random_vectors,
@@ -260,6 +303,7 @@ BUILDERS = {
     "hidden_board.json": hidden_board_vectors,
     "simultaneous.json": simultaneous_vectors,
     "show.json": show_vectors,
+    "masked_sum.json": masked_sum_vectors,
 }
 
 

@@ -73,12 +73,12 @@ def test_a_missing_sink_is_named_at_the_full_opening():
     def sink_question(t):
         session = t.sessions[0]
         return session.slot.kind == "move" and session.pending.timed is False and \
-            t.sessions[session.slot.seat].legal_moves() == ({"sunk": True},)
+            t.sessions[session.slot.seat].legal_moves()[0]["sunk"] != []
 
     play_until(table, sink_question)
     target = table.sessions[0].slot.seat
     shooter = table.sessions[1 - target]
-    lie = table.seal(target, "move", {"faces": [], "keys": [], "move": {"sunk": False}})
+    lie = table.seal(target, "move", {"faces": [], "keys": [], "move": {"sunk": []}})
     with pytest.raises(Rejected, match=re.escape("zeeslag.missing_sink")):
         table.sessions[target].receive(lie)  # its own node knows its fleet and refuses
     shooter.receive(lie)  # the shooter cannot tell yet
@@ -110,7 +110,7 @@ def shooter_view_of_target_message(shooter, cheater, slot):
     if slot.kind == "open":
         return "open", cheater.run.open_hidden_body(request)
     if slot.kind == "move" and shooter.pending.timed is False:
-        return "move", {"faces": [], "keys": [], "move": {"sunk": False}}
+        return "move", {"faces": [], "keys": [], "move": {"sunk": []}}
     if slot.kind == "move":
         return "move", {"faces": [], "keys": [], "move": shooter.game.legal_moves(shooter.state, slot.seat)[0]}
     if slot.kind == "random":

@@ -1,0 +1,215 @@
+"""Salvos, while three or more seats are living: everyone aims at once, in secret.
+
+Each round is ``Simultaneous(living seats, timed=turn_seconds > 0)``: every seat commits to
+its salvo, then all are revealed, so nobody aims knowing another's aim. A salvo is
+``{"salvo": [[enemy, cell], ...]}``, pairs increasing, cells distinct, each cell a target
+in that enemy's waters:
+
+- option ``salvo`` = ``spread``: ``shots`` = k shots at each living enemy, all of them due
+  (fewer only where the enemy has fewer targets left; in the shared sea, enemies in seat
+  order, a border cell fired at for one enemy is no longer a target left for the next);
+- ``focus``: all k × (living enemies) shots at one enemy of the seat's choice.
+
+In the shared sea a seat may not aim at its own ship cells, which only its own node knows:
+it fires fewer shots only where its ships fill the enemy's remaining targets, and says so
+by leaving them out; the cells it could have meant are kept (:class:`~state.Excuse`) and
+the full opening checks the count. Cells it aimed at are kept too, checked likewise.
+
+On timeout a seat's choice is the marked default ``{"timeout": true}`` and the timer fires
+all its shots, at random targets by public random values (its own fleet unknown to the
+timer, it may hit its own ship in the shared sea): for focus, first ``PublicRandom`` picks
+each late seat's enemy (among those with targets, mixed radix over the late seats in order),
+then one ``PublicRandom`` picks every missing cell (mixed radix: for each late seat, enemy
+and shot in order, an index into that enemy's targets still free, sorted; two of one late
+seat's timer shots at neighbouring enemies may so fall on one border cell, the second wasted).
+A draw with one outcome is skipped; so is every draw once the game's public values run short
+(``PUBLIC_VALUES``, one kept for the duel's start): the timer then fires at the first targets
+in reading order, as in the duel. ``max_timeouts``
+consecutive timeouts and the seat leaves (``outcome.leave``) before its shots are fired.
+Then the salvos' shots are one volley (``volley``), and the next round follows; with two
+seats left, the duel rules (``duel``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from math import prod
+from typing import Any
+
+from fairtable.games.contract import PUBLIC_VALUES, Chosen, PublicRandom, Request, RuleError, Simultaneous
+from fairtable.games.zeeslag import outcome, volley
+from fairtable.games.zeeslag.state import Excuse, Late, Shot, ZeeslagState, replace_at, with_board
+from fairtable.games.zeeslag.targets import enemies, living, own_ship_cells, public_targets, waters
+
+TIMEOUT = {"timeout": True}
+"""The default choice of a seat whose timer ran out: the timer fires all its shots."""
+
+
+def pending(state: ZeeslagState) -> Request:
+    if state.stage == "aim":
+        return Simultaneous(living(state), timed=state.options["turn_seconds"] > 0)
+    return PublicRandom(_bound(state))
+
+
+def due(state: ZeeslagState, seat: int, target: int | None) -> list[tuple[int, int]]:
+    """``(enemy, shots due)`` of ``seat``'s salvo. Focus: at ``target``, or at no one at all
+    (``None``: each enemy then with the count it would have been due)."""
+    foes = enemies(state, seat)
+    shots = state.options["shots"]
+    if state.options["salvo"] == "focus":
+        shots *= len(foes)
+        foes = foes if target is None else (target,)
+    return [(foe, min(shots, len(public_targets(state, foe)))) for foe in foes]
+
+
+def parse_salvo(move: Any) -> tuple[tuple[int, int], ...]:
+    """The ``(enemy, cell)`` pairs of a salvo, or :class:`RuleError` ``zeeslag.move``."""
+    pairs = move.get("salvo") if isinstance(move, Mapping) and set(move) == {"salvo"} else None
+    if not isinstance(pairs, (list, tuple)) or not all(
+            isinstance(pair, (list, tuple)) and len(pair) == 2 and all(type(x) is int for x in pair) for pair in pairs):
+        raise RuleError("zeeslag.move", f"a salvo is {{'salvo': [[enemy, cell], ...]}}, got {move!r}")
+    shots = tuple((pair[0], pair[1]) for pair in pairs)
+    if list(shots) != sorted(set(shots)):
+        raise RuleError("zeeslag.move", "a salvo's [enemy, cell] pairs are increasing, each pair once")
+    return shots
+
+
+def check(state: ZeeslagState, seat: int, choice: Any) -> tuple[tuple[Shot, ...], tuple[Excuse, ...]]:
+    """The shots of ``seat``'s free choice and the excuses its missing shots need, or the rule it breaks."""
+    if choice == TIMEOUT:
+        raise RuleError("zeeslag.timer", "only the timer fires a salvo for a seat, as its marked default")
+    shots = parse_salvo(choice)
+    foes = enemies(state, seat)
+    for foe, cell in shots:
+        if foe not in foes:
+            raise RuleError("zeeslag.target", f"seat {foe} is no living enemy of seat {seat}")
+        if cell not in public_targets(state, foe):
+            raise RuleError("zeeslag.target", f"{cell} is no cell of seat {foe}'s waters that is still a target")
+    layout = waters(state)
+    if len({(layout.sea_of(foe), cell) for foe, cell in shots}) != len(shots):
+        raise RuleError("zeeslag.salvo", "a salvo fires at each cell of a sea once")
+    named = sorted({foe for foe, _ in shots})
+    if state.options["salvo"] == "focus" and len(named) > 1:
+        raise RuleError("zeeslag.salvo", "a focused salvo fires every shot at one enemy")
+    own = own_ship_cells(state, seat) if layout.shared else None
+    excuses = []
+    taken: set[tuple[int, int]] = set()
+    for foe, count in due(state, seat, named[0] if named and state.options["salvo"] == "focus" else None):
+        sea = layout.sea_of(foe)
+        cells = [cell for target, cell in shots if target == foe]
+        public = [cell for cell in public_targets(state, foe) if (sea, cell) not in taken]
+        taken.update((sea, cell) for cell in cells)
+        reach = set(layout.reach(seat)) if layout.sea_of(seat) == layout.sea_of(foe) else set()
+        count = min(count, len(public))
+        if own is not None:
+            if set(cells) & own:
+                raise RuleError("zeeslag.own_target", f"seat {seat} aims at its own ship")
+            wanted = min(count, len([cell for cell in public if cell not in own]))
+            if len(cells) != wanted:
+                raise RuleError("zeeslag.salvo", f"seat {seat} must fire {wanted} shots at seat {foe}, not {len(cells)}")
+        least = min(count, len([cell for cell in public if cell not in reach]))
+        if not least <= len(cells) <= count:
+            raise RuleError("zeeslag.salvo", f"seat {seat} must fire {count} shots at seat {foe}, not {len(cells)}")
+        if len(cells) < count:
+            spare = tuple(cell for cell in public if cell in reach and cell not in cells)
+            excuses.append(Excuse(spare, len(public), len(cells), count))
+    return tuple(Shot(seat, foe, cell, False) for foe, cell in shots), tuple(excuses)
+
+
+def chosen(state: ZeeslagState, request: Simultaneous, event: Chosen) -> ZeeslagState:
+    if len(event.choices) != len(request.seats):
+        raise RuleError("zeeslag.choice", f"one salvo per seat of {list(request.seats)} is due")
+    shots: list[Shot] = []
+    late: list[int] = []
+    layout = waters(state)
+    for seat, choice in zip(request.seats, event.choices):
+        if seat in event.absent:
+            continue
+        if seat in event.defaults:
+            if choice != TIMEOUT:
+                raise RuleError("zeeslag.timeout", f"seat {seat}'s timer fires its salvo: the default is {TIMEOUT}")
+            state = dataclasses.replace(state, timeouts=replace_at(state.timeouts, seat, state.timeouts[seat] + 1))
+            late.append(seat)
+            continue
+        fired, excuses = check(state, seat, choice)
+        shots.extend(fired)
+        board = state.boards[seat]
+        aimed = tuple(shot.cell for shot in fired) if layout.shared else ()
+        board = dataclasses.replace(board, aimed=board.aimed + aimed, excuses=board.excuses + excuses)
+        state = with_board(state, seat, board, timeouts=replace_at(state.timeouts, seat, 0))
+    for seat in list(late):
+        if state.timeouts[seat] >= state.options["max_timeouts"]:
+            late.remove(seat)
+            state = outcome.leave(state, seat, "timeouts")
+            if state.outcome is not None:
+                return state
+    stage = "pick" if state.options["salvo"] == "focus" and late else "fill"
+    return dataclasses.replace(state, volley=tuple(shots), late=tuple(Late(seat) for seat in late), stage=stage)
+
+
+def _picks(state: ZeeslagState) -> list[tuple[int, tuple[int, ...]]]:
+    """Each late seat of a focused round and the enemies the timer may aim its shots at."""
+    return [(entry.seat, tuple(foe for foe in enemies(state, entry.seat) if public_targets(state, foe))) for entry in state.late]
+
+
+def _fills(state: ZeeslagState) -> list[tuple[int, int, tuple[int, ...], int]]:
+    """``(seat, enemy, targets, shots)`` for every late seat's shots, in order."""
+    fills = []
+    for entry in state.late:
+        if state.options["salvo"] == "focus" and entry.target is None:
+            continue
+        for foe, count in due(state, entry.seat, entry.target):
+            fills.append((entry.seat, foe, public_targets(state, foe), count))
+    return fills
+
+
+def _bound(state: ZeeslagState) -> int:
+    """The draw's bound; 1 once the game's public values run short (keeping one for the duel's
+    start): the timer then fires at the first targets in reading order (every digit 0)."""
+    if state.draws + 1 >= PUBLIC_VALUES:
+        return 1
+    if state.stage == "pick":
+        return prod(len(foes) for _, foes in _picks(state) if len(foes) > 1)
+    return prod(prod(range(len(cells) - count + 1, len(cells) + 1)) for _, _, cells, count in _fills(state))
+
+
+def drawn(state: ZeeslagState, value: int) -> ZeeslagState:
+    """The public random value of a ``pick`` or ``fill``, read digit by digit (mixed radix)."""
+    if state.stage == "pick":
+        late = []
+        for (_, foes), entry in zip(_picks(state), state.late):
+            target = None
+            if len(foes) == 1:
+                target = foes[0]
+            elif foes:
+                value, digit = divmod(value, len(foes))
+                target = foes[digit]
+            late.append(dataclasses.replace(entry, target=target))
+        return dataclasses.replace(state, late=tuple(late), stage="fill")
+    shots = list(state.volley)
+    for seat, foe, cells, count in _fills(state):
+        free = list(cells)
+        for _ in range(count):
+            value, digit = divmod(value, len(free))
+            shots.append(Shot(seat, foe, free.pop(digit), True))
+    shots.sort(key=lambda shot: (shot.seat, shot.target, shot.cell))
+    return volley.begin(dataclasses.replace(state, late=()), tuple(shots))
+
+
+def step(state: ZeeslagState) -> ZeeslagState:
+    """A draw with one outcome needs no value; a round in which nobody has a target cannot be
+    played: sink answers must have been false, the game ends undecided (``no targets``)."""
+    if state.stage in ("pick", "fill") and _bound(state) == 1:
+        return drawn(state, 0)
+    if state.stage == "aim" and not any(public_targets(state, foe) for seat in living(state) for foe in enemies(state, seat)):
+        return dataclasses.replace(state, outcome=outcome.result(state, (), "no targets"))
+    return state
+
+
+def after(state: ZeeslagState) -> ZeeslagState:
+    """The next round; a round in which nobody fired (every seat's targets its own ships) would
+    repeat for ever: the game ends undecided (``no targets``)."""
+    if not state.volley:
+        return dataclasses.replace(state, outcome=outcome.result(state, (), "no targets"))
+    return dataclasses.replace(state, stage="aim", volley=(), turn=None)
