@@ -35,6 +35,7 @@ def ids() -> tuple[str, ...]:
 def _load_builtin() -> None:
     """Import the bundled games; each registers itself on import."""
     import fairtable.games.drachenherz
+    import fairtable.games.duel
     import fairtable.games.shengji
     import fairtable.games.towers
     import fairtable.games.zeeslag  # noqa: F401

@@ -53,7 +53,7 @@ async function start(code = null) {
   app.tables.clear();
   const [games, node] = await Promise.all([api.request("games"), api.request("node")]);
   app.games = games.games;
-  app.node = node.node;
+  app.node = node;
   document.getElementById("who").textContent = `${app.node.name} · ${app.node.fingerprint}`;
   api.onEvent((event) => {
     if (event.event !== "table") return;

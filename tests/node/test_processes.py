@@ -224,3 +224,20 @@ def test_the_demo_plays_a_drachenherz_match_of_several_games_over_tcp(tmp_path):
     kinds = [envelope.kind for envelope in reader.transcript.envelopes]
     # Each game: fresh seeds, and both seats' 50-card piles shuffled by both seats (3 stages each).
     assert kinds.count("commit") == kinds.count("seed") == 2 * games and kinds.count("deck") == 6 * games
+
+
+@pytest.mark.parametrize("flags, seats", [((), 2), (("--variant", "ffa", "--seats", "4"), 4)])
+def test_the_demo_plays_duel_with_secret_decks_over_tcp(tmp_path, flags, seats):
+    completed = subprocess.run([sys.executable, "-m", "fairtable.node.cli", "demo", "--game", "duel", *flags, "--out", str(tmp_path)],
+                               capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "VALID / " * (seats - 1) + "VALID" in completed.stdout
+    names = ["host", *(f"guest-{n}" for n in range(1, seats))]
+    data = [(tmp_path / f"{name}.ftt").read_bytes() for name in names]
+    assert all(content == data[0] for content in data)
+    report = verify_chunks([data[0]])
+    assert report.valid and report.result.winners and len(report.result.scores) == 3 * seats
+    reader = TranscriptReader()
+    reader.feed(data[0])
+    kinds = [envelope.kind for envelope in reader.transcript.envelopes]
+    assert kinds.count("composition") >= seats  # every secret deck revealed after play and checked

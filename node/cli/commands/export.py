@@ -13,7 +13,7 @@ from pathlib import Path
 
 from fairtable.games.contract import GameError
 from fairtable.games.results import describe
-from fairtable.node.cli.commands.verify import CHUNK, EXIT_OF, EXIT_UNREADABLE
+from fairtable.node.cli.commands.verify import CHUNK, EXIT_OF, EXIT_UNREADABLE, unreadable
 from fairtable.node.replay import FINDING, FORMAT, VERSION, Replay, replay_chunks
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.slots import OPEN
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"fairtable export: {args.file}: cannot read: {exc.strerror}", file=sys.stderr)
         return EXIT_UNREADABLE
     except (ProtocolError, GameError) as exc:
-        print(f"fairtable export: {args.file}: malformed transcript: {exc}", file=sys.stderr)
+        print(f"fairtable export: {args.file}: {unreadable(exc)}: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     if args.json:
         print(json.dumps(record.to_value(), sort_keys=True, ensure_ascii=False))

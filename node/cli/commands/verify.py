@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from fairtable.games.results import describe
 from fairtable.node.api.jsonvalues import jsonable
 from fairtable.node.cli.progress import progress
 from fairtable.protocol.errors import ProtocolError
@@ -82,15 +83,21 @@ def _verify_one(path: Path, as_json: bool, loaded: list[TranscriptFile]) -> int:
         _print_error(path, f"cannot read: {exc.strerror}", as_json)
         return EXIT_UNREADABLE
     except ProtocolError as exc:
-        _print_error(path, f"malformed transcript: {exc}", as_json)
+        _print_error(path, f"{unreadable(exc)}: {exc}", as_json)
         return EXIT_UNREADABLE
     loaded.append(file)
+    names = [seat.name for seat in file.transcript.genesis.genesis.seats]
     seconds = time.perf_counter() - started
     if as_json:
         print(json.dumps({"file": str(path), "seconds": round(seconds, 4), **jsonable(report.to_value())}, sort_keys=True))
     else:
-        _print_report(path, report, seconds)
+        _print_report(path, report, names, seconds)
     return EXIT_OF[report.status]
+
+
+def unreadable(exc: Exception) -> str:
+    """An incomplete file (cut short while written or copied) is said to be one, apart from one that is no transcript."""
+    return "incomplete file (cut short)" if "file ends" in str(exc) else "malformed transcript"
 
 
 def _print_error(path: Path, message: str, as_json: bool) -> None:
@@ -100,14 +107,13 @@ def _print_error(path: Path, message: str, as_json: bool) -> None:
         print(f"{path}: {message}", file=sys.stderr)
 
 
-def _print_report(path: Path, report: Report, seconds: float) -> None:
+def _print_report(path: Path, report: Report, names: list[str], seconds: float) -> None:
     print(f"{path}: {HEADLINE[report.status]}")
     print(f"  game      {report.game} ({report.variant})")
     for seat, fingerprint in enumerate(report.seats):
-        print(f"  seat {seat}    {fingerprint}")
+        print(f"  seat {seat}    {fingerprint}  {names[seat]}")
     if report.result is not None:
-        winners = ", ".join(f"seat {w}" for w in report.result.winners) or "draw"
-        print(f"  result    {winners} ({report.result.reason})")
+        print(f"  result    {describe(report.result, names)}")
     else:
         print("  result    none (the game did not finish)")
     print(f"  envelopes {report.envelopes}")

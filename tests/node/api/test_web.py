@@ -165,9 +165,3 @@ async def test_bytes_that_are_no_http_get_a_400_and_the_api_stays_up(nursery):
     async with connect(f"ws://127.0.0.1:{port}/", TOKEN) as client:
         assert (await client.request("games"))["ok"]
 
-
-async def test_the_node_op_says_who_the_node_is_for_invites(nursery):
-    port = await start(nursery)
-    async with connect(f"ws://127.0.0.1:{port}/", TOKEN) as client:
-        response = await client.request("node")
-    assert response["node"] == {"address": "127.0.0.1:7400", "fingerprint": "me", "name": "me"}

@@ -43,6 +43,12 @@ def test_bench_rules_takes_seats_and_options_and_refuses_bad_ones(capsys):
             main(["bench", "rules", "zeeslag", "--seconds", "0.01", *bad])
 
 
+def test_bench_rules_seats_a_variant_with_its_own_fewest_seats(capsys):
+    assert main(["bench", "rules", "duel", "--variant", "ffa", "--json", "--seconds", "0.05", "--duel-games", "6"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["variant"] == "ffa" and figures["moves_per_game"] == 18  # 3 seats, 3 cycles, 2 moves a duel
+
+
 def test_bench_rules_seats_the_heuristic_as_a_whole_team_and_takes_options(capsys):
     assert main(["bench", "rules", "shengji", "--options", '{"deals": 1}', "--json", "--seconds", "0.05", "--duel-games", "8"]) == 0
     figures = json.loads(capsys.readouterr().out)

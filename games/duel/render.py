@@ -1,0 +1,141 @@
+"""Plain-text rendering of a duel view (``DuelGame.view``) for the terminal client, within 80x24.
+
+A legal move reads as words ending in one word to type instead of its number: the card's name
+without spaces (``wittehaai``), in a free-for-all with the target seat (``wittehaai@2``).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from fairtable.games.duel.catalogue import BEATS, BONUS, CARDS
+from fairtable.games.duel.decks import DECK_SIZE
+
+LABEL, COLUMN = 14, 10
+SHOWN_DUELS = 4
+
+
+def slug(card: int) -> str:
+    return "".join(CARDS[card].name.lower().split())
+
+
+def short(card: int | None) -> str:
+    if card is None:
+        return "no card"
+    c = CARDS[card]
+    return f"{c.name} ({c.type} {c.attack}/{c.defence})"
+
+
+def _hand_card(view: dict, handle: int) -> int | None:
+    return next((entry["card"] for entry in view["hand_cards"] or () if entry["handle"] == handle), None)
+
+
+def move_line(view: dict, move: dict) -> str:
+    if "pick" in move:
+        return f"pick {short(move['pick'])}: {slug(move['pick'])}"
+    kind = "attack" if "attack" in move else "defend"
+    card = _hand_card(view, move[kind])
+    token = "?" if card is None else slug(card)
+    if kind == "defend":
+        facing = "" if view["attack"] is None else f" against {_attack_value(view['attack'], card)}"
+        return f"defend with {short(card) if card is not None else '?'}{facing}: {token}"
+    if "target" in move:
+        return f"attack seat {move['target']} with {short(card) if card is not None else '?'}: {token}@{move['target']}"
+    return f"attack with {short(card) if card is not None else '?'}: {token}"
+
+
+def _attack_value(attack: int, defence: int | None) -> str:
+    """``210`` or ``210+50`` when the attacker's type beats the defending card's."""
+    bonus = defence is not None and BEATS[CARDS[attack].type] == CARDS[defence].type
+    return f"{CARDS[attack].attack}+{BONUS}" if bonus else str(CARDS[attack].attack)
+
+
+def render(view: dict) -> str:
+    players = view["players"]
+    names = [_name(view, index) for index in range(len(players))]
+    lines = [_title(view)]
+    lines.append(" " * LABEL + "".join(f"{name:>{COLUMN}}" for name in names))
+    rows = [
+        ("Points", lambda p: str(p["points"])),
+        ("This round", lambda p: str(p["round_points"])),
+        ("Won att/def", lambda p: f"{p['attacks_won']}/{p['defences_won']}"),
+        ("Hand/deck", lambda p: "out" if p["out"] else f"{p['hand']}/{p['deck']}"),
+    ]
+    if view["variant"] != "ffa":
+        rows.insert(2, ("Rounds won", lambda p: str(p["rounds_won"])))
+    for label, cell in rows:
+        lines.append(f"{label:<{LABEL}}" + "".join(f"{cell(player):>{COLUMN}}" for player in players))
+    if view["draft"] is not None and view["step"] == "draft":
+        lines.extend(_draft_lines(view, names))
+    elif view["hand_cards"]:
+        blind = view["variant"] == "blind"
+        lines.append("Your cards, face down (nobody knows them):" if blind else "Your hand:")
+        if blind:
+            lines.append("  " + " ".join("[?]" for _ in view["hand_cards"]))
+        else:
+            lines.extend(f"  {short(entry['card'])}" for entry in view["hand_cards"])
+    if view["attack"] is not None:
+        lines.append(f"On the table: {names[view['attacker']]} attack{'s' if names[view['attacker']] != 'you' else ''} "
+                     f"{names[view['defender']]} with {short(view['attack'])}")
+    if view["recent"]:
+        lines.append("Last duels:")
+        lines.extend(f"  {_duel_line(duel, names)}" for duel in view["recent"][-SHOWN_DUELS:])
+    lines.append(_status(view, names))
+    return "\n".join(lines)
+
+
+def _name(view: dict, index: int) -> str:
+    if view["seat"] is None:
+        return f"seat {index}"
+    if index == view["seat"]:
+        return "you"
+    return "enemy" if len(view["players"]) == 2 else f"seat {index}"
+
+
+def _title(view: dict) -> str:
+    options = view["options"]
+    if view["variant"] == "ffa":
+        where = f"cycle {min(view['cycle'], options['cycles'])} of {options['cycles']}"
+    else:
+        where = f"round {view['round']} of {options['rounds']}" + (f" (+{view['tiebreaks']} tie-break)" if view["tiebreaks"] else "")
+        where += f", tie: {options['tie']}"
+    draft = ", draft" if options["draft"] else ""
+    return f"Duel {view['variant']}{draft}: {where}"
+
+
+def _draft_lines(view: dict, names: list[str]) -> list[str]:
+    draft = view["draft"]
+    made = sum(len(picks) for picks in draft["picks"])
+    lines = [f"Draft: {len(draft['pool'])} cards in the pool, {made} of {DECK_SIZE * len(names)} picked"]
+    if view["seat"] is not None:
+        mine = ", ".join(CARDS[card].name for card in draft["picks"][view["seat"]])
+        lines.extend(textwrap.wrap(f"Your picks: {mine or 'none yet'}", 78, max_lines=3))
+    return lines
+
+
+def _duel_line(duel: dict, names: list[str]) -> str:
+    attack = f"{CARDS[duel['attack']].name} {_attack_value(duel['attack'], duel['defence'])}"
+    defence = "no card" if duel["defence"] is None else f"{CARDS[duel['defence']].name} {CARDS[duel['defence']].defence}"
+    a, d = duel["points"]
+    tag = "playoff" if duel["playoff"] else f"r{duel['round']}"
+    return f"{tag} {names[duel['attacker']]}: {attack} vs {names[duel['defender']]}: {defence}  {a}-{d}"
+
+
+def _status(view: dict, names: list[str]) -> str:
+    result = view["result"]
+    if result is not None:
+        winners = result["winners"]
+        who = "a draw" if not winners else " and ".join(names[w] for w in winners) + " won"
+        return f"Match over ({result['reason']}): {who}."
+    step = view["step"]
+    if step in ("order", "start", "dice"):
+        return "Drawing who begins."
+    if step == "prepare":
+        return "Building decks and drawing cards."
+    if step in ("pick", "reveal"):
+        return f"{names[view['attacker']]} attack(s) {names[view['defender']]}: a random face-down card of each is turned over."
+    due = {"draft": view["draft"]["next"] if view["draft"] else None, "attack": view["attacker"], "defend": view["defender"]}[step]
+    doing = {"draft": "pick a card from the pool", "attack": "attack", "defend": "defend"}[step]
+    if due == view["seat"]:
+        return f"Your turn: {doing}."
+    return f"Waiting for {names[due]} to {doing}."
