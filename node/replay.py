@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games.contract import Chosen, DealStarted, Event, Forfeit, Game, Move
+from fairtable.games.contract import Chosen, DealStarted, Event, Forfeit, Game, Move, Revealed
 from fairtable.games.results import describe
 from fairtable.node.api.jsonvalues import jsonable
 from fairtable.protocol.envelope import Envelope
@@ -168,7 +168,8 @@ class _Story:
             self._settle(self.game.view(before, None))
         texts = [text for event in events for text in self._event_texts(before, event)]
         if kind in STEP_KINDS or texts or index in self.marked:
-            step = self._step(index, seat, kind, "; ".join(filter(None, [self._kind_text(envelope), *texts])))
+            said = self._kind_text(envelope) if kind in STEP_KINDS or not texts else ""
+            step = self._step(index, seat, kind, "; ".join(filter(None, [said, *texts])))
             if moves and kind == MOVE:
                 self.moves += 1
                 step.number = self.moves
@@ -222,10 +223,15 @@ class _Story:
         return "" if envelope.kind == MOVE else f"{who} sends {envelope.kind!r}"
 
     def _event_texts(self, before: Any, event: Event) -> list[str]:
-        """Words for what an envelope caused besides its own kind: forfeits, a new deal, and the
-        simultaneous choices once revealed (each in the game's notation)."""
+        """Words for what an envelope caused besides its own kind: forfeits, a new deal, the
+        simultaneous choices once revealed (each in the game's notation), and what cards turned
+        over decided (the renderer's ``describe_reveal(before, after)``, spectator views)."""
         if isinstance(event, Forfeit):
             return [f"{self._who(event.seat)} forfeits ({event.reason})"]
+        if isinstance(event, Revealed):
+            words = getattr(self.game.renderer, "describe_reveal", None)
+            said = None if words is None else words(self.game.view(before, None), self.game.view(self.session.state, None))
+            return [] if said is None else [str(said)]
         if isinstance(event, DealStarted):
             return [f"deal {len(self.session.deal_results) + 1} begins"]
         if isinstance(event, Chosen):

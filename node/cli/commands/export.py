@@ -60,9 +60,9 @@ def text(record: Replay) -> str:
     verdict = {
         VALID: "yes",
         VIOLATION: f"NO: {count} violation{'s' if count != 1 else ''} found, listed at the end",
-        INCOMPLETE: "NO: the game did not finish; " + "; ".join(f"seat {o.seat} was due to send {o.kind!r} (envelope {o.index})"
-                                                               for o in report.owed),
-        DAMAGED: f"NO: the file is damaged after its first {report.envelopes} envelopes (which were verified): {report.damage}",
+        INCOMPLETE: "NO: INCOMPLETE: the transcript ends while " + "; ".join(f"seat {o.seat} was due to send {o.kind!r} (envelope {o.index})"
+                                                                            for o in report.owed),
+        DAMAGED: f"NO: DAMAGED after the first {report.envelopes} envelopes, which were verified: {report.damage}",
     }[report.status]
     seeds = "every seed revealed" if record.seeds_revealed else "not every seed revealed"
     lines = [

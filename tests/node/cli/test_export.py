@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from fairtable.node.replay import replay_chunks
+from tests.node.cli.test_verify import seed_round_file
 from tests import export_golden
 from tests.node.cheated import unaffordable_play
 from tests.paths import ROOT
@@ -113,3 +114,35 @@ def test_a_game_without_notation_lists_its_moves_as_json(counting_game):
     moves = [step for step in record.steps if step.number is not None]
     assert moves and all(step.text.split(": ", 1)[1] in ("1", "2", "3") for step in moves)
     assert record.report.valid and record.steps[-1].text.startswith("game over: seat ")
+
+
+def test_an_unfinished_transcript_is_exported_as_incomplete_exit_3(tmp_path):
+    path, index = seed_round_file(tmp_path, "unfinished.ftt")
+    completed = fairtable("export", str(path))
+    assert completed.returncode == 3, completed.stderr
+    assert f"verified: NO: INCOMPLETE: the transcript ends while seat 1 was due to send 'seed' (envelope {index})" in completed.stdout
+    assert "VIOLATION" not in completed.stdout
+
+
+@pytest.mark.parametrize("harm", ["cut", "flipped"])
+def test_a_damaged_transcript_is_exported_as_damaged_not_as_cheating(tmp_path, harm):
+    whole = bytearray((export_golden.TRANSCRIPTS / "towers-normal.ftt").read_bytes())
+    if harm == "cut":
+        whole = whole[: len(whole) // 2]
+    else:
+        whole[len(whole) // 2] ^= 0xFF
+    path = tmp_path / f"{harm}.ftt"
+    path.write_bytes(bytes(whole))
+    completed = fairtable("export", str(path))
+    assert completed.returncode == 3, completed.stdout + completed.stderr
+    verdict = next(line for line in completed.stdout.splitlines() if line.startswith("verified: "))
+    assert verdict.startswith("verified: NO: DAMAGED after the first ") and "VIOLATION" not in completed.stdout
+    assert "Traceback" not in completed.stderr
+
+
+def test_duel_tells_each_duel_played_or_turned_over():
+    one, blind = (export_golden.record(export_golden.TRANSCRIPTS / f"duel-{variant}.ftt") for variant in ("1v1", "blind"))
+    assert "1. seat 1 (bot-1): attack with " in one and "): defend with " in one and " against " in one
+    assert all(": attack with " not in line for line in blind.splitlines())
+    duels = [line for line in blind.splitlines() if line.startswith("   r")]
+    assert len(duels) == 18 and all(" vs seat " in line for line in duels)
