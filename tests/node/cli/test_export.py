@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from fairtable.node.replay import replay_chunks
-from tests.node.cli.test_verify import seed_round_file
 from tests import export_golden
 from tests.node.cheated import unaffordable_play
+from tests.node.cli.test_verify import seed_round_file
 from tests.paths import ROOT
 
 TRANSCRIPTS = export_golden.transcripts()
