@@ -187,7 +187,9 @@ class Node:
     async def move(self, table: str, move: Any) -> None:
         live = self._table(table)
         session = live.session
-        if session.decision_kind in (MOVE, CHOICE) and encode(move) not in {encode(m) for m in session.legal_moves()}:
+        listed = session.legal_moves() if session.decision_kind in (MOVE, CHOICE) else ()
+        # A choice with no listed moves (a salvo) is built by the client and judged by the rules.
+        if (listed or session.decision_kind == MOVE) and encode(move) not in {encode(m) for m in listed}:
             raise ServiceError(f"{json.dumps(move, default=str)} is not one of this seat's legal moves now", ILLEGAL)
         try:
             live.play(move)

@@ -3,13 +3,15 @@
 //        send (move => Promise; null when nothing may be sent, e.g. in the replay viewer),
 //        state (an object kept per table between renders: a placement in progress, a selection),
 //        final (replay only: the last view from the same perspective), repaint (() => render again) }.
-// A game without a file here is played through the generic view (generic.js). Adding a game's
-// pictures is one file and its id below.
-const BOARDS = ["shengji", "towers", "zeeslag"];
+// A game's file may export VARIANTS, the variants it draws; any other variant (a new one, whose
+// view may differ) and any game without a file here are played through the generic view
+// (generic.js). Adding a game's pictures is one file and its id below.
+const BOARDS = ["drachenherz", "duel", "shengji", "towers", "zeeslag"];
 const loaded = new Map();
 
-export function board(game) {
-  if (!BOARDS.includes(game)) return Promise.resolve(null);
+export async function board(game, variant) {
+  if (!BOARDS.includes(game)) return null;
   if (!loaded.has(game)) loaded.set(game, import(`./games/${game}.js`).catch(() => null));
-  return loaded.get(game);
+  const renderer = await loaded.get(game);
+  return renderer && (!renderer.VARIANTS || renderer.VARIANTS.includes(variant)) ? renderer : null;
 }

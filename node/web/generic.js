@@ -2,15 +2,16 @@
 import { h, moveButton, moveKey } from "./dom.js";
 
 export function generic(ctx) {
-  const moves = (ctx.legal || []).map((move) => moveButton(ctx, move, moveKey(move), { class: "move" }));
-  if (ctx.decision === "hidden") moves.unshift(moveButton(ctx, { random: true }, "choose my hidden data at random", { class: "move" }));
+  const moves = (ctx.legal || []).map((move, i) => moveButton(ctx, move, (ctx.texts || [])[i] || moveKey(move), { class: "move" }));
+  const secret = { hidden: "choose my hidden data at random", deck: "choose my deck at random" }[ctx.decision];
+  if (secret) moves.unshift(moveButton(ctx, { random: true }, secret, { class: "move" }));
   if (ctx.send && !moves.length && ctx.decision) moves.push(typed(ctx));
   return h("div", { class: "generic" },
     moves.length ? h("div", { class: "moves" }, moves) : null,
     ctx.view ? tree(ctx.view) : h("p", { class: "hint" }, "No view yet."));
 }
 
-// A decision whose moves are too many to list (a salvo): typed as JSON, checked by the node.
+// A decision whose moves are too many to list (a salvo, a deck): typed as JSON, checked by the node.
 function typed(ctx) {
   const input = h("input", { class: "typed-move", placeholder: "the move as JSON, e.g. {\"shoot\": [3, 17]}" });
   const send = (event) => {

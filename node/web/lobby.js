@@ -1,8 +1,16 @@
-// The lobby: your tables (open, start, leave, rejoin), hosting with every option as a form, joining.
+// The lobby: your tables (open, start, leave, rejoin), hosting with every option as a form, joining
+// by invite, from a node's address or from the tables announced nearby.
 import { fill, h, short } from "./dom.js";
 import { outcome } from "./words.js";
 
-const INVITE = /^(\S+:\d+)(?:\/([A-Za-z0-9_-]+))?$/;
+const ADDRESS = /^\S+:\d+$/;
+const NEARBY_MS = 3000;
+// How often the list of tables nearby is asked for again while the lobby is open.
+
+// A table's invite string (client-api.md, `host`), made from this node's fingerprint and address.
+export function inviteOf(node, lobbyId) {
+  return `ft:${lobbyId}.${node.fingerprint.replaceAll("-", "")}@${node.address}`;
+}
 
 export function lobbyPage(app) {
   const yours = h("section", { class: "panel", id: "your-tables" });
@@ -17,8 +25,12 @@ export function lobbyPage(app) {
     render();
   }
   refresh();
-  const element = h("div", { class: "lobby" }, yours, hostForm(app, refresh), joinForm(app, refresh));
-  return { element, update: (event) => (event.phase === "lobby" || !hosted.has(event.lobby_id) ? refresh() : render()) };
+  const join = joinForm(app, refresh);
+  const element = h("div", { class: "lobby" }, yours, hostForm(app, refresh), join.element);
+  return {
+    element, leave: join.leave,
+    update: (event) => (event.phase === "lobby" || !hosted.has(event.lobby_id) ? refresh() : render()),
+  };
 }
 
 function tablesList(app, hosted, refresh) {
@@ -48,7 +60,7 @@ function tableRow(app, event, listing, refresh) {
       : outcome(event.result, event.seat) || event.phase;
   const actions = [];
   if (event.phase === "lobby" && listing) {
-    const invite = `${app.node.address}/${event.lobby_id}`;
+    const invite = inviteOf(app.node, event.lobby_id);
     actions.push(h("label", { class: "invite" }, "Invite: ", h("input", { readonly: true, value: invite, class: "invite-code", onfocus: (e) => e.target.select() })));
     actions.push(h("button", { class: "start", onclick: act("start") }, "Start"));
   }
@@ -85,8 +97,8 @@ function hostForm(app, done) {
       values[field.dataset.option] = field.type === "checkbox" ? field.checked : field.dataset.type === "integer" ? Number(field.value) : field.value;
     }
     try {
-      const { lobby } = await app.api.request("host", { game: game.value, variant: variant.value, seats: Number(seats.value), options: values });
-      message.textContent = `Table ${lobby.lobby_id} offered. Invite: ${app.node.address}/${lobby.lobby_id}`;
+      const { lobby, invite } = await app.api.request("host", { game: game.value, variant: variant.value, seats: Number(seats.value), options: values });
+      message.textContent = `Table ${lobby.lobby_id} offered. Invite: ${invite}`;
       done();
     } catch (error) {
       message.textContent = error.message;
@@ -105,16 +117,20 @@ function optionField(option) {
   else if (option.type === "choice") {
     input = h("select", data, option.values.map((v) => h("option", { value: v, selected: v === option.default }, v)));
   } else input = h("input", { ...data, type: "number", min: option.lowest, max: option.highest, value: option.default, step: 1 });
-  return h("label", {}, `${option.name.replaceAll("_", " ")} `, input);
+  const range = option.type === "integer" ? ` ${option.lowest}–${option.highest},` : "";
+  const shown = option.type === "flag" ? (option.default ? "on" : "off") : String(option.default);
+  return h("label", { title: `${option.type},${range} default ${shown}` }, `${option.name.replaceAll("_", " ")} `, input,
+    h("small", { class: "default" }, `${range} default ${shown}`));
 }
 
 function joinForm(app, done) {
-  const invite = h("input", { id: "join-invite", placeholder: "HOST:PORT/LOBBY (an invite) or HOST:PORT" });
+  const invite = h("input", { id: "join-invite", placeholder: "an invite (ft:…) or a node's HOST:PORT" });
   const found = h("ul", { class: "tables", id: "join-found" });
+  const nearby = h("ul", { class: "tables", id: "nearby" });
   const message = h("p", { class: "message", id: "join-message" });
-  async function join(peer, lobbyId) {
+  async function join(args) {
     try {
-      const { lobby } = await app.api.request("join", { peer, lobby_id: lobbyId });
+      const { lobby } = await app.api.request("join", args);
       message.textContent = `Seated at ${lobby.game} table ${lobby.lobby_id}; it starts when the host starts it.`;
       fill(found);
       done();
@@ -122,26 +138,40 @@ function joinForm(app, done) {
       message.textContent = error.message;
     }
   }
+  const offered = (table, args, id) => h("li", { class: "table" },
+    h("strong", {}, `${table.game} ${table.variant}`), ` ${table.joined.length} of ${table.seats} seated, host ${table.host || short(table.fingerprint)} `,
+    Object.keys(table.options || {}).length ? h("small", {}, Object.entries(table.options).map(([k, v]) => `${k}=${v}`).join(", "), " ") : null,
+    h("button", { class: "join", "data-lobby": table.lobby_id, id, onclick: () => join(args) }, "Join"));
   async function submit(event) {
     event.preventDefault();
-    const match = invite.value.trim().match(INVITE);
-    if (!match) {
-      message.textContent = "An invite looks like 192.0.2.7:7400/b71c0e; an address like 192.0.2.7:7400.";
+    const text = invite.value.trim();
+    if (text.startsWith("ft:")) return join({ invite: text });
+    if (!ADDRESS.test(text)) {
+      message.textContent = "An invite looks like ft:b71c0e.Z5NGN48B8BB88ZSXKJS2VP24@192.0.2.7:7400; an address like 192.0.2.7:7400.";
       return;
     }
-    const [, peer, lobbyId] = match;
-    if (lobbyId) return join(peer, lobbyId);
     try {
-      const { tables } = await app.api.request("list", { peer });
-      message.textContent = tables.length ? `Tables at ${peer}:` : `No open tables at ${peer}.`;
-      fill(found, ...tables.map((table) => h("li", { class: "table" },
-        h("strong", {}, `${table.game} ${table.variant}`), ` ${table.joined.length} of ${table.seats} seated, host ${short(table.host)} `,
-        h("button", { class: "join", "data-lobby": table.lobby_id, onclick: () => join(peer, table.lobby_id) }, "Join"))));
+      const { tables } = await app.api.request("list", { peer: text });
+      message.textContent = tables.length ? `Tables at ${text}:` : `No open tables at ${text}.`;
+      fill(found, ...tables.map((table) => offered(table, { peer: text, lobby_id: table.lobby_id })));
     } catch (error) {
       message.textContent = error.message;
     }
   }
-  return h("section", { class: "panel" }, h("h2", {}, "Join a table"),
+  async function look() {
+    try {
+      const { tables } = await app.api.request("discovered");
+      fill(nearby, ...(tables.length ? tables.map((table) => offered(table,
+        { peer: table.address, lobby_id: table.lobby_id, fingerprint: table.fingerprint }))
+        : [h("li", { class: "hint" }, "No open tables announced on your network.")]));
+    } catch (error) {
+      fill(nearby, h("li", { class: "hint" }, error.message));
+    }
+  }
+  look();
+  const timer = setInterval(look, NEARBY_MS);
+  const element = h("section", { class: "panel" }, h("h2", {}, "Join a table"),
     h("form", { id: "join-form", onsubmit: submit }, invite, h("button", { type: "submit", id: "join-button" }, "Join or list")),
-    message, found);
+    message, found, h("h3", {}, "Open tables nearby"), nearby);
+  return { element, leave: () => clearInterval(timer) };
 }

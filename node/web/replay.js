@@ -59,15 +59,25 @@ export function replayPage(app) {
   return { element, update: list, leave: () => keys && document.removeEventListener("keydown", keys) };
 }
 
+// The verifier's verdict in the words of fairtable verify and export.
+function verdictText(record) {
+  const count = record.violations.length;
+  if (record.status === "valid") return "Verified: every message, shuffle, deal, move and hidden answer checks out.";
+  if (record.status === "violation") return `NOT VERIFIED: ${count} violation${count === 1 ? "" : "s"} found.`;
+  if (record.status === "incomplete") {
+    const owed = record.owed.map((o) => `seat ${o.seat} was due to send '${o.kind}' (envelope ${o.index})`).join("; ");
+    return `NOT VERIFIED: INCOMPLETE: the transcript ends while ${owed}.`;
+  }
+  return `NOT VERIFIED: DAMAGED after the first ${record.envelopes} envelopes, which were verified: ${record.damage}.`;
+}
+
 function show(viewer, record) {
   const steps = record.steps;
   const last = steps.length - 1;
   let position = 0;
   let perspective = "spectator";
   const names = record.seats.map((seat) => `seat ${seat.seat} (${seat.name})`);
-  const verdict = record.valid
-    ? h("p", { id: "replay-verdict", class: "valid" }, "Verified: every message, shuffle, deal, move and hidden answer checks out.")
-    : h("p", { id: "replay-verdict", class: "invalid" }, `NOT VERIFIED: ${record.violations.length} violation${record.violations.length === 1 ? "" : "s"} found.`);
+  const verdict = h("p", { id: "replay-verdict", class: record.valid ? "valid" : "invalid" }, verdictText(record));
   const choose = h("select", { id: "replay-perspective", onchange: (event) => { perspective = event.target.value; paint(); } },
     h("option", { value: "spectator" }, "as a spectator"),
     record.seats.map((seat) => h("option", { value: `seat-${seat.seat}` }, `as ${names[seat.seat]}`)),
@@ -92,13 +102,13 @@ function show(viewer, record) {
     fill(found, ...step.violations.map((i) => h("p", { class: "violation" }, `VIOLATION at ${violationText(record.violations[i])}`)));
     items.forEach((item, index) => item.classList.toggle("current", index === position));
     items[position].scrollIntoView({ block: "nearest" });
-    const renderer = await board(record.game);
+    const renderer = await board(record.game, record.variant);
     const seats = perspective === "all" ? record.seats.map((seat) => seat.seat) : perspective === "spectator" ? [null] : [Number(perspective.slice(5))];
     const panels = [];
     for (const seat of seats) {
       const view = seat === null ? step.spectator : step.views[seat];
       const final = seat === null ? steps[last].spectator : steps[last].views[seat];
-      const ctx = { game: record.game, view, final, legal: [], decision: null, yourTurn: false, send: null, state: {} };
+      const ctx = { game: record.game, variant: record.variant, view, final, legal: [], texts: [], decision: null, yourTurn: false, send: null, state: {} };
       let shown = null;
       if (renderer) {
         try {

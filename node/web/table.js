@@ -31,11 +31,12 @@ export function tablePage(app, lobbyId) {
       return;
     }
     const ctx = {
-      game: event.game, view: event.view, legal: event.legal_moves, decision: event.decision, yourTurn: event.your_turn,
+      game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [],
+      decision: event.decision, yourTurn: event.your_turn,
       send: event.your_turn && event.table && event.phase === "playing" ? send : null, state: memory.get(lobbyId), final: null,
       repaint: render,
     };
-    const renderer = await board(event.game);
+    const renderer = await board(event.game, event.variant);
     let picture = null;
     if (renderer && event.view) {
       try {
@@ -75,7 +76,9 @@ function turnText(event, turn) {
   if (event.phase === "lobby") return "Waiting for the host to start the table";
   if (event.phase === "finished") return "Game over";
   if (event.phase === "closed") return "The table is closed";
-  if (event.your_turn) return { hidden: "Your turn: choose your hidden data", choice: "Your turn: choose" }[event.decision] || "Your turn";
+  if (event.your_turn) {
+    return { hidden: "Your turn: choose your hidden data", choice: "Your turn: choose", deck: "Your turn: choose your deck" }[event.decision] || "Your turn";
+  }
   return turn !== null ? `Turn of seat ${turn}` : "Waiting for the other seats";
 }
 

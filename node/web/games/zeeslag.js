@@ -1,7 +1,9 @@
 // zeeslag: every seat's sea as a grid; aim at enemy waters with the cursor; place the fleet ship by
-// ship with rotation (R), or at random. Any number of seas (other modes have more opponents).
+// ship with rotation (R), or at random; with three or more seats, pick a salvo's cells and fire
+// them at once. Any number of seas; variants other than VARIANTS use the generic view.
 import { catalogue, fill, h, moveButton, moveKey, s } from "../dom.js";
 
+export const VARIANTS = ["duel", "shared"];
 const CELL = 30;
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 let rotate = null;
@@ -19,6 +21,8 @@ export async function render(ctx) {
   const order = view.seas.map((_, i) => i);
   if (mine !== null) order.sort((a, b) => (b === mine) - (a === mine));
   const placing = ctx.decision === "hidden" && ctx.send;
+  if (!aiming(ctx)) delete ctx.state.salvo;
+  else if (!ctx.state.salvo) ctx.state.salvo = [];
   rotate = null;
   const answers = (ctx.legal || []).filter((move) => !("shoot" in move));
   const size = (index) => [view.seas[index].width, view.seas[index].height];
@@ -27,7 +31,8 @@ export async function render(ctx) {
     h("div", { class: "seas" }, order.map((index) => (placing && index === mine && view.variant !== "shared"
       ? placement(ctx, fleet, size(index)) : sea(ctx, index, fleet, size(index))))),
     placing && view.variant === "shared" ? moveButton(ctx, { random: true }, "Random fleet", { id: "random-fleet" }) : null,
-    answers.length ? h("div", { class: "moves" }, answers.map((move) => moveButton(ctx, move, moveKey(move), { class: "move" }))) : null,
+    answers.length ? h("div", { class: "moves" }, answers.map((move) => moveButton(ctx, move, (ctx.texts || [])[ctx.legal.indexOf(move)] || moveKey(move), { class: "move" }))) : null,
+    aiming(ctx) ? salvoPanel(ctx) : null,
     shots(view));
 }
 
@@ -63,11 +68,13 @@ function sea(ctx, index, fleet, [width, height]) {
   const later = shipsIn(ctx.final, index);
   const shots = (ctx.legal || []).filter((move) => "shoot" in move && (move.target === undefined ? !owners.includes(me) : view.fleets[move.target].sea === index));
   const targets = new Map(ctx.send ? shots.map((move) => [move.shoot, move]) : []);
+  const salvo = aiming(ctx) ? salvoTargets(ctx, index, owners, width) : new Map();
+  const chosen = new Set(aiming(ctx) ? ctx.state.salvo.filter(([, , sea]) => sea === index).map(([, cell]) => cell) : []);
   const sunk = new Set(data.sunk.flatMap((entry) => entry.cells));
   const hits = new Set(data.hits);
   const water = new Set(data.water);
   const shotAt = new Set(data.shots);
-  const aim = h("span", { class: "aim" });
+  const aimed = h("span", { class: "aim" });
   const cells = [];
   for (let cell = 0; cell < width * height; cell++) {
     const x = ((cell % width) + 1.5) * CELL;
@@ -77,11 +84,19 @@ function sea(ctx, index, fleet, [width, height]) {
     cells.push(cellRect(cell, width, { class: `cell ${kind}`, "data-cell": name(cell, width) }));
     if (kind === "miss" || kind === "water") cells.push(s("circle", { cx: x, cy: y, r: kind === "miss" ? 4 : 2, class: "mark" }));
     if (kind === "hit" || kind === "sunk") cells.push(s("path", { d: `M${x - 8},${y - 8}L${x + 8},${y + 8}M${x + 8},${y - 8}L${x - 8},${y + 8}`, class: "mark" }));
+    if (chosen.has(cell)) cells.push(s("circle", { cx: x, cy: y, r: 9, class: "aimed" }));
+    const enemy = salvo.get(cell);
+    if (enemy !== undefined) {
+      cells.push(cellRect(cell, width, {
+        class: `target salvo-target${chosen.has(cell) ? " chosen" : ""}`, "data-cell": name(cell, width), "data-enemy": enemy,
+        onclick: () => aim(ctx, enemy, cell, index), onmouseenter: () => { aimed.textContent = `aim: ${name(cell, width)} at seat ${enemy}`; },
+      }));
+    }
     const move = targets.get(cell);
     if (move) {
       cells.push(cellRect(cell, width, {
         class: "target", "data-move": moveKey(move), "data-cell": name(cell, width),
-        onclick: () => ctx.send(move), onmouseenter: () => { aim.textContent = `aim: ${name(cell, width)}`; },
+        onclick: () => ctx.send(move), onmouseenter: () => { aimed.textContent = `aim: ${name(cell, width)}`; },
       }));
     }
   }
@@ -90,8 +105,72 @@ function sea(ctx, index, fleet, [width, height]) {
     : owners.includes(me) ? "Your fleet" : `Enemy waters (seat ${owners[0]})`;
   const afloat = owners.map((seat) => h("ul", { class: "ships" }, owners.length > 1 ? h("li", {}, `seat ${seat}:`) : null,
     fleet.ships.map((ship, i) => h("li", { class: view.fleets[seat].sunk.includes(i) ? "gone" : "" }, `${ship.name} (${ship.length})`))));
-  return h("div", { class: `sea-panel${targets.size ? " aiming" : ""}`, "data-seat": owners.join(" "), "data-sea": index },
-    h("h3", {}, title, " ", aim), frame(width, height, cells), afloat);
+  return h("div", { class: `sea-panel${targets.size || salvo.size ? " aiming" : ""}`, "data-seat": owners.join(" "), "data-sea": index },
+    h("h3", {}, title, " ", aimed), frame(width, height, cells), afloat);
+}
+
+// A salvo (three or more seats): a simultaneous choice with no listed moves; the seat picks its
+// cells on the enemies' seas, [enemy, cell, sea] each in ctx.state.salvo, then fires them at once.
+function aiming(ctx) {
+  return ctx.decision === "choice" && ctx.send && !(ctx.legal || []).length && Array.isArray(ctx.view.due) && ctx.view.due.length > 0;
+}
+
+// The cells of sea ``index`` a shot may go at, each with the enemy it is fired at: the cells chosen
+// already (to take back), and unshot cells of the waters of a due enemy with shots left (in the
+// shared sea, its home block of ten columns or a border column next to it).
+function salvoTargets(ctx, index, owners, width) {
+  const view = ctx.view;
+  const data = view.seas[index];
+  const salvo = ctx.state.salvo;
+  const room = (enemy, count) => view.salvo === "focus" || salvo.filter(([seat]) => seat === enemy).length < count;
+  const due = view.due.filter(([enemy, count]) => owners.includes(enemy) && room(enemy, count)).map(([enemy]) => enemy);
+  const taken = new Set([...data.shots, ...data.water]);
+  const own = new Set(((view.fleets[view.seat] || {}).layout || []).filter(() => view.fleets[view.seat].sea === index).map(([cell]) => cell));
+  const targets = new Map(salvo.filter(([, , sea]) => sea === index).map(([enemy, cell]) => [cell, enemy]));
+  if (!due.length) return targets;
+  for (let cell = 0; cell < width * data.height; cell++) {
+    if (taken.has(cell) || own.has(cell) || targets.has(cell)) continue;
+    const column = cell % width;
+    const enemy = view.variant !== "shared" ? due[0]
+      : due.find((seat) => Math.floor(column / 10) === seat) ?? due.find((seat) => column === seat * 10 - 1 || column === seat * 10 + 10);
+    if (enemy !== undefined) targets.set(cell, enemy);
+  }
+  return targets;
+}
+
+function aim(ctx, enemy, cell, sea) {
+  const salvo = ctx.state.salvo;
+  const at = salvo.findIndex(([, c, s2]) => c === cell && s2 === sea);
+  if (at >= 0) salvo.splice(at, 1);
+  else {
+    const count = (ctx.view.due.find(([seat]) => seat === enemy) || [enemy, 0])[1];
+    if (ctx.view.salvo === "focus") {
+      const others = salvo.filter(([seat]) => seat !== enemy);
+      salvo.splice(0, salvo.length, ...salvo.filter(([seat]) => seat === enemy));
+      if (others.length) ctx.state.salvoNote = `a focus salvo goes at one enemy: now seat ${enemy}`;
+    }
+    if (salvo.filter(([seat]) => seat === enemy).length < count) salvo.push([enemy, cell, sea]);
+  }
+  ctx.repaint();
+}
+
+function salvoPanel(ctx) {
+  const view = ctx.view;
+  const salvo = ctx.state.salvo;
+  const wanted = view.salvo === "focus" ? (salvo.length ? view.due.find(([seat]) => seat === salvo[0][0])[1] : view.due[0][1])
+    : view.due.reduce((sum, [, count]) => sum + count, 0);
+  const counts = view.due.map(([enemy, count]) => `seat ${enemy}: ${salvo.filter(([seat]) => seat === enemy).length} of ${count}`);
+  const fire = () => {
+    const move = { salvo: salvo.map(([enemy, cell]) => [enemy, cell]) };
+    ctx.state.salvo = [];
+    ctx.send(move);
+  };
+  return h("div", { class: "salvo", id: "salvo" },
+    h("p", {}, `Your salvo (${view.salvo}${view.salvo === "focus" ? ": every shot at one enemy" : ": shots at each enemy"}): `, counts.join(", ")),
+    ctx.state.salvoNote ? h("p", { class: "hint" }, ctx.state.salvoNote) : null,
+    h("div", { class: "moves" },
+      h("button", { id: "fire-salvo", disabled: salvo.length !== wanted, onclick: fire }, `Fire ${salvo.length} shot${salvo.length === 1 ? "" : "s"}`),
+      h("button", { id: "clear-salvo", onclick: () => { ctx.state.salvo = []; ctx.repaint(); } }, "Clear")));
 }
 
 function placement(ctx, fleet, [width, height]) {

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import shutil
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -40,12 +41,19 @@ class Served:
     node: Node
     port: int = 0
     links: list[str] = field(default_factory=list)
+    token: Any = None
+    """The trio token of the nodes' thread, for :meth:`call`."""
+
+    def call(self, function: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        """Run ``function(*args)`` (e.g. a method of the node) in the nodes' thread; its result."""
+        return trio.from_thread.run(function, *args, trio_token=self.token)
 
 
 @contextmanager
-def nodes(tmp_path: Path, names: tuple[str, ...], links: int = 4) -> Iterator[list[Served]]:
-    """Nodes with their client APIs, each with ``links`` one-time login links, running in a thread."""
-    served = [Served(name, Node(NodeConfig(data=tmp_path / name, name=name, **FAST))) for name in names]
+def nodes(tmp_path: Path, names: tuple[str, ...], links: int = 4, **config: dict[str, Any]) -> Iterator[list[Served]]:
+    """Nodes with their client APIs, each with ``links`` one-time login links, running in a thread;
+    ``config[name]`` adds to that node's :class:`NodeConfig` (a bot, discovery)."""
+    served = [Served(name, Node(NodeConfig(data=tmp_path / name, name=name, **{**FAST, **config.get(name, {})}))) for name in names]
     ready = threading.Event()
     stop: list[Callable[[], None]] = []
     failure: list[BaseException] = []
@@ -55,6 +63,7 @@ def nodes(tmp_path: Path, names: tuple[str, ...], links: int = 4) -> Iterator[li
             token = trio.lowlevel.current_trio_token()
             stop.append(lambda: token.run_sync_soon(nursery.cancel_scope.cancel))
             for entry in served:
+                entry.token = token
                 await nursery.start(entry.node.run)
                 logins = Logins()
                 secret = load_or_create_token(entry.node.config.data / TOKEN_FILE)

@@ -1,19 +1,24 @@
-"""The browser client in a real headless Chromium, against two real nodes: log in with the printed
-link, host, join by invite and from a list, play whole towers and zeeslag games by clicking (one
-player on a phone-sized screen), see the result; the replay viewer steps to a planted violation.
-Screenshots of each game are saved in the test's temporary directory."""
+"""The browser client in a real headless Chromium, against real nodes: log in with the printed
+link, host, join by invite, from a node's list and from the tables announced nearby, play whole
+towers, zeeslag, duel (a deck from a deck list) and drachenherz games by clicking (one player on
+a phone-sized screen), fire salvos at a table of three, see the result; the replay viewer steps to
+a planted violation and draws every golden game. Screenshots of each game are saved in the test's
+temporary directory (its path is printed)."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from fairtable.node.discovery import factory_for
+from tests.export_golden import transcripts
 from tests.node.cheated import unaffordable_play
 from tests.node.web.browser import WAIT, Served, chromium, nodes
-from tests.paths import VECTORS
+from tests.paths import ROOT, VECTORS
 
 pytest.importorskip("selenium")
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
@@ -22,8 +27,9 @@ from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
 PHONE = (390, 844)
-GAME_SECONDS = 60
-"""A guard against a game that never ends (these games take seconds)."""
+GAME_SECONDS = 240
+"""A guard against a game that never ends (these games take seconds to a minute or two)."""
+NEARBY = {"discovery": factory_for("loopback")}
 
 
 class Page:
@@ -88,13 +94,15 @@ class Page:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory) -> Iterator[list[Served]]:
-    with nodes(tmp_path_factory.mktemp("nodes"), ("alice", "bob")) as running:
+    with nodes(tmp_path_factory.mktemp("nodes"), ("alice", "bob", "robot"), alice=NEARBY, bob=NEARBY,
+               robot={**NEARBY, "bot": "random"}) as running:
         yield running
 
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory, served) -> Iterator[list[Page]]:
     shots = tmp_path_factory.mktemp("screenshots")
+    print(f"screenshots in {shots}")
     with chromium(tmp_path_factory.mktemp("alice-profile")) as alice, \
             chromium(tmp_path_factory.mktemp("bob-profile"), *PHONE) as bob:
         opened = [Page(alice, shots, "alice"), Page(bob, shots, "bob")]
@@ -128,7 +136,25 @@ def host(page: Page, game: str, options: dict[str, str] | None = None) -> str:
         field.send_keys(value)
     page.press("#host-button")
     page.wait(lambda: "offered" in page.text("#host-message"), "the table to be offered")
-    return page.one("#your-tables input.invite-code").get_attribute("value")
+    invite = page.one("#your-tables input.invite-code").get_attribute("value")
+    assert invite in page.text("#host-message")
+    return invite
+
+
+def lobby_of(invite: str) -> str:
+    """The lobby id an invite (``ft:LOBBY.FINGERPRINT@HOST:PORT``) names."""
+    return invite.removeprefix("ft:").split(".")[0]
+
+
+def join_by_invite(host_page: Page, guest: Page, game: str, options: dict[str, str] | None = None) -> str:
+    """The host hosts ``game``, the guest pastes the invite and is seated; the lobby id."""
+    invite = host(host_page, game, options)
+    lobby = lobby_of(invite)
+    guest.driver.get(guest.driver.current_url.split("#")[0] + "#/")
+    guest.one("#join-invite").send_keys(invite)
+    guest.press("#join-button")
+    guest.one(f'#your-tables li[data-lobby="{lobby}"]')
+    return lobby
 
 
 def start(host_page: Page, guest: Page, lobby: str) -> None:
@@ -164,11 +190,7 @@ def play(pages: list[Page], choose: Callable[[Page], str | None], game: str, rel
 
 def test_two_players_play_a_whole_towers_game_by_clicking(pages):
     alice, bob = pages
-    invite = host(alice, "towers")
-    lobby = invite.rsplit("/", 1)[1]
-    bob.one("#join-invite").send_keys(invite)
-    bob.press("#join-button")
-    bob.one(f'li[data-lobby="{lobby}"]')
+    lobby = join_by_invite(alice, bob, "towers")
     start(alice, bob, lobby)
     alice.screenshot("towers-start")
 
@@ -205,7 +227,7 @@ def place_by_hand(page: Page) -> set[str]:
 
 def test_two_players_play_a_whole_zeeslag_game_by_clicking(pages, served):
     alice, bob = pages
-    lobby = host(alice, "zeeslag").rsplit("/", 1)[1]
+    lobby = lobby_of(host(alice, "zeeslag"))
     bob.driver.get(bob.driver.current_url.split("#")[0] + "#/")
     bob.one("#join-invite").send_keys(served[0].node.address)  # an address only: list its tables and pick one
     bob.press("#join-button")
@@ -263,17 +285,24 @@ def test_the_viewer_steps_to_a_planted_violation_and_shows_every_hand(pages, tmp
     alice.screenshot("viewer-violation")
 
 
-@pytest.mark.parametrize("name", ["shengji-standard", "zeeslag-duel"])
-def test_the_viewer_shows_a_golden_game_from_every_seat(pages, name):
+GOLDEN = [path.stem for path in transcripts()]
+
+
+@pytest.mark.parametrize("name", GOLDEN)
+def test_the_viewer_draws_every_golden_game_from_every_seat(pages, name):
     alice = pages[0]
-    open_viewer(alice, VECTORS / "games" / f"{name}.ftt", name.split("-")[0])
+    game = name.split("-")[0]
+    open_viewer(alice, VECTORS / "games" / f"{name}.ftt", game)
     assert alice.one("#replay-verdict.valid")
     alice.press("#replay-last")
     alice.wait(lambda: "game over" in alice.text("#replay-text"), "the last step")
+    seats = len(alice.all("#replay-perspective option")) - 2
     Select(alice.one("#replay-perspective")).select_by_value("all")
-    seats = 4 if name.startswith("shengji") else 2
-    alice.wait(lambda: len(alice.all("#replay-board > .panel")) == seats, "every seat's board")
-    alice.screenshot(name)
+    alice.wait(lambda: len(alice.all(f"#replay-board > .panel .{game}")) == seats, "every seat's board, drawn")
+    assert not alice.all("#replay-board dl.tree"), "a game with pictures is not shown as data"
+    alice.press("#replay-first")
+    alice.wait(lambda: alice.text("#replay-position").startswith("step 1 of"), "the first step")
+    alice.screenshot(f"viewer-{name}")
 
 
 def test_the_viewer_replays_a_finished_table_of_the_node(pages):
@@ -284,6 +313,114 @@ def test_the_viewer_replays_a_finished_table_of_the_node(pages):
     buttons[0].click()
     assert alice.one("#replay-verdict.valid")
     assert alice.text("#replay-result").startswith("Result: seat ")
+
+
+def cards_of(game: str) -> list[dict]:
+    return json.loads((ROOT / "games" / game / "cards.json").read_text(encoding="utf-8"))
+
+
+def test_two_players_play_a_whole_duel_one_with_a_deck_from_a_deck_list(pages, served):
+    alice, bob = pages
+    lobby = join_by_invite(alice, bob, "duel")
+    start(alice, bob, lobby)
+    catalogue = cards_of("duel")
+    wanted = sorted(card["id"] for card in catalogue[::5][:20])
+    lines = ["# my deck", *(str(card) if index % 3 == 0 else catalogue[card]["name_en"].upper() if index % 3 == 1
+                            else catalogue[card]["name"] for index, card in enumerate(wanted))]
+    listing = alice.one("#deck-list")
+    listing.send_keys("not a card\n")
+    alice.press("#read-deck-list")
+    assert "no card is called" in alice.text("#deck-problems") and "a deck holds exactly 20" in alice.text("#deck-problems")
+    listing.clear()
+    listing.send_keys("\n".join(lines))
+    alice.press("#read-deck-list")
+    alice.wait(lambda: alice.text("#deck-count") == "20 of 20 chosen", "the list read")
+    assert sorted(map(int, alice.cells("#deck-builder .deck-card.chosen", "card"))) == wanted
+    alice.screenshot("duel-deck")
+    alice.press("#confirm-deck")
+    bob.press("#random-deck")
+
+    def card(page: Page) -> str | None:
+        css = ".duel .face.play:not([disabled])"
+        return css if page.all("#turn.yours") and page.all(css) else None
+
+    play(pages, card, "duel")
+    results = sorted(page.text("#result").split(" ")[1] for page in pages)
+    assert results == ["lost", "won"] or all(page.text("#result").startswith("Draw") for page in pages), results
+    (table,) = [update for update in served[0].call(served[0].node.my_tables) if update.lobby_id == lobby]
+    assert table.view["deck_cards"] == wanted, "alice played the deck of her list"
+    for page in pages:
+        page.screenshot("duel")
+    assert bob.fits_its_screen()
+
+
+def test_two_players_play_a_whole_drachenherz_game_by_clicking_a_table_found_nearby(pages):
+    alice, bob = pages
+    lobby = lobby_of(host(alice, "drachenherz"))
+    bob.driver.get(bob.driver.current_url.split("#")[0] + "#/")
+    bob.press(f'#nearby button.join[data-lobby="{lobby}"]')
+    bob.one(f'#your-tables li[data-lobby="{lobby}"]')
+    start(alice, bob, lobby)
+    alice.wait(lambda: alice.all(".drachenherz .dh-field"), "the board's fields")
+    assert len(alice.all(".drachenherz .dh-field")) == 10
+
+    def card(page: Page) -> str | None:
+        css = ".drachenherz button.dh-play:not([disabled])"
+        return css if page.all("#turn.yours") and page.all(css) else None
+
+    play(pages, card, "drachenherz")
+    assert all(page.text("#result") for page in pages)
+    for page in pages:
+        page.screenshot("drachenherz")
+    assert bob.fits_its_screen()
+
+
+def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pages, served):
+    alice = pages[0]
+    robot = served[2]
+    lobby = robot.call(robot.node.host, "zeeslag", "duel", {}, 3).lobby_id
+    for page in pages:
+        page.driver.get(page.driver.current_url.split("#")[0] + "#/")
+        page.press(f'#nearby button.join[data-lobby="{lobby}"]')
+        page.one(f'#your-tables li[data-lobby="{lobby}"]')
+    def seated() -> int:
+        return len(next(t for t in robot.call(robot.node.list_tables, None) if t.lobby_id == lobby).joined)
+
+    alice.wait(lambda: seated() == 3, "three seats taken")
+    robot.call(robot.node.start, lobby)
+    for page in pages:
+        page.press(f'li[data-lobby="{lobby}"] a.open')
+        page.press("#random-fleet")
+    fired = {page.name: 0 for page in pages}
+    deadline = time.monotonic() + GAME_SECONDS
+    while min(fired.values()) < 2:
+        assert time.monotonic() < deadline, [page.screenshot("salvo-stuck") for page in pages]
+        for page in pages:
+            if not page.all("#fire-salvo") or fired[page.name] >= 2:
+                continue
+            while page.all("#fire-salvo[disabled]"):
+                free = zip(page.cells("rect.salvo-target:not(.chosen)"), page.cells("rect.salvo-target:not(.chosen)", "enemy"))
+                cell, enemy = next(free)
+                page.click(page.one(f'rect.salvo-target[data-cell="{cell}"][data-enemy="{enemy}"]'))
+            if fired[page.name] == 1:
+                page.screenshot("zeeslag-salvo")
+            page.click(page.one("#fire-salvo"))
+            page.wait(lambda: not page.all("#fire-salvo"), f"{page.name}: the salvo taken")
+            fired[page.name] += 1
+    alice.wait(lambda: len(alice.all(".recent li")) >= 6, "the salvos' shots among the last shots")
+    for page in pages:
+        page.driver.execute_script("window.confirm = () => true")
+        page.press("#resign")
+    for page in pages:
+        page.wait(lambda: page.text("#result").startswith("You lost"), f"{page.name} to see it lost")
+    alice.screenshot("zeeslag-three")
+
+
+def test_a_variant_without_pictures_falls_back_to_the_generic_view(pages):
+    script = ("const done = arguments[arguments.length - 1];"
+              "import('/boards.js').then(async (m) => done([!!(await m.board('zeeslag', 'duel')), !!(await m.board('zeeslag', 'space')),"
+              " !!(await m.board('duel', '1v1'))]));")
+    assert pages[0].driver.execute_async_script(script) == [True, False, True]
 
 
 def test_nothing_on_the_pages_failed(pages):
@@ -301,11 +438,7 @@ def test_a_game_without_pictures_is_played_through_the_generic_view(pages, count
         page.driver.get(page.driver.current_url.split("#")[0] + "#/")
         page.driver.refresh()
         page.one("#host-form")
-    invite = host(alice, counting_game.id)
-    lobby = invite.rsplit("/", 1)[1]
-    bob.one("#join-invite").send_keys(invite)
-    bob.press("#join-button")
-    bob.one(f'li[data-lobby="{lobby}"]')
+    lobby = join_by_invite(alice, bob, counting_game.id)
     start(alice, bob, lobby)
     assert alice.all("details.generic-panel[open]"), "with no pictures, the view and its moves are open"
 
