@@ -60,7 +60,7 @@ def describe_reveal(before: dict, after: dict) -> str | None:
 def _token(view: dict, move: dict) -> str:
     if "pick" in move:
         return slug(move["pick"])
-    card = _hand_card(view, move.get("attack", move.get("defend")))
+    card = _hand_card(view, move["attack"] if "attack" in move else move["defend"])
     token = "?" if card is None else slug(card)
     return f"{token}@{move['target']}" if "target" in move else token
 

@@ -122,8 +122,8 @@ async def test_a_salvo_no_list_holds_is_taken_when_the_rules_allow_it_and_refuse
         await eventually(lambda: table.session.decision_kind == CHOICE)
         assert table.session.legal_moves() == ()
         due = table.session.game.view(table.session.state, 0)["due"]
-        with pytest.raises(ServiceError, match="zeeslag|salvo") as refused:
+        with pytest.raises(ServiceError) as refused:
             await host.move(table_id, {"salvo": [[due[0][0], 0]]})
-        assert "legal moves" not in str(refused.value)
+        assert "salvo" in str(refused.value) and "legal moves" not in str(refused.value)
         await host.move(table_id, {"salvo": [[enemy, cell] for enemy, count in due for cell in range(count)]})
         assert table.session.decision_kind != CHOICE
