@@ -35,8 +35,10 @@ export function cardPicture(cards, id, attrs = {}) {
     s("text", { x: 40, y: 16, "text-anchor": "middle", class: "name", textLength: card.name.length > 11 ? 70 : null, lengthAdjust: "spacingAndGlyphs" }, card.name),
     s("text", { x: 40, y: 44, "text-anchor": "middle", class: "english" }, card.name_en.length > 14 ? `${card.name_en.slice(0, 13)}…` : card.name_en),
     s("text", { x: 40, y: 64, "text-anchor": "middle", class: "type" }, card.type),
-    s("text", { x: 8, y: 96, class: "value" }, `⚔${card.attack}`),
-    s("text", { x: 72, y: 96, "text-anchor": "end", class: "value" }, `⛨${card.defence}`),
+    s("text", { x: 8, y: 87, class: "label" }, "attack"),
+    s("text", { x: 72, y: 87, "text-anchor": "end", class: "label" }, "defence"),
+    s("text", { x: 8, y: 102, class: "value" }, String(card.attack)),
+    s("text", { x: 72, y: 102, "text-anchor": "end", class: "value" }, String(card.defence)),
     s("title", {}, `${card.name} (${card.name_en}), ${card.type}: attack ${card.attack}, defence ${card.defence}; beats ${BEATS[card.type]}`));
 }
 
@@ -107,7 +109,11 @@ function draft(ctx, cards, names) {
 
 function recent(view, cards, names) {
   if (!view.recent.length) return null;
-  return h("div", { class: "recent" }, h("h3", {}, "Last duels"), h("ul", {}, view.recent.slice(-6).map((duel) => {
+  const last = view.recent[view.recent.length - 1];
+  return h("div", { class: "recent" }, h("h3", {}, "Last duels"),
+    h("div", { class: "last-duel", id: "last-duel" }, cardPicture(cards, last.attack, { width: 64 }), h("span", {}, "against"),
+      cardPicture(cards, last.defence, { width: 64 }), h("strong", {}, `${last.points[0]}–${last.points[1]}`)),
+    h("ul", {}, view.recent.slice(-6).reverse().map((duel) => {
     const defence = duel.defence === null ? "no card" : `${cards[duel.defence].name} ${cards[duel.defence].defence}`;
     const [a, d] = duel.points;
     return h("li", {}, `${duel.playoff ? "playoff" : `round ${duel.round}`}: ${names[duel.attacker]} ${cards[duel.attack].name} `

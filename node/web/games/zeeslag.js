@@ -101,8 +101,9 @@ function sea(ctx, index, fleet, [width, height]) {
     }
   }
   const whose = owners.map((seat) => (seat === me ? "you" : `seat ${seat}`)).join(", ");
+  const team = (view.teams || []).find((seats) => seats.includes(me)) || [];
   const title = owners.length > 1 ? `Shared sea (${whose})` : me === null ? `Sea of seat ${owners[0]}`
-    : owners.includes(me) ? "Your fleet" : `Enemy waters (seat ${owners[0]})`;
+    : owners.includes(me) ? "Your fleet" : team.includes(owners[0]) ? `Your partner's waters (seat ${owners[0]})` : `Enemy waters (seat ${owners[0]})`;
   const afloat = owners.map((seat) => h("ul", { class: "ships" }, owners.length > 1 ? h("li", {}, `seat ${seat}:`) : null,
     fleet.ships.map((ship, i) => h("li", { class: view.fleets[seat].sunk.includes(i) ? "gone" : "" }, `${ship.name} (${ship.length})`))));
   return h("div", { class: `sea-panel${targets.size || salvo.size ? " aiming" : ""}`, "data-seat": owners.join(" "), "data-sea": index },

@@ -2,18 +2,21 @@
 link, host, join by invite, from a node's list and from the tables announced nearby, play whole
 towers, zeeslag, duel (a deck from a deck list) and drachenherz games by clicking (one player on
 a phone-sized screen), fire salvos at a table of three, see the result; the replay viewer steps to
-a planted violation and draws every golden game. Screenshots of each game are saved in the test's
-temporary directory (its path is printed)."""
+a planted violation and draws every golden game. Screenshots of each game are saved in
+``build/screenshots`` (or the directory ``FAIRTABLE_SCREENSHOTS`` names), replaced on each run."""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from fairtable.games import registry
 from fairtable.node.discovery import factory_for
 from tests.export_golden import transcripts
 from tests.node.cheated import unaffordable_play
@@ -101,8 +104,9 @@ def served(tmp_path_factory) -> Iterator[list[Served]]:
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory, served) -> Iterator[list[Page]]:
-    shots = tmp_path_factory.mktemp("screenshots")
-    print(f"screenshots in {shots}")
+    shots = Path(os.environ.get("FAIRTABLE_SCREENSHOTS") or ROOT / "build" / "screenshots")
+    shutil.rmtree(shots, ignore_errors=True)
+    shots.mkdir(parents=True)
     with chromium(tmp_path_factory.mktemp("alice-profile")) as alice, \
             chromium(tmp_path_factory.mktemp("bob-profile"), *PHONE) as bob:
         opened = [Page(alice, shots, "alice"), Page(bob, shots, "bob")]
@@ -449,3 +453,9 @@ def test_a_game_without_pictures_is_played_through_the_generic_view(pages, count
     play(pages, button, counting_game.id)
     assert sorted(page.text("#result").split(" ")[1] for page in pages) == ["lost", "won"]
     alice.screenshot("generic")
+
+
+def test_a_screenshot_of_each_game_was_saved(pages):
+    saved = [path.name for path in pages[0].shots.glob("*.png")]
+    missing = [game for game in registry.ids() if not any(name.startswith((f"{game}-", f"viewer-{game}-")) for name in saved)]
+    assert missing == [], saved
