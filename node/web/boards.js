@@ -1,5 +1,6 @@
 // Each game's pictures live in games/<id>.js, exporting `async render(ctx)` that returns an element.
-// ctx: { game, view (the seat's or spectator's view), legal (legal moves), decision, yourTurn,
+// ctx: { game, variant, view (the seat's or spectator's view), legal (legal moves), texts (their
+//        words, as legal), text (the game's text rendering of the view, or null), decision, yourTurn,
 //        send (move => Promise; null when nothing may be sent, e.g. in the replay viewer),
 //        state (an object kept per table between renders: a placement in progress, a selection),
 //        final (replay only: the last view from the same perspective), repaint (() => render again) }.

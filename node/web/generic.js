@@ -1,4 +1,5 @@
-// Any game, playable: the seat's view as structured data, and its legal moves as buttons.
+// Any game, playable: the game's own text rendering of the view (when it has one), its legal moves
+// as buttons in the game's words, and the view as structured data.
 import { h, moveButton, moveKey } from "./dom.js";
 
 export function generic(ctx) {
@@ -7,6 +8,7 @@ export function generic(ctx) {
   if (secret) moves.unshift(moveButton(ctx, { random: true }, secret, { class: "move" }));
   if (ctx.send && !moves.length && ctx.decision) moves.push(typed(ctx));
   return h("div", { class: "generic" },
+    ctx.text ? h("pre", { class: "game-text" }, ctx.text) : null,
     moves.length ? h("div", { class: "moves" }, moves) : null,
     ctx.view ? tree(ctx.view) : h("p", { class: "hint" }, "No view yet."));
 }

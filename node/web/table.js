@@ -31,7 +31,7 @@ export function tablePage(app, lobbyId) {
       return;
     }
     const ctx = {
-      game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [],
+      game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [], text: event.text,
       decision: event.decision, yourTurn: event.your_turn,
       send: event.your_turn && event.table && event.phase === "playing" ? send : null, state: memory.get(lobbyId), final: null,
       repaint: render,

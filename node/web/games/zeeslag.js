@@ -28,9 +28,9 @@ export async function render(ctx) {
   const size = (index) => [view.seas[index].width, view.seas[index].height];
   return h("div", { class: "zeeslag" },
     h("p", { class: "field" }, `Fleet ${fleet.name} (${fleet.name_en}), ${view.variant}${view.water_ring ? ", water ring on" : ""}`),
+    placing ? placement(ctx, fleet, windowOf(view, size(mine))) : null,
     h("div", { class: "seas" }, order.map((index) => (placing && index === mine && view.variant !== "shared"
-      ? placement(ctx, fleet, size(index)) : sea(ctx, index, fleet, size(index))))),
-    placing && view.variant === "shared" ? moveButton(ctx, { random: true }, "Random fleet", { id: "random-fleet" }) : null,
+      ? null : sea(ctx, index, fleet, size(index))))),
     answers.length ? h("div", { class: "moves" }, answers.map((move) => moveButton(ctx, move, (ctx.texts || [])[ctx.legal.indexOf(move)] || moveKey(move), { class: "move" }))) : null,
     aiming(ctx) ? salvoPanel(ctx) : null,
     shots(view));
@@ -38,9 +38,18 @@ export async function render(ctx) {
 
 const name = (cell, width) => `${LETTERS[Math.floor(cell / width)]}${(cell % width) + 1}`;
 
-function frame(width, height, content, attrs = {}) {
+// Where a seat places its fleet: its own sea, or in the shared sea its window of twelve columns, its
+// home block and the neighbours' border columns beside it (games.md, zeeslag), `first` the window's
+// first column in the sea; a column outside the sea is no place, and each ship needs a home cell.
+function windowOf(view, [seaWidth, height]) {
+  if (view.variant !== "shared") return { width: seaWidth, height, first: 0, inSea: () => true, home: () => true };
+  const first = 10 * view.seat - 1;
+  return { width: 12, height, first, inSea: (x) => first + x >= 0 && first + x < seaWidth, home: (x) => x >= 1 && x <= 10 };
+}
+
+function frame(width, height, content, attrs = {}, first = 0) {
   const labels = [];
-  for (let x = 0; x < width; x++) labels.push(s("text", { x: (x + 1.5) * CELL, y: CELL * 0.7, "text-anchor": "middle", class: "label" }, String(x + 1)));
+  for (let x = 0; x < width; x++) labels.push(s("text", { x: (x + 1.5) * CELL, y: CELL * 0.7, "text-anchor": "middle", class: "label" }, String(first + x + 1)));
   for (let y = 0; y < height; y++) labels.push(s("text", { x: CELL * 0.5, y: (y + 1.65) * CELL, "text-anchor": "middle", class: "label" }, LETTERS[y]));
   return s("svg", { class: "sea", viewBox: `0 0 ${(width + 1) * CELL} ${(height + 1) * CELL}`, ...attrs }, labels, content);
 }
@@ -74,7 +83,8 @@ function sea(ctx, index, fleet, [width, height]) {
   const hits = new Set(data.hits);
   const water = new Set(data.water);
   const shotAt = new Set(data.shots);
-  const aimed = h("span", { class: "aim" });
+  const aimed = h("p", { class: "aim" }, "\u00a0");
+  // One line of fixed height, so the words under the cursor never move the grid being clicked.
   const cells = [];
   for (let cell = 0; cell < width * height; cell++) {
     const x = ((cell % width) + 1.5) * CELL;
@@ -106,8 +116,8 @@ function sea(ctx, index, fleet, [width, height]) {
     : owners.includes(me) ? "Your fleet" : team.includes(owners[0]) ? `Your partner's waters (seat ${owners[0]})` : `Enemy waters (seat ${owners[0]})`;
   const afloat = owners.map((seat) => h("ul", { class: "ships" }, owners.length > 1 ? h("li", {}, `seat ${seat}:`) : null,
     fleet.ships.map((ship, i) => h("li", { class: view.fleets[seat].sunk.includes(i) ? "gone" : "" }, `${ship.name} (${ship.length})`))));
-  return h("div", { class: `sea-panel${targets.size || salvo.size ? " aiming" : ""}`, "data-seat": owners.join(" "), "data-sea": index },
-    h("h3", {}, title, " ", aimed), frame(width, height, cells), afloat);
+  return h("div", { class: `sea-panel${owners.length > 1 ? " shared" : ""}${targets.size || salvo.size ? " aiming" : ""}`, "data-seat": owners.join(" "), "data-sea": index },
+    h("h3", {}, title), aimed, frame(width, height, cells), afloat);
 }
 
 // A salvo (three or more seats): a simultaneous choice with no listed moves; the seat picks its
@@ -174,7 +184,7 @@ function salvoPanel(ctx) {
       h("button", { id: "clear-salvo", onclick: () => { ctx.state.salvo = []; ctx.repaint(); } }, "Clear")));
 }
 
-function placement(ctx, fleet, [width, height]) {
+function placement(ctx, fleet, { width, height, first, inSea, home }) {
   const memo = ctx.state.placement || (ctx.state.placement = { ships: [], vertical: false });
   const panel = h("div", { class: "sea-panel placing", "data-seat": ctx.view.seat });
   const occupied = () => new Map(memo.ships.flatMap((placed) => placed.cells.map((cell) => [cell, placed.index])));
@@ -183,8 +193,12 @@ function placement(ctx, fleet, [width, height]) {
     const x = cell % width;
     const y = Math.floor(cell / width);
     if (memo.vertical ? y + length > height : x + length > width) return null;
-    return Array.from({ length }, (_, i) => (memo.vertical ? cell + i * width : cell + i));
+    const cells = Array.from({ length }, (_, i) => (memo.vertical ? cell + i * width : cell + i));
+    const columns = cells.map((c) => c % width);
+    return columns.every(inSea) && columns.some(home) ? cells : null;
   }
+  const label = (cell) => `${LETTERS[Math.floor(cell / width)]}${first + (cell % width) + 1}`;
+  const where = (cell) => (!inSea(cell % width) ? " off" : home(cell % width) ? "" : " border");
   function fits(cells) {
     const taken = occupied();
     return cells.every((cell) => {
@@ -216,7 +230,7 @@ function placement(ctx, fleet, [width, height]) {
     };
     for (let cell = 0; cell < width * height; cell++) {
       cells.push(cellRect(cell, width, {
-        class: `cell place ${taken.has(cell) ? "ship" : "unknown"}`, "data-place": name(cell, width), "data-index": cell,
+        class: `cell place ${taken.has(cell) ? "ship" : "unknown"}${where(cell)}`, "data-place": label(cell), "data-index": cell,
         onmouseenter: () => hover(cell),
         onclick: () => {
           if (taken.has(cell)) memo.ships = memo.ships.filter((placed) => placed.index !== taken.get(cell));
@@ -234,8 +248,9 @@ function placement(ctx, fleet, [width, height]) {
     const done = next < 0;
     const confirm = h("button", { id: "confirm-fleet", disabled: !done, onclick: () => ctx.send({ ids: [...ids], ships: [...ships] }) }, "Confirm fleet");
     fill(panel,
-      h("h3", {}, "Place your fleet: click a cell for the ship's top or left end; R turns it"),
-      frame(width, height, cells, { onmouseleave: () => hover(-1) }),
+      h("h3", {}, "Place your fleet: click a cell for the ship's top or left end; R turns it",
+        first ? " (shaded: the neighbours' border columns; each ship needs a cell in your own block)" : ""),
+      frame(width, height, cells, { onmouseleave: () => hover(-1) }, first),
       h("ul", { class: "ships" }, fleet.ships.map((ship, i) => h("li", {
         class: memo.ships.some((placed) => placed.index === i) ? "placed" : i === next ? "next" : "",
       }, `${ship.name} (${ship.length})`))),

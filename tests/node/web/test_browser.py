@@ -216,15 +216,17 @@ FLEET = ("A1", "C1", "E1", "G1")
 """Where alice places the classic fleet's first four ships, left to right; the fifth goes down from A10."""
 
 
-def place_by_hand(page: Page) -> set[str]:
-    for cell in FLEET:
+def place_by_hand(page: Page, starts: tuple[str, ...] = FLEET, last: str = "A10", label: str = "zeeslag-placing") -> set[str]:
+    """Place the first four ships going right from ``starts``, turn, the fifth going down from ``last``."""
+    for cell in starts:
         page.press(f'rect[data-place="{cell}"]')
     page.press("#rotate")
     page.wait(lambda: "vertical" in page.text("#rotate"), "the ship to turn")
-    page.press('rect[data-place="A10"]')
+    page.press(f'rect[data-place="{last}"]')
     placed = set(page.cells("rect.cell.place.ship", "place"))
-    assert len(placed) == 5 + 4 + 3 + 3 + 2 and {"A10", "B10"} <= placed
-    page.screenshot("zeeslag-placing")
+    below = f"{chr(ord(last[0]) + 1)}{last[1:]}"
+    assert len(placed) == 5 + 4 + 3 + 3 + 2 and {last, below} <= placed
+    page.screenshot(label)
     page.press("#confirm-fleet")
     return placed
 
@@ -379,10 +381,11 @@ def test_two_players_play_a_whole_drachenherz_game_by_clicking_a_table_found_nea
     assert bob.fits_its_screen()
 
 
-def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pages, served):
+@pytest.mark.parametrize("variant", ["duel", "shared"])
+def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pages, served, variant):
     alice = pages[0]
     robot = served[2]
-    lobby = robot.call(robot.node.host, "zeeslag", "duel", {}, 3).lobby_id
+    lobby = robot.call(robot.node.host, "zeeslag", variant, {}, 3).lobby_id
     for page in pages:
         page.driver.get(page.driver.current_url.split("#")[0] + "#/")
         page.press(f'#nearby button.join[data-lobby="{lobby}"]')
@@ -394,7 +397,14 @@ def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pa
     robot.call(robot.node.start, lobby)
     for page in pages:
         page.press(f'li[data-lobby="{lobby}"] a.open')
-        page.press("#random-fleet")
+    if variant == "shared":  # alice's window: the border column left of her block, her block, the one right of it
+        seat = int(alice.text("#table-page .seat.me").split(":")[0].split()[1])
+        column = 10 * seat + 1
+        assert alice.cells("rect.cell.place.border", "place")[:1] == [f"A{column - 1}"]
+        place_by_hand(alice, tuple(f"{row}{column}" for row in "ACEG"), f"I{column}", "zeeslag-shared-placing")
+    else:
+        alice.press("#random-fleet")
+    pages[1].press("#random-fleet")
     fired = {page.name: 0 for page in pages}
     deadline = time.monotonic() + GAME_SECONDS
     while min(fired.values()) < 2:
@@ -407,7 +417,7 @@ def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pa
                 cell, enemy = next(free)
                 page.click(page.one(f'rect.salvo-target[data-cell="{cell}"][data-enemy="{enemy}"]'))
             if fired[page.name] == 1:
-                page.screenshot("zeeslag-salvo")
+                page.screenshot(f"zeeslag-{variant}-salvo")
             page.click(page.one("#fire-salvo"))
             page.wait(lambda: not page.all("#fire-salvo"), f"{page.name}: the salvo taken")
             fired[page.name] += 1
@@ -417,7 +427,7 @@ def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pa
         page.press("#resign")
     for page in pages:
         page.wait(lambda: page.text("#result").startswith("You lost"), f"{page.name} to see it lost")
-    alice.screenshot("zeeslag-three")
+    alice.screenshot(f"zeeslag-{variant}-three")
 
 
 def test_a_variant_without_pictures_falls_back_to_the_generic_view(pages):
