@@ -48,6 +48,8 @@ def test_each_game_speaks_its_own_notation():
     assert any(line.endswith((": hit", ": miss")) for line in zeeslag.splitlines())
     assert ": sunk: " in zeeslag and ": not sunk" in zeeslag and "commits its hidden data" in zeeslag
     assert ": lead " in shengji and ": declare (" in shengji
+    drachenherz = records["drachenherz-standard"]
+    assert ": play Fire dragon " in drachenherz and not any(line.endswith(("/ch", "/pd")) for line in drachenherz.splitlines())
     for record in records.values():
         header = record.split("\n\n")[0].splitlines()
         assert header[0] == "fairtable-export 1" and header[-2] == "verified: yes"
