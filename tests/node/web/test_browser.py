@@ -130,6 +130,22 @@ def test_the_login_link_logs_in_once_and_leaves_no_code_in_the_address(served, t
         assert "used already" in page.text(".login .error")
 
 
+def test_the_host_form_offers_every_option_of_every_variant_with_its_default(pages):
+    alice = pages[0]
+    alice.driver.get(alice.driver.current_url.split("#")[0] + "#/")
+    read = ("return [...document.querySelectorAll('#host-options [data-option]')].map((field) => "
+            "[field.dataset.option, field.type === 'checkbox' ? field.checked : field.value, field.min || null, field.max || null])")
+    for game in registry.ids():
+        described = registry.get(game).describe()
+        Select(alice.one("#host-game")).select_by_value(game)
+        for variant in described["variants"]:
+            Select(alice.one("#host-variant")).select_by_value(variant)
+            expected = [[o["name"], o["default"] if o["type"] == "flag" else str(o["default"]),
+                         str(o["lowest"]) if o["type"] == "integer" else None, str(o["highest"]) if o["type"] == "integer" else None]
+                        for o in described["options"][variant]]
+            assert alice.driver.execute_script(read) == expected, (game, variant)
+
+
 def host(page: Page, game: str, options: dict[str, str] | None = None) -> str:
     """Host a table of ``game`` through the form; the invite the page shows for it."""
     page.driver.get(page.driver.current_url.split("#")[0] + "#/")
