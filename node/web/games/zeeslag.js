@@ -23,6 +23,7 @@ export async function render(ctx) {
   const placing = ctx.decision === "hidden" && ctx.send;
   if (!aiming(ctx)) delete ctx.state.salvo;
   else if (!ctx.state.salvo) ctx.state.salvo = [];
+  ctx.state.salvoFree = 0;
   rotate = null;
   const answers = (ctx.legal || []).filter((move) => !("shoot" in move));
   const size = (index) => [view.seas[index].width, view.seas[index].height];
@@ -79,6 +80,7 @@ function sea(ctx, index, fleet, [width, height]) {
   const targets = new Map(ctx.send ? shots.map((move) => [move.shoot, move]) : []);
   const salvo = aiming(ctx) ? salvoTargets(ctx, index, owners, width) : new Map();
   const chosen = new Set(aiming(ctx) ? ctx.state.salvo.filter(([, , sea]) => sea === index).map(([, cell]) => cell) : []);
+  ctx.state.salvoFree += salvo.size - chosen.size;
   const sunk = new Set(data.sunk.flatMap((entry) => entry.cells));
   const hits = new Set(data.hits);
   const water = new Set(data.water);
@@ -180,7 +182,9 @@ function salvoPanel(ctx) {
     h("p", {}, `Your salvo (${view.salvo}${view.salvo === "focus" ? ": every shot at one enemy" : ": shots at each enemy"}): `, counts.join(", ")),
     ctx.state.salvoNote ? h("p", { class: "hint" }, ctx.state.salvoNote) : null,
     h("div", { class: "moves" },
-      h("button", { id: "fire-salvo", disabled: salvo.length !== wanted, onclick: fire }, `Fire ${salvo.length} shot${salvo.length === 1 ? "" : "s"}`),
+      // Fewer shots than due only when no target is left for them (the rules judge the excuse).
+      h("button", { id: "fire-salvo", disabled: salvo.length !== wanted && ctx.state.salvoFree > 0, onclick: fire },
+        `Fire ${salvo.length} shot${salvo.length === 1 ? "" : "s"}`),
       h("button", { id: "clear-salvo", onclick: () => { ctx.state.salvo = []; ctx.repaint(); } }, "Clear")));
 }
 

@@ -25,8 +25,9 @@ from fairtable.node.api.token import TOKEN_FILE, load_or_create_token
 from fairtable.node.node import Node, NodeConfig
 from tests.node.nodes import FAST
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+"""Debian's packages ``chromium`` and ``chromium-driver``, found on the PATH."""
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage")
 WAIT = 30.0
@@ -91,7 +92,7 @@ def nodes(tmp_path: Path, names: tuple[str, ...], links: int = 4, **config: dict
 
 
 def browsers_installed() -> bool:
-    return Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists() and shutil.which(CHROMEDRIVER) is not None
+    return Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()
 
 
 @contextmanager
