@@ -11,12 +11,14 @@ import logging
 import os
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 import trio
 
 from fairtable.games import registry
 from fairtable.games.contract import GameError
+from fairtable.node.api.login import LOGIN_SECONDS, Logins, login_link
 from fairtable.node.api.server import DEFAULT_PORT, serve_api
 from fairtable.node.api.token import TOKEN_FILE, TokenFileError, load_or_create_token
 from fairtable.node.cli import control
@@ -159,13 +161,20 @@ async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, tok
             return f"cannot listen for peers on {args.host}:{args.port}: {exc.strerror or exc}"
         print(f"fairtable node {node.name} ({node.key.public.fingerprint}) listening on {node.address}", flush=True)
         if args.api_port is not None:
+            logins = Logins()
             try:
-                port = await nursery.start(serve_api, node, args.api_port, token)
+                port = await nursery.start(partial(serve_api, node, args.api_port, token, logins=logins))
             except OSError as exc:
                 nursery.cancel_scope.cancel()
                 return f"cannot serve the client API on 127.0.0.1:{args.api_port}: {exc.strerror or exc}"
             where = "no token" if token is None else f"token in {args.data / TOKEN_FILE}"
             print(f"client API on ws://127.0.0.1:{port}/ ({where})", flush=True)
+            if token is None:
+                print(f"play in a browser: http://127.0.0.1:{port}/", flush=True)
+            else:
+                minutes = f"{LOGIN_SECONDS / 60:g}"
+                print(f"play in a browser: {login_link(port, logins.issue())} (this link logs in once, within {minutes} minutes)",
+                      flush=True)
         if hosting is not None:
             nursery.start_soon(control.host_and_start, node, *hosting)
         if args.join:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from fairtable.games.results import describe
 from fairtable.node.api.jsonvalues import jsonable
+from fairtable.node.cli.progress import progress
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.verify import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report, find_equivocations, load, verify
 
@@ -99,7 +100,7 @@ def check_file(path: Path, as_json: bool) -> Checked:
     except OSError as exc:
         return _error(path, f"cannot read: {exc.strerror}", as_json)
     except ProtocolError as exc:
-        return _error(path, f"{_unreadable(exc)}: {exc}", as_json)
+        return _error(path, f"{unreadable(exc)}: {exc}", as_json)
     names = [seat.name for seat in file.transcript.genesis.genesis.seats]
     seconds = time.perf_counter() - started
     if as_json:
@@ -126,17 +127,19 @@ def _finish(paths: list[Path], results: Iterable[Checked], as_json: bool) -> int
     status = EXIT_VALID
     first_seen: dict[tuple[bytes, int], tuple[int, bytes]] = {}
     involved: set[int] = set()
-    for number, checked in enumerate(results):
-        status = _worse(status, checked.status)
-        sys.stdout.write(checked.out)
-        sys.stderr.write(checked.err)
-        sys.stdout.flush()
-        if checked.table is None:
-            continue
-        for seq, digest in checked.slots:
-            first, first_digest = first_seen.setdefault((checked.table, seq), (number, digest))
-            if first_digest != digest:
-                involved |= {first, number}
+    with progress(len(paths), "verifying") as advance:
+        for number, checked in enumerate(results):
+            advance()
+            status = _worse(status, checked.status)
+            sys.stdout.write(checked.out)
+            sys.stderr.write(checked.err)
+            sys.stdout.flush()
+            if checked.table is None:
+                continue
+            for seq, digest in checked.slots:
+                first, first_digest = first_seen.setdefault((checked.table, seq), (number, digest))
+                if first_digest != digest:
+                    involved |= {first, number}
     if involved:
         status = _report_equivocations([paths[number] for number in sorted(involved)], as_json, status)
     return status
@@ -157,7 +160,7 @@ def _report_equivocations(paths: list[Path], as_json: bool, status: int) -> int:
     return status
 
 
-def _unreadable(exc: Exception) -> str:
+def unreadable(exc: Exception) -> str:
     """An incomplete file (cut short while written or copied) is said to be one, apart from one that is no transcript."""
     return "incomplete file (cut short)" if "file ends" in str(exc) else "malformed transcript"
 
