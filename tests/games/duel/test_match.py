@@ -161,7 +161,7 @@ def test_a_short_round_of_three_duels_returns_the_unplayed_cards_to_a_rebuilt_de
     request = table.pending
     assert isinstance(request, ShuffleOwned) and request.owner == 0 and request.size == 17  # 20 minus the 3 used
     kept = [c for c in DECK_0 if c not in table.full.players[0].used]
-    with pytest.raises(RuleError, match="duel.rebuild"):
+    with pytest.raises(RuleError, match=r"duel\.rebuild"):
         GAME.check_composition(table.seats[0], 0, tuple(sorted(kept[:16] + [DECK_1[0]])))
     table.orders = [kept, [c for c in DECK_1 if c not in table.full.players[1].used]]
     table.settle()
