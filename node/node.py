@@ -3,7 +3,8 @@
 Every connection is a secure channel (``node.peer.channel``), admitted within the connection
 budgets of ``node.peer.server``. Its first message says what it is for (``spec/node.md``):
 ``list`` or ``join`` go to the lobby host (``node.lobby.host``),
-``hello`` to the table mesh (``node.table.mesh``). The lobby guest (``node.lobby.guest``)
+``hello`` to the table mesh (``node.table.mesh``), ``tjoin``, ``ttable`` and ``tget`` to the
+tournaments (``node.tournament``). The lobby guest (``node.lobby.guest``)
 joins tables at other nodes. The node implements :class:`~fairtable.node.service.NodeService`,
 through which local clients drive it.
 
@@ -35,6 +36,7 @@ from fairtable.node.service import ILLEGAL, NOT_FOUND, STORAGE, LobbyTable, Serv
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
+from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
 from fairtable.protocol.codec import CodecError, encode
 from fairtable.protocol.identity import PublicKey
@@ -78,8 +80,10 @@ class Node:
         self.lobby_host = Host(self.key, lambda: self.name, lambda: self.address, self.mesh, self.updates_hub, config.heartbeat, timeout)
         self.lobby_guest = Guest(self.key, lambda: self.name, lambda: self.address, self.mesh, self.updates_hub,
                            self._connect, config.heartbeat, timeout)
-        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join"), self._dispatch,
-                                 self._tables_seating)
+        self.tournaments = Tournaments(self.key, lambda: self.name, lambda: self.address, config.data / "tournaments", self.mesh,
+                                       self.updates_hub, self._connect, config.heartbeat, timeout)
+        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "tjoin", "ttable", "tget"),
+                                 self._dispatch, self._tables_seating)
         self._nursery: trio.Nursery | None = None
 
     @property
@@ -97,6 +101,7 @@ class Node:
             port = listeners[0].socket.getsockname()[1]
             self.address = self.config.advertise or f"{self.config.host}:{port}"
             self.mesh.reload(nursery)
+            self.tournaments.reload(nursery)
             nursery.start_soon(self._peers.serve, listeners)
             for service in services:
                 nursery.start_soon(service, self)
@@ -117,6 +122,12 @@ class Node:
                 await self.mesh.accept(channel, first, who)
             elif first["t"] == "list":
                 await channel.send(message("tables", tables=self.lobby_host.listings()))
+            elif first["t"] == "tjoin":
+                await self.tournaments.host.serve(channel, first, who)
+            elif first["t"] == "ttable":
+                await self.tournaments.serve_table(channel, first, who)
+            elif first["t"] == "tget":
+                await self.tournaments.serve_transcript(channel, first, who)
             else:
                 await self.lobby_host.serve(channel, first, who)
         except JournalError as exc:
