@@ -26,13 +26,14 @@ from typing import Any
 import trio
 
 from fairtable.games.contract import GameError
+from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.guest import Guest
 from fairtable.node.lobby.host import Host, parse_address
 from fairtable.node.peer.channel import Channel, open_channel
 from fairtable.node.peer.messages import message
 from fairtable.node.peer.server import PeerLimits, PeerServer
-from fairtable.node.service import ILLEGAL, NOT_FOUND, STORAGE, LobbyTable, ServiceError, TableUpdate
+from fairtable.node.service import ILLEGAL, NOT_FOUND, STORAGE, FoundTable, Identity, LobbyTable, ServiceError, TableUpdate
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
@@ -63,6 +64,8 @@ class NodeConfig:
     peer_limits: PeerLimits = field(default_factory=PeerLimits)
     clock: Callable[[], float] = time.time
     """The wall clock deadlines are kept in; tests pass trio's (mock) clock."""
+    discovery: ZeroconfFactory | None = None
+    """Local discovery (``node.discovery.factory_for``); None: off."""
 
 
 class Node:
@@ -84,6 +87,9 @@ class Node:
                                        self.updates_hub, self._connect, config.heartbeat, timeout)
         self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "tjoin", "ttable", "tget"),
                                  self._dispatch, self._tables_seating)
+        self.discovery = None if config.discovery is None else Discovery(
+            config.discovery, self.key.public.fingerprint, lambda: self.address,
+            lambda: [lobby.listing() for lobby in self.lobby_host.hosted.values()], self.updates_hub.next_change)
         self._nursery: trio.Nursery | None = None
 
     @property
@@ -103,6 +109,8 @@ class Node:
             self.mesh.reload(nursery)
             self.tournaments.reload(nursery)
             nursery.start_soon(self._peers.serve, listeners)
+            if self.discovery is not None:
+                nursery.start_soon(self.discovery.run)
             for service in services:
                 nursery.start_soon(service, self)
             task_status.started(self)
@@ -154,11 +162,22 @@ class Node:
     async def host(self, game: str, variant: str, options: dict, seats: int) -> LobbyTable:
         return self.lobby_host.offer(game, variant, options, seats)
 
-    async def join(self, peer: str, lobby_id: str) -> LobbyTable:
+    async def join(self, peer: str, lobby_id: str, fingerprint: str | None = None) -> LobbyTable:
         if lobby_id in self.lobby_guest.seated or lobby_id in self.lobby_host.hosted:
             raise ServiceError(f"this node already sits at table {lobby_id}")
+        if self.mesh.find(lobby_id) is not None:
+            raise ServiceError(f"this node already sits at table {lobby_id}; it has started (open it from the list of your tables)")
         assert self._nursery is not None
-        return await self.lobby_guest.join(self._nursery, peer, lobby_id)
+        return await self.lobby_guest.join(self._nursery, peer, lobby_id, fingerprint)
+
+    async def identity(self) -> Identity:
+        return Identity(self.name, self.key.public.fingerprint, self.address)
+
+    async def my_tables(self) -> tuple[TableUpdate, ...]:
+        return tuple(update for update in self.updates_hub.current() if update.phase != "closed")
+
+    async def discovered(self) -> tuple[FoundTable, ...]:
+        return () if self.discovery is None else self.discovery.found()
 
     async def leave(self, lobby_id: str) -> None:
         if not await self.lobby_guest.leave(lobby_id):

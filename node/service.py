@@ -78,7 +78,10 @@ class TableUpdate:
     (None when untimed), ``result`` the ``Result.to_value()`` once known, ``violations``
     the ``Violation.to_value()`` list of what this node detected, each with the signed
     envelope that proves it. ``stalled`` says why this node cannot write the table's journal
-    (a full disk, say): until it can, it signs and accepts nothing for the table.
+    (a full disk, say): until it can, it signs and accepts nothing for the table. ``text`` is
+    the game's own text rendering of ``view`` and ``move_texts`` its words for each legal move
+    (so a client without a screen for the game can still show and play it); ``clock`` is
+    ``{"seat": s, "seconds": left}`` for the seat whose timed decision is open, any seat's.
     """
 
     lobby_id: str
@@ -96,6 +99,33 @@ class TableUpdate:
     result: Any = None
     violations: tuple[Any, ...] = field(default=())
     stalled: str | None = None
+    text: str | None = None
+    move_texts: tuple[str, ...] = ()
+    clock: Any = None
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who this node is and where peers reach it: what an invite string carries."""
+
+    name: str
+    fingerprint: str
+    address: str
+
+
+@dataclass(frozen=True)
+class FoundTable:
+    """An open lobby table another node announces on the local network (``node.discovery``)."""
+
+    lobby_id: str
+    host: str
+    fingerprint: str
+    address: str
+    game: str
+    variant: str
+    options: dict
+    seats: int
+    joined: tuple[str, ...]
 
 
 class NodeService(Protocol):
@@ -107,8 +137,9 @@ class NodeService(Protocol):
     async def host(self, game: str, variant: str, options: dict, seats: int) -> LobbyTable:
         """Offer a new lobby table with this node in seat 0."""
 
-    async def join(self, peer: str, lobby_id: str) -> LobbyTable:
-        """Take a seat at a lobby table of the node at ``peer``."""
+    async def join(self, peer: str, lobby_id: str, fingerprint: str | None = None) -> LobbyTable:
+        """Take a seat at a lobby table of the node at ``peer``; refused unless that node's key
+        has ``fingerprint``, when one is given (an invite carries it)."""
 
     async def leave(self, lobby_id: str) -> None:
         """Leave a lobby table before it starts."""
@@ -129,6 +160,18 @@ class NodeService(Protocol):
 
     async def transcript(self, table: str) -> bytes:
         """The table's transcript file as far as this node has it."""
+
+    async def identity(self) -> Identity:
+        """This node's name, key fingerprint and peer address."""
+        ...
+
+    async def my_tables(self) -> tuple[TableUpdate, ...]:
+        """The current state of every table this node sits at: lobby, playing and finished ones."""
+        ...
+
+    async def discovered(self) -> tuple[FoundTable, ...]:
+        """Open tables other nodes announce on the local network (empty with discovery off)."""
+        ...
 
     def updates(self) -> AsyncIterator[TableUpdate]:
         """Every change at every table this node sits at, current state first."""

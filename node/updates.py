@@ -38,6 +38,14 @@ class Updates:
         self._touched.set()
         self._touched = trio.Event()
 
+    def current(self) -> tuple[TableUpdate, ...]:
+        """Every table's current update, in the order the tables appeared."""
+        return tuple(source() for source in self._sources.values())
+
+    def next_change(self) -> trio.Event:
+        """An event set at the next change: take it before looking, wait on it after, and no change slips between."""
+        return self._touched
+
     async def changed(self) -> None:
         """Return at the next change of any table (for waiting on a condition without polling)."""
         await self._touched.wait()

@@ -7,12 +7,17 @@ test, and no listing of games, ever sees it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
 from fairtable.games import registry
 from fairtable.games.contract import Game
+
+os.environ["FAIRTABLE_DISCOVERY"] = "off"
+"""Node processes the tests start announce nothing on this machine's network; the discovery
+tests turn it on for 127.0.0.1 alone."""
 
 
 def _registered(game: Game) -> Iterator[Game]:

@@ -2,12 +2,54 @@
 
 from __future__ import annotations
 
-from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS
-from fairtable.games.towers.effects import PRODUCERS, RESOURCES
+from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS, Card
+from fairtable.games.towers.effects import PRODUCERS, RESOURCES, Change, Damage, Equalize, If, Steal, Step, Swap
 
 ROWS = (("tower", "Tower"), ("wall", "Wall")) + tuple(
     (resource, f"{resource.capitalize()} (+{producer})") for resource, producer in zip(RESOURCES, PRODUCERS)
 )
+
+
+WHOSE = {"self": "your", "enemy": "enemy", "all": "every", "lower_wall": "the lower wall's"}
+CHANGED = {"enemy": "enemy", "all": "all", "lower_wall": "the lower wall"}
+TESTS = {"<": "is below", ">": "is above", "==": "is"}
+AFTER = {"play_again": "play again", "draw_discard": "draw a card, discard one, play again"}
+
+
+def effect_en(card: Card) -> str:
+    """The card's effect in English, written from its effect data (the catalogue's text is Latvian):
+    e.g. ``+6 wall, 10 damage to the enemy``."""
+    parts = [_step_en(step) for step in card.effect]
+    if card.after:
+        parts.append(AFTER.get(card.after, card.after))
+    return "; ".join(parts)
+
+
+def _step_en(step: Step) -> str:
+    if isinstance(step, Change):
+        return f"{step.by:+d} {step.stat}" + ("" if step.who == "self" else f" ({CHANGED[step.who]})")
+    if isinstance(step, Damage):
+        target = {"self": "you", "enemy": "the enemy", "all": "everyone", "lower_wall": "the lower wall"}[step.who]
+        only = f" {'tower' if step.who != 'all' else 'towers'}" if step.only == "tower" else " wall" if step.only == "wall" else ""
+        if only:
+            target = {"self": "your", "enemy": "the enemy", "all": "all", "lower_wall": "the lower"}[step.who] + only
+        return f"{step.amount} damage to {target}"
+    if isinstance(step, If):
+        test = f"if {_operand_en(step.left)} {TESTS[step.op]} {_operand_en(step.right)}: " + ", ".join(map(_step_en, step.then))
+        return test + (", else " + ", ".join(map(_step_en, step.otherwise)) if step.otherwise else "")
+    if isinstance(step, Equalize):
+        return f"raise your {step.stat} to the enemy's" if step.who == "self" else f"raise the lower {step.stat} to the higher"
+    if isinstance(step, Swap):
+        return f"swap {step.stat}s with the enemy"
+    assert isinstance(step, Steal)
+    return f"the enemy loses {step.amount} {step.stat}, you gain half"
+
+
+def _operand_en(operand: object) -> str:
+    if isinstance(operand, (list, tuple)):
+        who, stat = operand
+        return f"{WHOSE[who]} {stat}"
+    return str(operand)
 
 
 def card_line(card_id: int) -> str:

@@ -16,7 +16,9 @@ from typing import Any
 from fairtable.games import registry
 from fairtable.games.contract import GameError
 from fairtable.node.api.jsonvalues import RequestError, bad_request
+from fairtable.node.lobby.invite import Invite, InviteError, parse_invite
 from fairtable.node.service import REFUSED, STORAGE, NodeService, ServiceError, TableUpdate
+from fairtable.protocol.identity import IdentityError, parse_fingerprint
 
 Check = tuple[str, Callable[[Any], bool]]
 STRING: Check = ("a string", lambda value: isinstance(value, str))
@@ -55,6 +57,8 @@ class Op:
 
 def refusal(exc: Exception) -> RequestError | None:
     """The typed error response for what a handler raised; None for a bug (``internal``)."""
+    if isinstance(exc, RequestError):
+        return exc
     if isinstance(exc, ServiceError):
         return RequestError(exc.code, str(exc))
     if isinstance(exc, GameError):
@@ -91,11 +95,41 @@ async def _host(service: NodeService, args: Mapping[str, Any]) -> dict:
     lobby = await service.host(
         game.id, args.get("variant", game.variants[0]), args.get("options", {}), args.get("seats", game.min_seats)
     )
-    return {"lobby": fields_of(lobby)}
+    me = await service.identity()
+    return {"lobby": fields_of(lobby), "invite": str(Invite(me.address, lobby.lobby_id, me.fingerprint))}
 
 
 async def _join(service: NodeService, args: Mapping[str, Any]) -> dict:
-    return {"lobby": fields_of(await service.join(args["peer"], args["lobby_id"]))}
+    if "invite" in args:
+        if set(args) & {"peer", "lobby_id", "fingerprint"}:
+            raise bad_request("join takes either 'invite' or 'peer' and 'lobby_id' (and 'fingerprint')")
+        try:
+            invite = parse_invite(args["invite"])
+        except InviteError as exc:
+            raise ServiceError(str(exc)) from None
+        return {"lobby": fields_of(await service.join(invite.address, invite.lobby_id, invite.fingerprint))}
+    for name in ("peer", "lobby_id"):
+        if name not in args:
+            raise bad_request(f"op 'join' needs field {name!r} (or an 'invite' instead)")
+    fingerprint = args.get("fingerprint")
+    if fingerprint is not None:
+        try:
+            fingerprint = parse_fingerprint(fingerprint)
+        except IdentityError as exc:
+            raise ServiceError(f"fingerprint: {exc}") from None
+    return {"lobby": fields_of(await service.join(args["peer"], args["lobby_id"], fingerprint))}
+
+
+async def _node(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return fields_of(await service.identity())
+
+
+async def _tables(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"tables": [fields_of(update) for update in await service.my_tables()]}
+
+
+async def _discovered(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"tables": [fields_of(table) for table in await service.discovered()]}
 
 
 async def _leave(service: NodeService, args: Mapping[str, Any]) -> dict:
@@ -129,9 +163,12 @@ OPS: dict[str, Op] = {
     "auth": Op(None, {"token": STRING}),
     "subscribe": Op(None),
     "games": Op(_games),
+    "node": Op(_node),
+    "tables": Op(_tables),
+    "discovered": Op(_discovered),
     "list": Op(_list, optional={"peer": STRING_OR_NULL}),
     "host": Op(_host, {"game": STRING}, {"variant": STRING, "options": OBJECT, "seats": INTEGER}),
-    "join": Op(_join, {"peer": STRING, "lobby_id": STRING}),
+    "join": Op(_join, optional={"peer": STRING, "lobby_id": STRING, "fingerprint": STRING_OR_NULL, "invite": STRING}),
     "leave": Op(_leave, {"lobby_id": STRING}),
     "start": Op(_start, {"lobby_id": STRING}),
     "move": Op(_move, {"table": STRING, "move": ANY}),

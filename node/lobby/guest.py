@@ -71,11 +71,16 @@ class Guest:
         except (OSError, ValueError, trio.TooSlowError, ChannelError, BadMessage) as exc:
             raise ServiceError(f"cannot list the tables at {peer}: {exc}") from None
 
-    async def join(self, nursery: trio.Nursery, peer: str, lobby_id: str) -> LobbyTable:
+    async def join(self, nursery: trio.Nursery, peer: str, lobby_id: str, fingerprint: str | None = None) -> LobbyTable:
+        """Join ``lobby_id`` at ``peer``; with ``fingerprint`` (from an invite), only if that node has that key."""
         try:
             channel = await self._connect(peer)
         except (OSError, ValueError, trio.TooSlowError, ChannelError) as exc:
             raise ServiceError(f"cannot reach {peer}: {exc}") from None
+        if fingerprint is not None and channel.peer.fingerprint != fingerprint:
+            await channel.aclose()
+            raise ServiceError(f"the node at {peer} is not the host of the invite: its key is {channel.peer.fingerprint}, "
+                               f"the invite names {fingerprint}")
         try:
             await channel.send(message("join", v=PROTOCOL_VERSION, lobby=lobby_id, name=self._name(), addr=self._address()))
             reply = parse(await channel.receive(timeout=self.timeout), "joined", "refused")

@@ -25,7 +25,7 @@ from typing import Any
 
 import trio
 
-from fairtable.games import bots
+from fairtable.games import bots, registry
 from fairtable.games.referee import Bot
 from fairtable.games.results import describe
 from fairtable.node.service import TableUpdate
@@ -168,18 +168,32 @@ class LiveTable:
         due = self.replica.decision_deadline()
         return None if due is None else max(0.0, due - self.clock())
 
+    def turn_clock(self) -> dict | None:
+        """``{"seat", "seconds"}``: the seat whose timed decision is open, and its time left by our clock."""
+        slot, session = self.replica.slot, self.session
+        turn = rep.turn_seconds(session)
+        due = session.slot
+        if slot is None or due is None or not due.decision or not turn or not rep.timed(session.pending):
+            return None
+        return {"seat": slot.seat, "seconds": round(max(0.0, slot.since + turn - self.clock()), 3)}
+
     def update(self) -> TableUpdate:
         session = self.session
         genesis = self.genesis.genesis
+        view, legal = session.view(), session.legal_moves()
+        renderer = registry.get(genesis.game).renderer
         return TableUpdate(
             lobby_id=self.lobby, table=self.table_id.hex(), game=genesis.game, variant=genesis.variant,
             seat=self.seat, seats=tuple(seat.name for seat in genesis.seats),
-            phase="finished" if self.finished else "playing", view=session.view(),
-            legal_moves=session.legal_moves(), your_turn=session.awaiting_decision() and self.stalled is None,
+            phase="finished" if self.finished else "playing", view=view,
+            legal_moves=legal, your_turn=session.awaiting_decision() and self.stalled is None,
             deadline=self.deadline(), decision=session.decision_kind,
             result=None if session.result is None else session.result.to_value(),
             violations=tuple(violation.to_value() for violation in self.violations()),
             stalled=self.stalled,
+            text=None if renderer is None else renderer.render(view),
+            move_texts=() if renderer is None else tuple(renderer.move_line(view, move) for move in legal),
+            clock=self.turn_clock(),
         )
 
     async def wait_change(self, version: int) -> None:

@@ -31,9 +31,10 @@ from fairtable.games.contract import (
     Shuffled,
 )
 from fairtable.games.referee import shuffled
-from fairtable.node.service import ILLEGAL, NOT_FOUND, LobbyTable, ServiceError, TableUpdate, check_new_table
+from fairtable.node.service import ILLEGAL, NOT_FOUND, FoundTable, Identity, LobbyTable, ServiceError, TableUpdate, check_new_table
 
 PEER = "peer.test:7000"
+FINGERPRINT = "Z5NG-N48B-8BB8-8ZSX-KJS2-VP24"
 ME, BOT = "me", "bot"
 
 
@@ -148,9 +149,9 @@ class FakeNode:
         self.lobbies[lobby_id] = LobbyTable(lobby_id, ME, game, variant, dict(options), seats, joined)
         return self.lobbies[lobby_id]
 
-    async def join(self, peer: str, lobby_id: str) -> LobbyTable:
+    async def join(self, peer: str, lobby_id: str, fingerprint: str | None = None) -> LobbyTable:
         """Take the last seat; the remote host then starts the table at once."""
-        await self._called("join", peer, lobby_id)
+        await self._called("join", peer, lobby_id, fingerprint)
         lobby = self.remote.get(peer, {}).get(lobby_id)
         if lobby is None:
             raise ServiceError(f"no lobby {lobby_id!r} at {peer}")
@@ -192,6 +193,17 @@ class FakeNode:
     async def transcript(self, table: str) -> bytes:
         await self._called("transcript", table)
         return b"FTT\x00" + self._table(table).id.encode() + bytes(range(256))
+
+    async def identity(self) -> Identity:
+        return Identity(ME, FINGERPRINT, "me.test:7001")
+
+    async def my_tables(self) -> tuple[TableUpdate, ...]:
+        await self._called("my_tables")
+        return tuple(table.update() for table in self.tables.values())
+
+    async def discovered(self) -> tuple[FoundTable, ...]:
+        await self._called("discovered")
+        return ()
 
     def updates(self) -> AsyncIterator[TableUpdate]:
         return self._updates()

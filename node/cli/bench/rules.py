@@ -12,13 +12,13 @@ beside a random partner).
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 
 from fairtable.games import referee, registry
 from fairtable.games.bots import RandomBot, heuristic, random_bot
 from fairtable.games.contract import GameError
+from fairtable.node.cli.options import parse_options
 
 NAME = "rules"
 HELP = "random-vs-random games and moves per second for one game's rules (full knowledge)"
@@ -28,7 +28,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id, e.g. towers")
     parser.add_argument("--variant", help="variant (default: the game's first)")
     parser.add_argument("--seats", type=int, help="seats (default: the fewest the variant allows)")
-    parser.add_argument("--options", default="{}", help="table options as JSON, e.g. '{\"deals\": 1}' (default: the game's defaults)")
+    parser.add_argument("--options", action="append", default=[],
+                        help="table options: key=value (repeat, or comma-separate) or a JSON object, e.g. deals=1 (default: the game's)")
     parser.add_argument("--seconds", type=float, default=1.0, help="time to spend on each measurement")
     parser.add_argument("--duel-games", type=int, default=200, help="heuristic-vs-random games for the win rate (0: skip)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
@@ -49,10 +50,10 @@ def run(args: argparse.Namespace) -> dict:
     variant = args.variant or game.variants[0]
     seats = args.seats or game.seat_range(variant)[0]
     try:
-        options = json.loads(args.options)
+        options = parse_options(args.options, game.options_for(variant))
         checked = game.options_of(game.setup(variant, options, seats))
-    except json.JSONDecodeError as exc:
-        raise SystemExit(f"fairtable bench rules: --options is not JSON: {exc}") from None
+    except ValueError as exc:
+        raise SystemExit(f"fairtable bench rules: {exc}") from None
     except GameError as exc:
         raise SystemExit(f"fairtable bench rules: {exc}") from None
     teams = game.teams(variant, checked, seats)

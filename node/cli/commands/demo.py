@@ -18,6 +18,7 @@ from pathlib import Path
 from fairtable.games import registry
 from fairtable.games.contract import GameError
 from fairtable.games.results import describe
+from fairtable.node.cli.options import parse_options
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.verify import verify_chunks
 
@@ -33,7 +34,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--game", default="towers", help="game id (default towers)")
     parser.add_argument("--variant", help="variant (default: the game's first)")
     parser.add_argument("--seats", type=int, help="number of seats, one node each (default: the fewest the game allows)")
-    parser.add_argument("--options", default="{}", help="table options as JSON, e.g. '{\"turn_seconds\": 30}'")
+    parser.add_argument("--options", action="append", default=[], help="table options: key=value (repeat, or comma-separate) or a JSON object")
     parser.add_argument("--out", type=Path, help="directory for the nodes' data, logs and transcripts (default: a new temporary one)")
     parser.add_argument("--bots", default="greedy,random",
                         help="bots of the host and the guests, in seat order, repeated as needed (default greedy,random)")
@@ -41,7 +42,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def node_command(data: Path, name: str, bot: str, *flags: str) -> list[str]:
-    return [sys.executable, "-m", "fairtable.node.cli", "node", "--data", str(data), "--name", name, "--bot", bot, *flags]
+    return [sys.executable, "-m", "fairtable.node.cli", "node", "--data", str(data), "--name", name, "--bot", bot,
+            "--discovery", "off", *flags]
 
 
 def start_node(command: list[str], log: Path) -> tuple[subprocess.Popen, str]:
@@ -60,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = registry.get(args.game)
         variant = args.variant or game.variants[0]
-        options = json.loads(args.options)
+        options = parse_options(args.options, game.options_for(variant))
         seats = args.seats or game.min_seats
         game.setup(variant, options, seats)
     except (GameError, ValueError) as exc:

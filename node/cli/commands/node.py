@@ -7,8 +7,8 @@ which ``fairtable play``, bots and other clients drive its seats.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -21,12 +21,15 @@ from fairtable.node.api.server import DEFAULT_PORT, serve_api
 from fairtable.node.api.token import TOKEN_FILE, TokenFileError, load_or_create_token
 from fairtable.node.cli import control
 from fairtable.node.cli.interrupt import Interrupt
+from fairtable.node.cli.options import parse_options
+from fairtable.node.discovery import factory_for
 from fairtable.node.keystore import KeyFileError
 from fairtable.node.node import Node, NodeConfig, parse_address
 from fairtable.node.service import ServiceError, check_new_table
 from fairtable.node.table.live import Timing
 
 INTERRUPTED = 130
+DISCOVERY = ("all", "loopback", "off")
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -49,10 +52,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--grace", type=float, default=Timing.grace,
                         help=f"seconds past its turn time before a silent seat is declared absent (default {Timing.grace:g})")
     parser.add_argument("--heartbeat", type=float, default=2.0, help="seconds between keep-alive messages (default 2)")
+    parser.add_argument("--discovery", choices=DISCOVERY, default=os.environ.get("FAIRTABLE_DISCOVERY", "all"),
+                        help="announce open tables and find others' on the local network (multicast DNS): on every "
+                             "interface, on 127.0.0.1 only, or off (default: all, or $FAIRTABLE_DISCOVERY)")
     control_flags = parser.add_argument_group("local control (what a client would do through the API)")
     control_flags.add_argument("--host-table", metavar="GAME", help="offer a table of GAME and start it once full")
     control_flags.add_argument("--variant", help="variant of the hosted table (default: the game's first)")
-    control_flags.add_argument("--options", default="{}", help="options of the hosted table, as a JSON object")
+    control_flags.add_argument("--options", action="append", default=[], metavar="OPTIONS",
+                               help="options of the hosted table: key=value (repeat, or comma-separate) or a JSON object "
+                                    "(`fairtable games` lists each game's)")
     control_flags.add_argument("--seats", type=int, help="seats of the hosted table (default: the game's minimum)")
     control_flags.add_argument("--join", metavar="HOST:PORT", help="take a seat at the first open table of that node")
     control_flags.add_argument("--until-done", action="store_true",
@@ -74,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         config = NodeConfig(
             data=args.data, host=args.host, port=args.port, name=args.name, advertise=args.advertise, bot=args.bot,
             timing=Timing(grace=args.grace, bot_delay=args.bot_delay), heartbeat=args.heartbeat,
+            discovery=None if args.discovery == "off" else factory_for(args.discovery),
         )
         node = Node(config)
         token = None if args.api_port is None or args.no_token else load_or_create_token(args.data / TOKEN_FILE)
@@ -91,6 +100,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_flags(args: argparse.Namespace) -> None:
     """Refuse flags that would only fail once the node runs; ValueError naming the flag."""
+    if args.discovery not in DISCOVERY:
+        raise ValueError(f"--discovery (or FAIRTABLE_DISCOVERY) must be one of {', '.join(DISCOVERY)}, got {args.discovery!r}")
+    if args.options and not args.host_table:
+        raise ValueError("--options goes with --host-table")
     for flag in ("port", "api_port"):
         value = getattr(args, flag)
         if value is not None and not 0 <= value < 65536:
@@ -127,14 +140,9 @@ def check_writable(data: Path) -> None:
 
 def _hosting(args: argparse.Namespace) -> tuple:
     """The table ``--host-table`` offers, checked in full (game, variant, options, seats)."""
-    try:
-        options = json.loads(args.options)
-    except ValueError as exc:
-        raise ValueError(f"--options is not JSON: {exc}") from None
-    if not isinstance(options, dict):
-        raise ValueError("--options must be a JSON object, e.g. '{\"turn_seconds\": 30}'")
     game = registry.get(args.host_table)
     variant, seats = args.variant or game.variants[0], args.seats or game.min_seats
+    options = parse_options(args.options, game.options_for(variant))
     check_new_table(game.id, variant, options, seats)
     return game.id, variant, options, seats
 

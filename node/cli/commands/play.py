@@ -1,27 +1,30 @@
-"""``fairtable play``: play at a table through a running node's client API, in the terminal."""
+"""``fairtable play``: play at a table through a running node's client API, in a terminal UI."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
+import asyncio
 from pathlib import Path
 
 import trio
-from trio_websocket import ConnectionClosed
 
+from fairtable.games import registry
+from fairtable.games.contract import GameError
 from fairtable.node.api.server import DEFAULT_PORT
 from fairtable.node.api.token import TOKEN_FILE, TokenFileError, read_token
+from fairtable.node.cli.options import parse_options
 from fairtable.node.clients.apiclient import ApiError, connect
-from fairtable.node.clients.terminal import HostSettings, Terminal
+from fairtable.node.clients.tui.app import HostSettings, PlayApp, Start
+from fairtable.node.clients.tui.bridge import Bridge, Portal, guest_run
+from fairtable.node.lobby.invite import InviteError, parse_invite
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "play", help="play at a table through a running node, in the terminal",
-        description="Connect to a running node's client API, host or join a table (from the flags, or "
-                    "by prompts without them), then see your seat's view and choose among the legal "
-                    "moves by number. Leaving (q, or Ctrl-C at any time) does not leave the table: the node keeps the seat.",
+        description="Connect to a running node's client API. Without --host or --join it lists your tables (running and "
+                    "finished, to reopen), the open tables found on your network, and lets you host or join one. "
+                    "Leaving (Ctrl+Q) does not leave a table: the node keeps the seat, and `fairtable play` brings you back.",
     )
     parser.add_argument("--api", default=f"ws://127.0.0.1:{DEFAULT_PORT}", metavar="URL",
                         help=f"the node's client API (default ws://127.0.0.1:{DEFAULT_PORT})")
@@ -29,51 +32,83 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                         help=f"the node's API token, the {TOKEN_FILE} file in its data directory")
     table = parser.add_mutually_exclusive_group()
     table.add_argument("--host", metavar="GAME", help="host a new table of GAME")
-    table.add_argument("--join", nargs=2, metavar=("PEER", "LOBBY_ID"), help="join lobby LOBBY_ID at the node PEER (host:port)")
+    table.add_argument("--join", nargs="+", metavar="INVITE",
+                       help="join the table of an invite (ft:...), or PEER LOBBY_ID (the node at host:port, its lobby table)")
     parser.add_argument("--variant", help="with --host: the game variant (default: the game's first)")
-    parser.add_argument("--options", help="with --host: table options as a JSON object")
+    parser.add_argument("--options", action="append", default=[],
+                        help="with --host: table options, key=value (repeat, or comma-separate) or a JSON object")
     parser.add_argument("--seats", type=int, help="with --host: number of seats (default: the game's minimum)")
     parser.add_argument("--start", action="store_true", help="with --host: start the table as soon as every seat is taken")
     parser.set_defaults(run=run, parser=parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    host = _host_settings(args)
+    start = _start(args)
     try:
         token = None if args.token_file is None else read_token(args.token_file)
     except TokenFileError as exc:
         raise SystemExit(f"fairtable play: {exc}") from None
     try:
-        return trio.run(_session, args.api, token, host, args.join, args.start)
-    except (ApiError, ConnectionClosed) as exc:
+        trio.run(_check, args.api, token)
+    except ApiError as exc:
         raise SystemExit(f"fairtable play: cannot use the node's client API at {args.api}: {exc}") from None
-    except KeyboardInterrupt:
-        print("\nInterrupted; the node keeps your seat.")
-        return 130
+    return asyncio.run(_play(args.api, token, start))
 
 
-def _host_settings(args: argparse.Namespace) -> HostSettings | None:
-    hosting_only = [name for name in ("variant", "options", "seats") if getattr(args, name) is not None]
+def _start(args: argparse.Namespace) -> Start:
+    hosting_only = [name for name in ("variant", "seats") if getattr(args, name) is not None] + (["options"] if args.options else [])
     if args.host is None:
         if hosting_only or args.start:
             args.parser.error(f"--{(hosting_only or ['start'])[0]} goes with --host")
-        return None
-    options = None
-    if args.options is not None:
-        try:
-            options = json.loads(args.options)
-        except ValueError:
-            options = None
-        if not isinstance(options, dict):
-            args.parser.error("--options must be a JSON object")
-    return HostSettings(args.host, args.variant, options, args.seats)
+        return Start(join=None if args.join is None else _join_fields(args))
+    try:
+        game = registry.get(args.host)
+        options = parse_options(args.options, game.options_for(args.variant or game.variants[0]))
+    except (GameError, ValueError) as exc:
+        args.parser.error(str(exc))
+    return Start(host=HostSettings(args.host, args.variant, options, args.seats, args.start))
 
 
-async def _session(url: str, token: str | None, host: HostSettings | None, join: list[str] | None, start: bool) -> int:
-    async with connect(url, token) as client:
-        return await Terminal(client, _read_stdin, sys.stdout).run(host, None if join is None else (join[0], join[1]), start)
+def _join_fields(args: argparse.Namespace) -> dict:
+    if len(args.join) == 2:
+        return {"peer": args.join[0], "lobby_id": args.join[1]}
+    if len(args.join) != 1:
+        args.parser.error("--join takes an invite (ft:...) or PEER LOBBY_ID")
+    try:
+        parse_invite(args.join[0])
+    except InviteError as exc:
+        args.parser.error(f"--join: {exc}")
+    return {"invite": args.join[0]}
 
 
-async def _read_stdin() -> str | None:
-    line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
-    return line or None
+async def _check(url: str, token: str | None) -> None:
+    """Fail at once, in words, when nothing answers as a client API there."""
+    async with connect(url, token):
+        pass
+
+
+async def _play(url: str, token: str | None, start: Start) -> int:
+    portal = Portal()
+    bridge = Bridge(url, token, portal)
+
+    async def trio_side() -> None:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(portal.serve)
+            nursery.start_soon(bridge.run)
+            await stopped.wait()
+            nursery.cancel_scope.cancel()
+
+    stopped = trio.Event()
+    done = guest_run(trio_side)
+    app = PlayApp(bridge, start)
+    try:
+        await app.run_async()
+    finally:
+        portal.run(_set, stopped)
+        await done
+    print("Left the table view; your node keeps your seats. `fairtable play` brings you back.")
+    return app.return_code or 0
+
+
+async def _set(event: trio.Event) -> None:
+    event.set()

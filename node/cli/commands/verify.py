@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from fairtable.games.results import describe
 from fairtable.node.api.jsonvalues import jsonable
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.verify import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report, find_equivocations, load, verify
@@ -68,15 +69,16 @@ def run(args: argparse.Namespace) -> int:
             continue
         except ProtocolError as exc:
             status = _worse(status, EXIT_UNREADABLE)
-            _print_error(path, f"malformed transcript: {exc}", args.json)
+            _print_error(path, f"{_unreadable(exc)}: {exc}", args.json)
             continue
         loaded.append(file)
+        names = [seat.name for seat in file.transcript.genesis.genesis.seats]
         seconds = time.perf_counter() - started
         status = _worse(status, EXIT_OF[report.status])
         if args.json:
             print(json.dumps({"file": str(path), "seconds": round(seconds, 4), **jsonable(report.to_value())}, sort_keys=True))
         else:
-            _print_report(path, report, seconds)
+            _print_report(path, report, names, seconds)
     for violation in find_equivocations(loaded):
         status = _worse(status, EXIT_VIOLATION)
         if args.json:
@@ -86,6 +88,11 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def _unreadable(exc: Exception) -> str:
+    """An incomplete file (cut short while written or copied) is said to be one, apart from one that is no transcript."""
+    return "incomplete file (cut short)" if "file ends" in str(exc) else "malformed transcript"
+
+
 def _print_error(path: Path, message: str, as_json: bool) -> None:
     if as_json:
         print(json.dumps({"error": message, "file": str(path), "status": "unreadable", "valid": False}, sort_keys=True))
@@ -93,14 +100,13 @@ def _print_error(path: Path, message: str, as_json: bool) -> None:
         print(f"{path}: {message}", file=sys.stderr)
 
 
-def _print_report(path: Path, report: Report, seconds: float) -> None:
+def _print_report(path: Path, report: Report, names: list[str], seconds: float) -> None:
     print(f"{path}: {HEADLINE[report.status]}")
     print(f"  game      {report.game} ({report.variant})")
     for seat, fingerprint in enumerate(report.seats):
-        print(f"  seat {seat}    {fingerprint}")
+        print(f"  seat {seat}    {fingerprint}  {names[seat]}")
     if report.result is not None:
-        winners = ", ".join(f"seat {w}" for w in report.result.winners) or "draw"
-        print(f"  result    {winners} ({report.result.reason})")
+        print(f"  result    {describe(report.result, names)}")
     else:
         print("  result    none (the game did not finish)")
     print(f"  envelopes {report.envelopes}")

@@ -11,7 +11,7 @@ from fairtable.games.bots import RandomBot
 from fairtable.games.contract import Result
 from fairtable.games.drachenherz.render import move_line, render
 from fairtable.games.drachenherz.state import Play
-from fairtable.node.clients.terminal import pick
+from fairtable.node.clients.tui.boards import pick
 from tests.games.drachenherz.positions import GAME, face, hand_of, play, position
 
 VIEW_FIELDS = {"seat", "phase", "turn", "match", "players", "hand", "pile_top", "board", "marks", "left", "recent", "game_result", "result"}
@@ -68,10 +68,10 @@ def test_moves_read_as_words_with_a_code_the_terminal_accepts():
     assert move_line(view, {"play": princess, "take": "fossil"}) == "play Princess 3, take the petrified dragons: pr3/pd"
     assert move_line(view, {"play": []}) == "pass (your hand is empty): pass"
     moves = list(GAME.legal_moves(state, 0))
-    update = {"game": "drachenherz", "view": view}
-    assert pick(update, moves, "pr3/ch") == {"play": princess, "take": "chest"}
-    assert pick(update, moves, "dw12") == {"play": dwarves}
-    assert pick(update, moves, "dw3") is None
+    update = {"legal_moves": moves, "move_texts": [move_line(view, move) for move in moves]}
+    assert pick(update, "pr3/ch") == {"play": princess, "take": "chest"}
+    assert pick(update, "dw12") == {"play": dwarves}
+    assert pick(update, "dw3") is None
 
 
 def test_the_end_of_a_game_and_of_a_match():

@@ -9,7 +9,7 @@ import pytest
 from fairtable.games import referee
 from fairtable.games.duel import render
 from fairtable.games.duel.bots import GreedyBot, RandomBot
-from fairtable.node.clients.terminal import pick
+from fairtable.node.clients.tui.boards import pick
 from tests.games.duel.positions import GAME
 
 
@@ -30,10 +30,10 @@ def test_every_view_of_a_match_fits_the_terminal_and_every_move_can_be_typed(var
         if seat is not None and type(request).__name__ == "Decide":
             view = GAME.view(state, seat)
             moves = list(GAME.legal_moves(state, seat))
-            update = {"game": "duel", "view": view}
+            update = {"legal_moves": moves, "move_texts": [render.move_line(view, move) for move in moves]}
             for move in moves[:12]:
                 word = render.move_line(view, move).split()[-1]
-                assert pick(update, moves, word) == move
+                assert pick(update, word) == move
     assert "Match over" in render.render(GAME.view(state, 0))
 
 

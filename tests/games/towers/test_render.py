@@ -47,3 +47,18 @@ def test_moves_in_words_name_the_card_of_the_hand():
     assert move_line(view, {"discard": HAND[5]}).startswith(f"discard [{HAND[5]}] Pūķis (Dragon), 25 soldiers")
     unknown = dict(view, hand=[{"card": None, "handle": 7}])
     assert move_line(unknown, {"discard": 7}) == "discard [7] ?"
+
+
+def test_every_card_has_its_effect_in_english():
+    from fairtable.games.towers.catalogue import CARDS
+    from fairtable.games.towers.render import effect_en
+
+    cards = {card.name_en: card for card in (CARDS.values() if isinstance(CARDS, dict) else CARDS)}
+    assert effect_en(cards["Stone Giant"]) == "10 damage to the enemy; +4 wall"
+    assert effect_en(cards["Little Snakes"]) == "4 damage to the enemy tower"
+    assert effect_en(cards["Brick Shortage"]) == "-8 ore (all)"
+    assert effect_en(cards["Foundations"]) == "if your wall is 0: +5 wall, else +3 wall"
+    assert effect_en(cards["Faerie"]).endswith("; play again")
+    for card in cards.values():
+        text = effect_en(card)
+        assert text and not set(text) & set("āēīūķļņšžčģ"), (card.name_en, text)

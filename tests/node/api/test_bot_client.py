@@ -49,7 +49,7 @@ async def test_the_bot_joins_a_table_at_a_peer(nursery):
     fake = FakeNode(3)
     with trio.fail_after(30):
         result, seat = await load_bot().play(await serve(nursery, fake), None, join=(PEER, "far1"), rng=random.Random(3))
-    assert seat == 1 and result["reason"] and fake.calls[0] == ("join", (PEER, "far1"))
+    assert seat == 1 and result["reason"] and fake.calls[0] == ("join", (PEER, "far1", None))
 
 
 async def test_the_bot_command_with_a_token_file(nursery, tmp_path):

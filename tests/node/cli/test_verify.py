@@ -163,3 +163,24 @@ def test_selfplay_refuses_bad_arguments_clearly(tmp_path):
                           (["towers", "--options", '{"battlefield": "moon"}'], "battlefield")):
         completed = fairtable("selfplay", *args, "--out", str(tmp_path))
         assert completed.returncode != 0 and message in completed.stderr and "Traceback" not in completed.stderr
+
+
+def test_the_result_reads_the_right_way_round_with_player_names(played):
+    completed = fairtable("verify", str(played[0]))
+    result = next(line for line in completed.stdout.splitlines() if line.strip().startswith("result"))
+    assert " won: " in result or "a draw" in result
+    assert "(bot-0)" in result or "(bot-1)" in result or "a draw" in result
+
+
+def test_damaged_and_cut_files_are_reported_as_damage_not_cheating(played, tmp_path):
+    whole = played[0].read_bytes()
+    cut, flipped = tmp_path / "cut.ftt", tmp_path / "flipped.ftt"
+    cut.write_bytes(whole[: len(whole) // 2])
+    damaged = bytearray(whole)
+    damaged[len(whole) // 2] ^= 0xFF
+    flipped.write_bytes(bytes(damaged))
+    for path, words in ((cut, "file ends inside a record"), (flipped, "DAMAGED")):
+        completed = fairtable("verify", str(path))
+        said = completed.stdout + completed.stderr
+        assert completed.returncode == 3, said
+        assert words in said and "VIOLATION" not in said and "Traceback" not in said

@@ -1,0 +1,118 @@
+"""The terminal client's app: the connection, the latest state of every table, and where to start.
+
+Table events arrive from the bridge (trio, the same thread) and are kept here by lobby id;
+the screen on top is told which table changed and redraws from :attr:`PlayApp.updates`. A
+clock (``time.monotonic`` unless a test passes its own) counts the turn timers down between
+events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+
+from fairtable.node.clients.tui.bridge import Bridge
+
+TICK_SECONDS = 0.5
+
+
+@dataclass(frozen=True)
+class HostSettings:
+    """A table to host from the command line; None leaves a setting to the game's default."""
+
+    game: str
+    variant: str | None = None
+    options: dict = field(default_factory=dict)
+    seats: int | None = None
+    start: bool = False
+    """Start the table as soon as every seat is taken."""
+
+    def fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {"game": self.game, "options": self.options}
+        if self.variant is not None:
+            fields["variant"] = self.variant
+        if self.seats is not None:
+            fields["seats"] = self.seats
+        return fields
+
+
+@dataclass(frozen=True)
+class Start:
+    """Where the client begins: host a table, join one, or (neither) the list of your tables."""
+
+    host: HostSettings | None = None
+    join: dict | None = None
+    """The ``join`` op's fields: ``{"invite": ...}`` or ``{"peer": ..., "lobby_id": ...}``."""
+
+
+class PlayApp(App[int]):
+    TITLE = "fairtable"
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $primary-background; }
+    #message { height: 1; color: $warning; }
+    #board { height: 1fr; overflow-y: auto; padding: 0 0; }
+    #typed { height: 1; border: none; padding: 0 1; }
+    """
+    BINDINGS = [Binding("ctrl+q", "quit", "quit", priority=True)]
+
+    def __init__(self, bridge: Bridge, start: Start = Start(), clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.bridge = bridge
+        self.start = start
+        self.clock = clock
+        self.updates: dict[str, dict] = {}
+        self.received: dict[str, float] = {}
+        self.connection: str | None = None
+        """None while connected; else why not."""
+        self.me: dict = {}
+        self.connected = asyncio.Event()
+        """Set while the bridge is connected."""
+
+    def on_mount(self) -> None:
+        from fairtable.node.clients.tui.screens.lobby import LobbyScreen
+
+        self.bridge.on_event = self.table_event
+        self.bridge.on_status = self.connection_status
+        self.push_screen(LobbyScreen())
+        self.set_interval(TICK_SECONDS, self.tick)
+
+    def table_event(self, event: dict) -> None:
+        lobby_id = event.get("lobby_id")
+        if not isinstance(lobby_id, str):
+            return
+        self.updates[lobby_id] = event
+        self.received[lobby_id] = self.clock()
+        self.call_later(self._tell, "table_changed", lobby_id)
+
+    def _tell(self, method: str, *args: Any) -> None:
+        """Tell the screen on top (once it is mounted) what changed; it redraws from :attr:`updates`."""
+        screen = self.screen
+        handler = getattr(screen, method, None)
+        if handler is not None and screen.is_mounted:
+            handler(*args)
+
+    def connection_status(self, status: str | None) -> None:
+        self.connection = status
+        if status is None:
+            self.connected.set()
+        else:
+            self.connected.clear()
+        self.call_later(self._tell, "connection_changed")
+
+    def seconds_left(self, lobby_id: str) -> tuple[int, float] | None:
+        """The open timed decision of a table: its seat and the seconds left now, counted down since the event."""
+        update = self.updates.get(lobby_id) or {}
+        clock = update.get("clock")
+        if not isinstance(clock, dict):
+            return None
+        return clock["seat"], max(0.0, clock["seconds"] - (self.clock() - self.received[lobby_id]))
+
+    def tick(self) -> None:
+        self._tell("tick")

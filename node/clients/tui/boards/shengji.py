@@ -1,0 +1,95 @@
+"""Shengji: levels, trump and declaration, the trick, the last trick and points (the game's own
+text lines), and the hand as cards under a cursor. Left/right move the cursor, Space marks a
+card (for pairs and tractors), Enter plays the marked cards (or the card under the cursor) as
+whatever move they make now: a lead, a follow, a declaration or a card to bury; ``p`` passes.
+Typed, a move's cards run together (``HKHK``) or its number work too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import events
+
+from fairtable.games.shengji.catalogue import CARDS
+from fairtable.games.shengji.render import code, render
+from fairtable.node.clients.tui.boards import Board
+
+KINDS = ("declare", "bury", "lead", "play")
+RED = {"H", "D"}
+PER_ROW = 19
+
+
+def handles_of(move: Any) -> frozenset[int] | None:
+    """The hand's cards a move plays, or None for a pass."""
+    for kind in KINDS:
+        if isinstance(move, dict) and kind in move:
+            value = move[kind]
+            return frozenset(value if isinstance(value, list) else [value])
+    return None
+
+
+class ShengjiBoard(Board):
+    def __init__(self) -> None:
+        super().__init__()
+        self.cursor = 0
+        self.marked: set[int] = set()
+
+    def hand(self) -> list[dict]:
+        return list((self.current.get("view") or {}).get("hand") or [])
+
+    def move_for(self, handles: set[int]) -> Any | None:
+        for move in self.current.get("legal_moves") or ():
+            if handles_of(move) == frozenset(handles):
+                return move
+        return None
+
+    def on_key(self, event: events.Key) -> None:
+        hand = self.hand()
+        if not hand:
+            return
+        self.cursor = min(self.cursor, len(hand) - 1)
+        handle = hand[self.cursor]["handle"]
+        if event.key in ("left", "right"):
+            self.cursor = (self.cursor + (1 if event.key == "right" else -1)) % len(hand)
+        elif event.key == "space":
+            self.marked ^= {handle}
+        elif event.key == "enter":
+            move = self.move_for(self.marked or {handle})
+            if move is not None:
+                self.marked = set()
+                self.choose(move)
+        elif event.key == "p":
+            passing = [move for move in self.current.get("legal_moves") or () if isinstance(move, dict) and "pass" in move]
+            if passing:
+                self.choose(passing[0])
+        else:
+            return
+        event.stop()
+        self.redraw()
+
+    def draw(self, update: dict) -> RenderableType:
+        view = update["view"]
+        lines = render(view).splitlines()
+        top = lines[: lines.index("Your hand:")] if "Your hand:" in lines else lines[:-1]
+        text = Text("\n".join(top) + "\n")
+        hand = view["hand"] or []
+        held = {entry["handle"] for entry in hand}
+        self.marked &= held
+        if hand:
+            self.cursor = min(self.cursor, len(hand) - 1)
+            text.append("Your hand  (←→ move, Space mark, Enter play, p pass; or type HKHK)\n", style="bold")
+            for index, entry in enumerate(hand):
+                card = None if entry["card"] is None else CARDS[entry["card"]]
+                style = "red" if card is not None and card.suit in RED else ""
+                if entry["handle"] in self.marked:
+                    style += " bold underline"
+                if index == self.cursor and update.get("your_turn"):
+                    style += " reverse"
+                text.append(f"{code(entry['card']):>3}", style=style.strip() or None)
+                text.append("\n" if (index + 1) % PER_ROW == 0 else " ")
+            if len(hand) % PER_ROW:
+                text.append("\n")
+        text.append(lines[-1] + "\n", style="bold")
+        return text

@@ -1,0 +1,99 @@
+"""Towers: both sides' tower, wall and resources, the hand with costs and effects in English
+(and the original names), and the last cards. Up/down choose a card; Enter plays it, ``x``
+discards it; typed, ``3`` plays card 3 and ``d3`` discards it, or a card's name does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import events
+
+from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS
+from fairtable.games.towers.effects import PRODUCERS, RESOURCES
+from fairtable.games.towers.render import effect_en
+from fairtable.node.clients.tui.boards import Board
+
+NAME_WIDTH = 30
+ROWS = (("Tower", "tower", None), ("Wall", "wall", None)) + tuple(
+    (f"{resource.capitalize()} (+{producer})", resource, producer) for resource, producer in zip(RESOURCES, PRODUCERS)
+)
+
+
+def card_title(card_id: int) -> str:
+    card = CARDS[card_id]
+    return f"{card.name_en} ({card.name})"
+
+
+class TowersBoard(Board):
+    def __init__(self) -> None:
+        super().__init__()
+        self.cursor = 0
+
+    def hand(self) -> list[dict]:
+        return list((self.current.get("view") or {}).get("hand") or [])
+
+    def move_for(self, index: int, kind: str) -> Any | None:
+        hand = self.hand()
+        if not 0 <= index < len(hand):
+            return None
+        move = {kind: hand[index]["handle"]}
+        return move if move in (self.current.get("legal_moves") or []) else None
+
+    def typed(self, update: dict, text: str) -> Any | None:
+        text = text.strip().lower()
+        kind = "discard" if text[:1] == "d" and text[1:].isdecimal() else "play"
+        number = text[1:] if kind == "discard" or text[:1] == "p" else text
+        if number.isdecimal():
+            return self.move_for(int(number) - 1, kind)
+        named = [index for index, entry in enumerate(self.hand())
+                 if entry["card"] is not None and text in (CARDS[entry["card"]].name_en.lower(), CARDS[entry["card"]].name.lower())]
+        return self.move_for(named[0], "play") or self.move_for(named[0], "discard") if len(named) == 1 else None
+
+    def on_key(self, event: events.Key) -> None:
+        size = len(self.hand())
+        if event.key in ("up", "down") and size:
+            self.cursor = (self.cursor + (1 if event.key == "down" else -1)) % size
+            self.redraw()
+        elif event.key in ("enter", "x"):
+            move = self.move_for(self.cursor, "play" if event.key == "enter" else "discard")
+            if move is not None:
+                self.choose(move)
+        else:
+            return
+        event.stop()
+
+    def draw(self, update: dict) -> RenderableType:
+        view = update["view"]
+        me, players = view["seat"], view["players"]
+        names = update["seats"]
+        field = BATTLEFIELDS[view["battlefield"]]
+        victory = view["victory"]
+        deck = "" if view["deck"] is None else f" · {view['deck']} in deck"
+        text = Text(f"{field.name_en}: tower {victory['tower']} or a resource {victory['resource']} wins"
+                    f" · {view['variant']} deck{deck}\n", style="bold")
+        order = [me, 1 - me] if me is not None else [0, 1]
+        text.append(f"{'':<22}" + "".join(f"{('you: ' if seat == me else '') + names[seat]:<20}"[:20] for seat in order) + "\n",
+                    style="underline")
+        for label, key, producer in ROWS:
+            cells = [str(players[seat][key]) + (f" (+{players[seat][producer]})" if producer else "") for seat in order]
+            text.append(f"{label:<22}" + "".join(f"{cell:<20}" for cell in cells) + "\n")
+        hand = view["hand"] or []
+        legal = update.get("legal_moves") or []
+        if hand:
+            text.append("Your hand  (↑↓ choose, Enter play, x discard; or type 3, d3, a name)\n", style="bold")
+            self.cursor = min(self.cursor, len(hand) - 1)
+        for index, entry in enumerate(hand):
+            card = None if entry["card"] is None else CARDS[entry["card"]]
+            playable = {"play": entry["handle"]} in legal
+            line = f"{index + 1:>2} " + ("?" if card is None else
+                                          f"{card_title(card.id)[:NAME_WIDTH]:<{NAME_WIDTH}} {card.cost:>2} {card.resource:<8} {effect_en(card)}")
+            style = ("reverse " if index == self.cursor and update.get("your_turn") else "") + ("" if playable or not legal else "dim")
+            text.append(line[:79] + "\n", style=style.strip() or None)
+        for action in view["recent"][-2:]:
+            verb = "played" if action["played"] else "discarded (timer)" if action["timeout"] else "discarded"
+            who = "you" if action["seat"] == me else names[action["seat"]]
+            card = CARDS[action["card"]]
+            text.append(f"{who} {verb} {card_title(card.id)}: {effect_en(card)}"[:79] + "\n", style="italic")
+        return text

@@ -1,0 +1,79 @@
+"""The end of a game: who won and why, in words, and this client's own check of the transcript."""
+
+from __future__ import annotations
+
+import base64
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer, Static
+
+from fairtable.games.contract import Result
+from fairtable.games.results import describe
+from fairtable.node.clients.tui.screens.common import BaseScreen
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.session.verify import verify_chunks
+
+
+def outcome(update: dict) -> str:
+    """``You won: seat 0 (alice) won: enemy tower destroyed`` or the like, from this seat's side."""
+    value = update["result"]
+    result = Result(tuple(value["winners"]), value["reason"], tuple(value.get("scores") or ()))
+    seat = update.get("seat")
+    said = "A draw" if not result.winners else "You won" if seat in result.winners else "You lost"
+    return f"{said}. {describe(result, update.get('seats') or ())}."
+
+
+class FinalScreen(BaseScreen):
+    BINDINGS = [Binding("escape,enter", "back", "your tables"), Binding("b", "board", "see the board")]
+
+    def __init__(self, lobby_id: str) -> None:
+        super().__init__()
+        self.lobby_id = lobby_id
+        self.checked = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("Game over", id="status")
+        yield Static(id="final")
+        yield Static("", id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.table_changed(self.lobby_id)
+
+    def table_changed(self, lobby_id: str) -> None:
+        if lobby_id != self.lobby_id:
+            return
+        update = self.play.updates[lobby_id]
+        lines = [outcome(update), ""]
+        if update["phase"] == "finished":
+            if not self.checked:
+                self.checked = True
+                self.run_worker(self.verify(update))
+            lines.append("Checking the transcript…")
+        else:
+            lines.append("Waiting for every seat to reveal its seed; then this client checks the whole game.")
+        self.show("#final", "\n".join(lines))
+
+    async def verify(self, update: dict) -> None:
+        response = await self.ask("transcript", table=update["table"])
+        if response is None:
+            return
+        data = base64.b64decode(response["transcript"])
+        try:
+            report = verify_chunks([data])
+        except ProtocolError as exc:
+            verdict = [f"The transcript cannot be read: {exc}"]
+        else:
+            verdict = [f"Transcript verified: every move, shuffle and hidden answer checked ({report.envelopes} messages): "
+                       + ("VALID." if report.valid else "VIOLATIONS FOUND:")]
+            verdict += [f"  message {v.index}: seat {v.seat} broke {v.rule}: {v.detail}" for v in report.violations]
+        kept = f"Your node keeps it: tables/{update['table'][:12]}…/transcript.ftt in its data directory"
+        self.show("#final", "\n".join([outcome(update), "", *verdict, "", kept]))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+        self.app.pop_screen()
+
+    def action_board(self) -> None:
+        self.app.pop_screen()

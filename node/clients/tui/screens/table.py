@@ -1,0 +1,142 @@
+"""The table: whose turn and both clocks on top, the game's board, a message line, a typing line.
+
+Input is read at any time: board keys while it is your turn, typing (a move's number, a
+cell, a card's name or code) into the line below, ``R`` to resign (after a confirmation),
+``?`` for help, Escape back to your tables. The screen never blocks on the node: a move is
+sent in the background and a refusal appears in the message line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer, Input, Static
+
+from fairtable.node.clients.tui.boards import Board, board_for
+from fairtable.node.clients.tui.screens.common import BaseScreen
+from fairtable.node.clients.tui.screens.dialogs import Confirm, Help
+from fairtable.node.clients.tui.screens.final import FinalScreen
+
+
+def clock_text(seconds: float) -> str:
+    whole = int(seconds + 0.999)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+class TableScreen(BaseScreen):
+    BINDINGS = [Binding("R", "resign", "resign"), Binding("question_mark", "help", "help"),
+                Binding("escape", "app.pop_screen", "your tables")]
+
+    def __init__(self, lobby_id: str) -> None:
+        super().__init__()
+        self.lobby_id = lobby_id
+        self.board: Board | None = None
+        self.finished_shown = False
+
+    @property
+    def update_(self) -> dict:
+        return self.play.updates.get(self.lobby_id) or {}
+
+    def compose(self) -> ComposeResult:
+        self.board = board_for(self.update_.get("game", ""))
+        yield Static("", id="status")
+        yield self.board
+        yield Static("", id="message")
+        yield Input(placeholder="type a move (its number, b7, a card), Enter sends · ? help", id="typed", compact=True, select_on_focus=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.table_changed(self.lobby_id)
+        assert self.board is not None
+        self.board.focus()
+
+    def table_changed(self, lobby_id: str) -> None:
+        if lobby_id != self.lobby_id or self.board is None:
+            return
+        update = self.update_
+        if update.get("view") is not None:
+            self.board.show(update)
+        self.tick()
+        if update.get("stalled"):
+            self.say(f"Your node cannot write this table's journal: {update['stalled']}")
+        for violation in update.get("violations") or ():
+            who = f"seat {violation['seat']}" if violation.get("seat") is not None else f"one of seats {violation.get('suspects')}"
+            self.say(f"Cheating detected: {who} broke {violation['rule']}: {violation['detail']}")
+        if update.get("result") is not None and not self.finished_shown:
+            self.finished_shown = True
+            self.app.push_screen(FinalScreen(self.lobby_id))
+
+    def tick(self) -> None:
+        """Redraw the status line: players, whose turn, the running clock."""
+        update = self.update_
+        if not update:
+            return
+        seats, me = list(update.get("seats") or ()), update.get("seat")
+        running = self.play.seconds_left(self.lobby_id)
+        parts = []
+        for index, name in enumerate(seats):
+            label = f"{name} (you)" if index == me else name
+            clock = clock_text(running[1]) if running is not None and running[0] == index else "-"
+            parts.append(f"{label} {clock}")
+        turn = "your turn" if update.get("your_turn") else "waiting" if update.get("result") is None else "over"
+        self.show("#status", f"{update['game']} {update['variant']} · {turn} · " + " │ ".join(parts))
+
+    # ------------------------------------------------------------------ moves
+
+    def on_board_chosen(self, event: Board.Chosen) -> None:
+        self.send(event.move)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        assert self.board is not None
+        self.board.focus()
+        if not text:
+            return
+        move = self.board.typed(self.update_, text)
+        if move is None:
+            moves = len(self.update_.get("legal_moves") or ())
+            self.say(f"{text!r} is none of your moves now" + (f" (1..{moves}, or a move's last word)" if moves else ": it is not your turn"))
+        else:
+            self.send(move)
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key the board did not take starts typing a move."""
+        typed = self.query_one("#typed", Input)
+        if typed.has_focus or not event.is_printable or event.character in (None, "?", "R"):
+            if event.key == "escape" and typed.has_focus:
+                typed.value = ""
+                assert self.board is not None
+                self.board.focus()
+                event.stop()
+            return
+        typed.focus()
+        typed.insert_text_at_cursor(event.character or "")
+        event.stop()
+
+    def send(self, move: Any) -> None:
+        update = self.update_
+        if update.get("table") is None:
+            return
+        self.say("")
+        self.run_worker(self.ask("move", table=update["table"], move=move))
+
+    # ------------------------------------------------------------------ resign, help
+
+    def action_resign(self) -> None:
+        update = self.update_
+        if update.get("table") is None or update.get("result") is not None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.say("You resign: the game ends at your next turn.")
+                self.run_worker(self.ask("resign", table=update["table"]))
+
+        self.app.push_screen(Confirm("Resign this game? Your opponent wins."), answered)
+
+    def action_help(self) -> None:
+        self.app.push_screen(Help())

@@ -1,0 +1,43 @@
+"""Invite strings: what they carry, typos caught by the fingerprint's checksum, and the joining
+node refusing a host whose key is not the invite's."""
+
+from __future__ import annotations
+
+import pytest
+
+from fairtable.node.lobby.invite import Invite, InviteError, parse_invite
+from fairtable.node.service import ServiceError
+from tests.node.nodes import running
+
+FINGERPRINT = "Z5NG-N48B-8BB8-8ZSX-KJS2-VP24"
+
+
+def test_an_invite_reads_back_as_written():
+    invite = Invite("192.0.2.7:7400", "b71c0e", FINGERPRINT)
+    assert str(invite) == "ft:b71c0e.Z5NGN48B8BB88ZSXKJS2VP24@192.0.2.7:7400"
+    assert parse_invite(f"  {invite}\n") == invite
+    assert parse_invite(str(invite).replace("Z5NG", "z5ng")) == invite  # any case
+    assert parse_invite("ft:b71c0e.Z5NGN48B8BB88ZSXKJS2VP24@[::1]:7400").address == "[::1]:7400"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("b71c0e.Z5NGN48B8BB88ZSXKJS2VP24@192.0.2.7:7400", "starts with 'ft:'"),
+    ("ft:b71c0e@192.0.2.7:7400", "ft:LOBBY.FINGERPRINT@HOST:PORT"),
+    ("ft:b71c0e.Z5NGN48B8BB88ZSXKJS2VP24", "ft:LOBBY.FINGERPRINT@HOST:PORT"),
+    ("ft:b71c0e.Z5NGN48B8BB88ZSXKJS2VP25@192.0.2.7:7400", "mistyped"),
+    ("ft:b71c0e.Z5NG@192.0.2.7:7400", "characters"),
+    ("ft:b71c0e.Z5NGN48B8BB88ZSXKJS2VP24@192.0.2.7", "host:port"),
+])
+def test_a_broken_invite_says_what_is_wrong(text, words):
+    with pytest.raises(InviteError, match=words.replace("(", r"\(").replace(".", r"\.")):
+        parse_invite(text)
+
+
+async def test_joining_checks_the_hosts_key_against_the_invite(tmp_path):
+    async with running(tmp_path, 3) as (host, guest, stranger):
+        lobby = await host.host("towers", "normal", {}, 2)
+        with pytest.raises(ServiceError, match="not the host of the invite"):
+            await guest.join(host.address, lobby.lobby_id, stranger.key.public.fingerprint)
+        assert host.lobby_host.hosted[lobby.lobby_id].entrants[1:] == ()  # nothing was sent
+        await guest.join(host.address, lobby.lobby_id, host.key.public.fingerprint)
+        assert len(host.lobby_host.hosted[lobby.lobby_id].entrants) == 2
