@@ -3,7 +3,7 @@
 Every connection is a secure channel (``node.peer.channel``), admitted within the connection
 budgets of ``node.peer.server``. Its first message says what it is for (``spec/node.md``):
 ``list`` or ``join`` go to the lobby host (``node.lobby.host``),
-``hello`` to the table mesh (``node.table.mesh``), ``tjoin``, ``ttable`` and ``tget`` to the
+``hello`` to the table mesh (``node.table.mesh``), ``tlist``, ``tjoin``, ``ttable`` and ``tget`` to the
 tournaments (``node.tournament``). The lobby guest (``node.lobby.guest``)
 joins tables at other nodes. The node implements :class:`~fairtable.node.service.NodeService`,
 through which local clients drive it.
@@ -33,10 +33,22 @@ from fairtable.node.lobby.host import Host, parse_address
 from fairtable.node.peer.channel import Channel, open_channel
 from fairtable.node.peer.messages import message
 from fairtable.node.peer.server import PeerLimits, PeerServer
-from fairtable.node.service import ILLEGAL, NOT_FOUND, STORAGE, FoundTable, Identity, LobbyTable, ServiceError, TableUpdate
+from fairtable.node.service import (
+    ILLEGAL,
+    NOT_FOUND,
+    STORAGE,
+    FoundTable,
+    Identity,
+    LobbyTable,
+    ServiceError,
+    TableUpdate,
+    TournamentLobby,
+    TournamentStatus,
+)
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
+from fairtable.node.tournament.lobby import lobby_of
 from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
 from fairtable.protocol.codec import CodecError, encode
@@ -85,7 +97,7 @@ class Node:
                            self._connect, config.heartbeat, timeout)
         self.tournaments = Tournaments(self.key, lambda: self.name, lambda: self.address, config.data / "tournaments", self.mesh,
                                        self.updates_hub, self._connect, config.heartbeat, timeout)
-        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "tjoin", "ttable", "tget"),
+        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "tlist", "tjoin", "ttable", "tget"),
                                  self._dispatch, self._tables_seating)
         self.discovery = None if config.discovery is None else Discovery(
             config.discovery, self.key.public.fingerprint, lambda: self.address,
@@ -130,6 +142,9 @@ class Node:
                 await self.mesh.accept(channel, first, who)
             elif first["t"] == "list":
                 await channel.send(message("tables", tables=self.lobby_host.listings()))
+            elif first["t"] == "tlist":
+                await channel.send(message("tournaments", tournaments=[o.listing() for o in self.tournaments.host.offers.values()
+                                                                      if not o.started]))
             elif first["t"] == "tjoin":
                 await self.tournaments.host.serve(channel, first, who)
             elif first["t"] == "ttable":
@@ -218,6 +233,22 @@ class Node:
             return self._table(table).proof_bytes(index)
         except (IndexError, ProofError) as exc:
             raise ServiceError(f"no proof for violation {index}: {exc}", ILLEGAL) from None
+
+    async def host_tournament(self, participants: int, options: dict) -> TournamentLobby:
+        return lobby_of(self.tournaments.offer(participants, options).listing(), self.address)
+
+    async def join_tournament(self, peer: str, lobby_id: str) -> TournamentLobby:
+        if lobby_id in self.tournaments.host.offers:
+            raise ServiceError(f"tournament {lobby_id} is offered by this node itself")
+        return await self.tournaments.join(peer, lobby_id)
+
+    async def list_tournaments(self, peer: str | None) -> tuple[TournamentLobby, ...]:
+        if peer is None:
+            return self.tournaments.host.lobbies()
+        return await self.tournaments.guest.list(peer)
+
+    async def tournament_status(self) -> tuple[TournamentStatus, ...]:
+        return self.tournaments.statuses()
 
     async def updates(self) -> AsyncIterator[TableUpdate]:
         async for update in self.updates_hub.stream():

@@ -67,6 +67,8 @@ FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
     "signature": {"sig": _bytes},
     "start": {"genesis": _map, "peers": _array},
     # tournaments (spec/tournament.md): the tournament lobby, a table's signatures, transcripts
+    "tlist": {"v": _version},
+    "tournaments": {"tournaments": _array},
     "tjoin": {"v": _version, "lobby": _text, "name": _text, "addr": _text, "draw": _hash},
     "tsign": {"record": _bytes},
     "tsig": {"sig": _bytes, "draw": _hash},

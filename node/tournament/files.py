@@ -41,6 +41,10 @@ class TournamentFiles:
         write_atomically(self.dir / "peers", codec.encode({"addresses": list(addresses)}))
         write_atomically(self.dir / FILE_NAME, tournament.to_bytes())
 
+    def tournament(self) -> Tournament:
+        """The tournament file alone (a bundle handed to ``fairtable verify``); OSError or RecordError."""
+        return Tournament.from_bytes((self.dir / FILE_NAME).read_bytes())
+
     def load(self) -> tuple[Tournament, tuple[str, ...]]:
         try:
             tournament = Tournament.from_bytes((self.dir / FILE_NAME).read_bytes())

@@ -23,7 +23,7 @@ from fairtable.node.lobby.host import SILENCE_FACTOR, keep_alive, parse_address
 from fairtable.node.peer.channel import Channel
 from fairtable.node.peer.errors import ChannelClosed, ChannelError
 from fairtable.node.peer.messages import BadMessage, message, parse, version_refusal
-from fairtable.node.service import ServiceError
+from fairtable.node.service import ServiceError, TournamentLobby
 from fairtable.node.tasks import race
 from fairtable.protocol.genesis import PROTOCOL_VERSION
 from fairtable.protocol.identity import PublicKey, SecretKey
@@ -53,8 +53,20 @@ class Offer:
     started: bool = False
 
     def listing(self) -> dict:
+        """The offer on the wire (``joined`` and ``tournaments`` messages)."""
         return {"joined": [e.participant.name for e in self.entrants], "lobby": self.lobby_id,
                 "options": self.options, "participants": self.size, "started": self.started}
+
+
+def lobby_of(listing: object, host: str) -> TournamentLobby:
+    """A peer's :meth:`Offer.listing` as a service value; BadMessage when it is not one."""
+    if not isinstance(listing, dict) or set(listing) != {"joined", "lobby", "options", "participants", "started"}:
+        raise BadMessage("a tournament listing has the keys joined, lobby, options, participants and started")
+    joined, lobby, options, size = listing["joined"], listing["lobby"], listing["options"], listing["participants"]
+    if not isinstance(joined, (tuple, list)) or not all(isinstance(n, str) for n in joined) or not isinstance(lobby, str) \
+            or not isinstance(options, dict) or type(size) is not int or not isinstance(listing["started"], bool):
+        raise BadMessage("a tournament listing's fields have the wrong types")
+    return TournamentLobby(lobby, host, size, options, tuple(joined), listing["started"])
 
 
 @dataclass
@@ -91,6 +103,10 @@ class TournamentHost:
         me = Participant(self.key.public, self._name(), commitment(self._draw[lobby_id]))
         self.offers[lobby_id] = Offer(lobby_id, size, dict(options), (Entrant(me, self._address()),))
         return self.offers[lobby_id]
+
+    def lobbies(self) -> tuple[TournamentLobby, ...]:
+        """The offers still open, as service values."""
+        return tuple(lobby_of(offer.listing(), self._address()) for offer in self.offers.values() if not offer.started)
 
     async def serve(self, channel: Channel, join: dict, who: str) -> None:
         offer = self.offers.get(join["lobby"])
@@ -167,8 +183,7 @@ class TournamentHost:
 
 @dataclass
 class _Joined:
-    lobby_id: str
-    listing: dict
+    lobby: TournamentLobby
     draw: bytes
     channel: Channel
     host: PublicKey
@@ -190,7 +205,19 @@ class TournamentGuest:
         self.timeout = timeout
         self.joined: dict[str, _Joined] = {}
 
-    async def join(self, nursery: trio.Nursery, peer: str, lobby_id: str) -> dict:
+    async def list(self, peer: str) -> tuple[TournamentLobby, ...]:
+        try:
+            channel = await self._connect(peer)
+            async with channel:
+                await channel.send(message("tlist", v=PROTOCOL_VERSION))
+                reply = parse(await channel.receive(timeout=self.timeout), "tournaments")
+                return tuple(lobby_of(value, peer) for value in reply["tournaments"])
+        except (OSError, ValueError, trio.TooSlowError, ChannelError, BadMessage) as exc:
+            raise ServiceError(f"cannot list the tournaments at {peer}: {exc}") from None
+
+    async def join(self, nursery: trio.Nursery, peer: str, lobby_id: str) -> TournamentLobby:
+        if lobby_id in self.joined:
+            raise ServiceError(f"this node has already joined tournament {lobby_id}")
         draw = os.urandom(DRAW_SIZE)
         try:
             channel = await self._connect(peer)
@@ -200,16 +227,17 @@ class TournamentGuest:
             await channel.send(message("tjoin", v=PROTOCOL_VERSION, lobby=lobby_id, name=self._name(), addr=self._address(),
                                        draw=commitment(draw)))
             reply = parse(await channel.receive(timeout=self.timeout), "joined", "refused")
+            lobby = None if reply["t"] == "refused" else lobby_of(reply["table"], peer)
         except (ChannelError, BadMessage) as exc:
             await channel.aclose()
             raise ServiceError(f"joining the tournament at {peer} failed: {exc}") from None
-        if reply["t"] == "refused":
+        if lobby is None:
             await channel.aclose()
             raise ServiceError(f"{peer} refused: {reply['reason']}")
-        joined = _Joined(lobby_id, reply["table"], draw, channel, channel.peer)
+        joined = _Joined(lobby, draw, channel, channel.peer)
         self.joined[lobby_id] = joined
         nursery.start_soon(self._wait, joined, f"{peer} ({channel.peer.fingerprint})")
-        return joined.listing
+        return lobby
 
     async def _wait(self, joined: _Joined, who: str) -> None:
         try:
@@ -217,9 +245,9 @@ class TournamentGuest:
                 async with joined.channel:
                     await race(partial(keep_alive, joined.channel, self.heartbeat), partial(self._await_start, joined))
         except (ChannelError, BadMessage, RecordError) as exc:
-            log.warning("peer %s: tournament %s: %s", who, joined.lobby_id, exc)
+            log.warning("peer %s: tournament %s: %s", who, joined.lobby.lobby_id, exc)
         finally:
-            del self.joined[joined.lobby_id]
+            del self.joined[joined.lobby.lobby_id]
 
     async def _await_start(self, joined: _Joined) -> None:
         while True:
@@ -248,6 +276,6 @@ def _not_joined(record: Record, joined: _Joined, me: PublicKey) -> str | None:
         return "it does not enter this node with its draw commitment"
     if record.participants[0].key != joined.host:
         return "it does not enter the host first"
-    if len(record.participants) != joined.listing.get("participants") or record.options != joined.listing.get("options"):
+    if len(record.participants) != joined.lobby.participants or record.options != joined.lobby.options:
         return "its options or size differ from the tournament joined"
     return None

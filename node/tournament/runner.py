@@ -22,6 +22,7 @@ from fairtable.node.files import FileError
 from fairtable.node.peer.channel import Channel
 from fairtable.node.peer.errors import ChannelError
 from fairtable.node.peer.messages import BadMessage, message, parse, version_refusal
+from fairtable.node.service import TournamentLobby, TournamentStatus
 from fairtable.node.table.journal import JournalError, TableFiles
 from fairtable.node.table.mesh import Mesh
 from fairtable.node.tournament.files import TournamentFiles
@@ -81,6 +82,11 @@ class Tournaments:
     def finished(self) -> bool:
         return bool(self.running) and all(r.progress is not None and r.progress.finished for r in self.running.values())
 
+    def statuses(self) -> tuple[TournamentStatus, ...]:
+        return tuple(TournamentStatus(r.id.hex(), r.me, tuple(p.name for p in r.tournament.signed.record.participants),
+                                      str(r.files.dir), (r.progress or r.recompute()).to_value())
+                     for r in self.running.values())
+
     # ------------------------------------------------------------ starting
 
     def reload(self, nursery: trio.Nursery) -> None:
@@ -96,7 +102,7 @@ class Tournaments:
         assert self._nursery is not None
         return self.host.offer(self._nursery, size, options)
 
-    async def join(self, peer: str, lobby_id: str) -> dict:
+    async def join(self, peer: str, lobby_id: str) -> TournamentLobby:
         assert self._nursery is not None
         return await self.guest.join(self._nursery, peer, lobby_id)
 
@@ -120,7 +126,7 @@ class Tournaments:
                  tournament.signed.record.participants[me].name)
         assert self._nursery is not None
         self._nursery.start_soon(self._run, running)
-        self.updates.touch("tournament")
+        self.updates.wake()
 
     # ------------------------------------------------------------ carrying a tournament
 
@@ -131,12 +137,15 @@ class Tournaments:
                 if table.outcome is None and table.table_id not in running.outcomes:
                     self._count(running, table, running.files.table(table.table_id), saved=True)
             now = running.recompute()
-            self.updates.touch("tournament")
+            self.updates.wake()
             if now.finished:
                 log.info("tournament %s finished: %s wins", running.id.hex()[:12], self._name_of(running, now.champion))
                 return
             for table in now.current:
-                await self._advance(running, table)
+                try:
+                    await self._advance(running, table)
+                except (JournalError, FileError) as exc:
+                    log.error("tournament %s: %s: %s (retried)", running.id.hex()[:12], table.spec.label, exc)
             with trio.move_on_after(self.heartbeat):
                 await self.updates.changed()
 
@@ -201,8 +210,10 @@ class Tournaments:
             log.info("tournament %s: %s started", running.id.hex()[:12], table.spec.label)
 
     async def _fetch(self, running: Running, table: Table) -> None:
-        """A table this node does not sit at: its transcript from one of its seats, verified."""
-        for participant in table.spec.seats:
+        """A table this node does not sit at: its transcript from one of its seats, else from any
+        participant who has verified it already (a seat may have left once its table finished)."""
+        others = [p for p in range(len(running.addresses)) if p not in table.spec.seats and p != running.me]
+        for participant in (*table.spec.seats, *others):
             key = running.tournament.signed.record.participants[participant].key
             try:
                 channel = await self._connect(running.addresses[participant], key)

@@ -31,6 +31,11 @@ COUNTED = "counted"
 MISSING = "missing"
 INVALID = "invalid"
 
+FOREIGN = "foreign"
+"""A verdict: the transcript is of another table than the one the record calls for here."""
+UNREADABLE = "unreadable"
+"""A verdict: the bytes are no readable transcript."""
+
 
 @dataclass(frozen=True)
 class Tournament:
@@ -74,30 +79,34 @@ class TableCheck:
 
     table: Table
     status: str
+    """What the tournament does with it: :data:`COUNTED`, :data:`MISSING` or :data:`INVALID`."""
     detail: str
+    verdict: str
+    """What verification found: a report status (``valid``, ``violation``, ``incomplete``,
+    ``damaged``), :data:`FOREIGN`, :data:`UNREADABLE` or :data:`MISSING`."""
 
     def to_value(self) -> dict:
         spec = self.table.spec
         return {"detail": self.detail, "label": spec.label, "round": spec.round, "status": self.status,
-                "table": self.table.table_id.hex()}
+                "table": self.table.table_id.hex(), "verdict": self.verdict}
 
 
 def check_table(table: Table, data: bytes | None) -> tuple[TableCheck, Outcome | None]:
     """Verify one transcript as the tournament's ``table``."""
     if data is None:
-        return TableCheck(table, MISSING, "no transcript of this table"), None
+        return TableCheck(table, MISSING, "no transcript of this table", MISSING), None
     try:
         file, broken = load([data])
         if file.transcript.genesis.genesis.encoded != table.genesis.encoded:
-            return TableCheck(table, INVALID, "its genesis is not the one the record and earlier results call for"), None
+            return TableCheck(table, INVALID, "its genesis is not the one the record and earlier results call for", FOREIGN), None
         report = verify(file, broken)
     except ProtocolError as exc:
-        return TableCheck(table, INVALID, f"not a readable transcript: {exc}"), None
+        return TableCheck(table, INVALID, f"not a readable transcript: {exc}", UNREADABLE), None
     found = outcome(report)
     if found is None:
         why = report.damage or "; ".join(f"seat {o.seat} owes {o.kind!r}" for o in report.owed) or report.status
-        return TableCheck(table, INVALID, f"{report.status}: {why}"), None
-    return TableCheck(table, COUNTED, found.note), found
+        return TableCheck(table, INVALID, f"{report.status}: {why}", report.status), None
+    return TableCheck(table, COUNTED, found.note, report.status), found
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,11 @@ class Table:
     def table_id(self) -> bytes:
         return self.genesis.table_id
 
+    def to_value(self) -> dict:
+        spec = self.spec
+        return {"round": spec.round, "index": spec.index, "stage": spec.stage, "label": spec.label, "seats": list(spec.seats),
+                "table": self.table_id.hex(), "outcome": None if self.outcome is None else self.outcome.to_value()}
+
 
 @dataclass(frozen=True)
 class Totals:
@@ -85,6 +90,19 @@ class Progress:
 
     def tables(self) -> tuple[Table, ...]:
         return tuple(t for round_ in self.rounds for t in round_)
+
+    def to_value(self) -> dict:
+        """The progress as plain values (participants by index): what the client API sends and
+        what ``fairtable tournament status`` and ``fairtable verify`` show."""
+        return {
+            "rounds": [[table.to_value() for table in round_] for round_ in self.rounds],
+            "standings": [{"participant": s.participant, "reached": s.reached, "out": s.out, "points": s.totals.points,
+                           "attacks_won": s.totals.attacks_won, "defences_won": s.totals.defences_won,
+                           "tables": s.totals.tables} for s in self.standings],
+            "bracket": [[list(match) for match in round_] for round_ in self.bracket],
+            "champion": self.champion, "finished": self.finished,
+            "best_defender": list(self.best_defender), "top_attacker": list(self.top_attacker),
+        }
 
 
 class _Builder:

@@ -13,11 +13,13 @@ chosen), so every participant's node builds the same genesis and signs only that
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from fairtable.games import registry
 from fairtable.games.contract import GameError
+from fairtable.games.options import Option
 from fairtable.protocol.genesis import Genesis, Seat, TournamentTable
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.tournament.record import GAME, Record, RecordError
@@ -104,3 +106,9 @@ class TableSpec:
         seats = tuple(Seat(record.participants[p].key, record.participants[p].name) for p in self.seats)
         return Genesis(GAME, STAGES[self.stage].variant, dict(fmt.tables[self.stage]), seats, nonce[:NONCE_SIZE],
                        tournament=place)
+
+
+def stage_options() -> dict[str, Mapping[str, Option]]:
+    """Each stage's table options as the duel variant it plays declares them (for parsing user input)."""
+    game = registry.get(GAME)
+    return {name: game.options_for(stage.variant) for name, stage in STAGES.items()}
