@@ -3,7 +3,7 @@
 Every connection is a secure channel (``node.peer.channel``), admitted within the connection
 budgets of ``node.peer.server``. Its first message says what it is for (``spec/node.md``):
 ``list`` or ``join`` go to the lobby host (``node.lobby.host``),
-``hello`` to the table mesh (``node.table.mesh``), ``tlist``, ``tjoin``, ``ttable`` and ``tget`` to the
+``hello`` to the table mesh (``node.table.mesh``), ``tlist``, ``tjoin``, ``ttable``, ``tget`` and ``tdone`` to the
 tournaments (``node.tournament``). The lobby guest (``node.lobby.guest``)
 joins tables at other nodes. The node implements :class:`~fairtable.node.service.NodeService`,
 through which local clients drive it.
@@ -97,7 +97,7 @@ class Node:
                            self._connect, config.heartbeat, timeout)
         self.tournaments = Tournaments(self.key, lambda: self.name, lambda: self.address, config.data / "tournaments", self.mesh,
                                        self.updates_hub, self._connect, config.heartbeat, timeout)
-        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "tlist", "tjoin", "ttable", "tget"),
+        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "tlist", "tjoin", "ttable", "tget", "tdone"),
                                  self._dispatch, self._tables_seating)
         self.discovery = None if config.discovery is None else Discovery(
             config.discovery, self.key.public.fingerprint, lambda: self.address,
@@ -151,6 +151,8 @@ class Node:
                 await self.tournaments.serve_table(channel, first, who)
             elif first["t"] == "tget":
                 await self.tournaments.serve_transcript(channel, first, who)
+            elif first["t"] == "tdone":
+                await self.tournaments.serve_done(channel, first, who)
             else:
                 await self.lobby_host.serve(channel, first, who)
         except JournalError as exc:

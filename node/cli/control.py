@@ -22,9 +22,9 @@ log = logging.getLogger("fairtable.node")
 RETRY = 0.2
 SETTLE_SECONDS = 10.0
 """How long a finished node waits for its peers to confirm they hold the end of every table."""
-LINGER_SECONDS = 10.0
-"""How long a node whose tournament is over keeps serving its transcripts to the participants
-still fetching them (each asks again every heartbeat)."""
+LINGER_SECONDS = 120.0
+"""How long a node whose tournament is over waits at most for every participant to hold all of
+it, serving its transcripts meanwhile (a participant that never returns must not hold it forever)."""
 
 
 async def host_and_start(service: NodeService, game: str, variant: str, options: dict, seats: int) -> None:
@@ -74,17 +74,19 @@ async def join_first_tournament(service: NodeService, peer: str) -> None:
 
 
 async def until_tournament_done(node: Node) -> None:
-    """Return once every tournament here is finished, its tables settled with their peers, and
-    the other participants have had time to fetch this node's transcripts."""
+    """Return once every tournament here is finished and every participant holds all of it
+    (each told the others, so nobody still needs a transcript from this node)."""
     while not node.tournaments.finished:
         await node.updates_hub.changed()
-    with trio.move_on_after(SETTLE_SECONDS):
-        await node.wait_settled()
     for status in node.tournaments.statuses():
         champion = status.progress["champion"]
         print(f"tournament {status.tournament} finished: {status.participants[champion]} wins; "
               f"bundle {status.folder}", flush=True)
-    await trio.sleep(LINGER_SECONDS)
+    with trio.move_on_after(LINGER_SECONDS):
+        while not node.tournaments.settled:
+            await node.updates_hub.changed()
+    with trio.move_on_after(SETTLE_SECONDS):
+        await node.wait_settled()
 
 
 async def until_done(node: Node) -> None:

@@ -77,6 +77,7 @@ FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
     "tget": {"v": _version, "tournament": _hash, "table": _hash},
     "tfile": {"size": _int},
     "chunk": {"data": _bytes},
+    "tdone": {"v": _version, "tournament": _hash},
     # table mesh, on a channel the lower seat opens to the higher
     "hello": {"v": _version, "table": _hash, "seat": _int, "have": _int, "head": _hash, "start": _map},
     "env": {"env": _array},

@@ -51,6 +51,16 @@ class Running:
     me: int
     outcomes: dict[bytes, Outcome] = field(default_factory=dict)
     progress: Progress | None = None
+    told: set[int] = field(default_factory=set)
+    """Participants who confirmed hearing that this node holds the whole tournament (``tdone``)."""
+    heard: set[int] = field(default_factory=set)
+    """Participants who told this node they hold the whole tournament."""
+
+    @property
+    def settled(self) -> bool:
+        """Finished here, and every other participant both told and heard: nobody needs a transcript from us."""
+        others = set(range(len(self.addresses))) - {self.me}
+        return self.progress is not None and self.progress.finished and others <= self.told and others <= self.heard
 
     @property
     def id(self) -> bytes:
@@ -81,6 +91,10 @@ class Tournaments:
     @property
     def finished(self) -> bool:
         return bool(self.running) and all(r.progress is not None and r.progress.finished for r in self.running.values())
+
+    @property
+    def settled(self) -> bool:
+        return bool(self.running) and all(r.settled for r in self.running.values())
 
     def statuses(self) -> tuple[TournamentStatus, ...]:
         return tuple(TournamentStatus(r.id.hex(), r.me, tuple(p.name for p in r.tournament.signed.record.participants),
@@ -140,6 +154,7 @@ class Tournaments:
             self.updates.wake()
             if now.finished:
                 log.info("tournament %s finished: %s wins", running.id.hex()[:12], self._name_of(running, now.champion))
+                await self._tell_done(running)
                 return
             for table in now.current:
                 try:
@@ -226,7 +241,37 @@ class Tournaments:
             if data is not None and self._count(running, table, data):
                 return
 
+    async def _tell_done(self, running: Running) -> None:
+        """Tell every other participant this node holds the whole tournament, until each has heard it."""
+        while not running.settled:
+            for participant in set(range(len(running.addresses))) - running.told - {running.me}:
+                key = running.tournament.signed.record.participants[participant].key
+                try:
+                    channel = await self._connect(running.addresses[participant], key)
+                    async with channel:
+                        await channel.send(message("tdone", v=PROTOCOL_VERSION, tournament=running.id))
+                        reply = parse(await channel.receive(timeout=self.timeout), "tdone", "refused")
+                except (OSError, ValueError, trio.TooSlowError, ChannelError, BadMessage) as exc:
+                    log.debug("tournament %s: %s did not hear we are done: %s", running.id.hex()[:12], participant, exc)
+                    continue
+                if reply["t"] == "tdone":
+                    running.told.add(participant)
+                    self.updates.wake()
+            with trio.move_on_after(self.heartbeat):
+                await self.updates.changed()
+
     # ------------------------------------------------------------ serving peers
+
+    async def serve_done(self, channel: Channel, request: dict, who: str) -> None:
+        """``tdone``: a participant holds the whole tournament; acknowledged with ``tdone``."""
+        running = self.running.get(request["tournament"])
+        index = None if running is None else running.tournament.signed.record.index_of(channel.peer)
+        if version_refusal(request) is not None or running is None or index is None:
+            await channel.send(message("refused", code="unknown", reason="this node runs no such tournament with you in it"))
+            return
+        running.heard.add(index)
+        self.updates.wake()
+        await channel.send(message("tdone", v=PROTOCOL_VERSION, tournament=running.id))
 
     async def serve_table(self, channel: Channel, request: dict, who: str) -> None:
         """``ttable``: sign a genesis if this node's own computation calls for it, from its seat 0."""
