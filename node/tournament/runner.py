@@ -259,6 +259,7 @@ class Tournaments:
                     self.updates.wake()
             with trio.move_on_after(self.heartbeat):
                 await self.updates.changed()
+        log.info("tournament %s: every participant holds all of it", running.id.hex()[:12])
 
     # ------------------------------------------------------------ serving peers
 
@@ -269,9 +270,12 @@ class Tournaments:
         if version_refusal(request) is not None or running is None or index is None:
             await channel.send(message("refused", code="unknown", reason="this node runs no such tournament with you in it"))
             return
-        running.heard.add(index)
-        self.updates.wake()
+        # Acknowledge first: once every participant is heard this node may exit, and the sender
+        # would then wait for an acknowledgement that never comes.
         await channel.send(message("tdone", v=PROTOCOL_VERSION, tournament=running.id))
+        running.heard.add(index)
+        log.debug("tournament %s: participant %d holds all of it", running.id.hex()[:12], index)
+        self.updates.wake()
 
     async def serve_table(self, channel: Channel, request: dict, who: str) -> None:
         """``ttable``: sign a genesis if this node's own computation calls for it, from its seat 0."""
