@@ -10,8 +10,7 @@ from fairtable.protocol.testing import SelfPlay
 from fairtable.protocol.tournament.bundle import COUNTED, INVALID, MISSING, Tournament, verify_bundle
 from fairtable.protocol.tournament.record import RecordError
 from fairtable.protocol.transcript_file import dump
-from tests.protocol.session.tables import all_seeds, file_bytes, play_until
-from tests.protocol.tournament.helpers import DRAWS, KEYS, SHORT, play_tables, signed_record, tournament_file
+from tests.protocol.tournament.helpers import DRAWS, KEYS, SHORT, cheating_at, play_tables, signed_record, tournament_file
 
 SIGNED = signed_record(4, SHORT)
 
@@ -66,21 +65,13 @@ def test_a_forged_result_from_another_genesis_counts_for_nothing_and_is_named(ta
 
 
 def test_a_seat_that_cheats_at_its_table_loses_it_and_is_named(tables):
-    """In the final, seat 0 plays another card than the rules' default and marks it a timeout,
-    signed with its own key: its opponent cannot tell live; the verifier names it, and the
-    other finalist is champion whatever the points."""
+    """In the final, seat 0 plays another card than the rules' default and marks it a timeout
+    (``cheating_at``): the verifier names it, and the other finalist is champion whatever the points."""
     honest = verify_bundle(tournament_file(SIGNED), tables.get)
     final = honest.checks[-1].table
-    table = SelfPlay.of(final.genesis, [KEYS[p] for p in final.spec.seats], final.table_id)
-    play_until(table, lambda t: t.sessions[0].slot.kind == "move" and t.sessions[0].slot.seat == 0)
-    session = table.sessions[0]
-    default = session.game.default_move(session.state, 0)
-    other = next(h for h in session.state.players[0].hand if h != default["attack"])
-    cheat = table.seal(0, "move", session.run.move_body(0, {"attack": other, "timeout": True}, (other,)))
-    data = file_bytes(table, [cheat], seeds=all_seeds(table, final.table_id))
-    report = verify_bundle(tournament_file(SIGNED), {**tables, final.table_id: data}.get)
+    report = verify_bundle(tournament_file(SIGNED), {**tables, final.table_id: cheating_at(final)}.get)
     check = report.checks[-1]
-    assert check.status == COUNTED and check.detail == "cheating: seat 0"
+    assert check.status == COUNTED and check.detail == "cheating: seat 0" and check.verdict == "violation"
     assert report.progress.champion == final.spec.seats[1]
     assert report.progress.rounds[:-1] == honest.progress.rounds[:-1]
 
