@@ -5,8 +5,10 @@ tables due now are recomputed from it (``protocol.tournament.progress``). For ea
 now the node acts by its place at it: seat 0 asks every other seat's node to sign the genesis
 the pairing fixes (``ttable``) and starts the table in the mesh, which links the seats as for
 any table; the other seats sign only a genesis their own computation calls for. A node not
-seated at a table fetches its transcript from the seats (``tget``) and verifies it; only
-verified outcomes move the tournament on. Absence inside a table is the table's own rule.
+seated at a table fetches its transcript from the seats, or any participant that verified it
+(``tget``), and verifies it; only verified outcomes move the tournament on. Absence inside a
+table is the table's own rule. Once finished, a node tells every other participant (``tdone``),
+so each knows when nobody needs its transcripts any more.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from fairtable.node.tournament.lobby import Offer, TournamentGuest, TournamentHo
 from fairtable.node.updates import Updates
 from fairtable.protocol.genesis import PROTOCOL_VERSION, Genesis, GenesisError, SignedGenesis
 from fairtable.protocol.identity import PublicKey, SecretKey
-from fairtable.protocol.tournament.bundle import COUNTED, Tournament, check_table
+from fairtable.protocol.tournament.bundle import Tournament, check_table
 from fairtable.protocol.tournament.progress import Progress, Table, progress
 from fairtable.protocol.tournament.results import Outcome
 
@@ -145,13 +147,13 @@ class Tournaments:
     # ------------------------------------------------------------ carrying a tournament
 
     async def _run(self, running: Running) -> None:
+        self._reload_tables(running)
+        counted = -1
         while True:
             now = running.recompute()
-            for table in now.tables():
-                if table.outcome is None and table.table_id not in running.outcomes:
-                    self._count(running, table, running.files.table(table.table_id), saved=True)
-            now = running.recompute()
-            self.updates.wake()
+            if len(running.outcomes) != counted:  # wake clients and waiters only on news (several tournaments wake each other)
+                counted = len(running.outcomes)
+                self.updates.wake()
             if now.finished:
                 log.info("tournament %s finished: %s wins", running.id.hex()[:12], self._name_of(running, now.champion))
                 await self._tell_done(running)
@@ -163,6 +165,11 @@ class Tournaments:
                     log.error("tournament %s: %s: %s (retried)", running.id.hex()[:12], table.spec.label, exc)
             with trio.move_on_after(self.heartbeat):
                 await self.updates.changed()
+
+    def _reload_tables(self, running: Running) -> None:
+        """Count the bundle's transcripts round by round (a restart): each round's outcomes reveal the next round's tables."""
+        while any([self._count(running, t, running.files.table(t.table_id), saved=True) for t in running.recompute().current]):
+            pass
 
     async def _advance(self, running: Running, table: Table) -> None:
         seats = table.spec.seats
@@ -193,7 +200,7 @@ class Tournaments:
                 return False
         running.outcomes[table.table_id] = found
         log.info("tournament %s: %s %s (%s)", running.id.hex()[:12], table.spec.label, check.status, check.detail)
-        return check.status == COUNTED
+        return True
 
     async def _start_table(self, running: Running, table: Table) -> None:
         """Seat 0: collect every seat's signature of the genesis the pairing fixes, then start it."""

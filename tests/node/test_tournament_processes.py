@@ -23,11 +23,15 @@ def test_the_demo_runs_eight_node_processes_through_a_tournament_and_verifies_it
                                capture_output=True, text=True, timeout=600)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     out = completed.stdout
-    assert "identical     yes" in out and "COMPLETE: 5 of 5 tables counted" in out
+    assert "identical     yes" in out
     assert "champion" in out and "best defender" in out and "top attacker" in out
     files = TournamentFiles(tmp_path / "bundle")
     report = verify_bundle(files.tournament(), files.table)
-    assert report.complete and [c.table.spec.stage for c in report.checks] == ["group", "group", "knockout", "knockout", "final"]
+    tables = len(report.checks)
+    assert report.complete and f"COMPLETE: {tables} of {tables} tables counted" in out
+    stages = [c.table.spec.stage for c in report.checks]
+    playoffs = stages.count("playoff")  # bots' group points may tie across a qualifying line
+    assert stages == ["group", "group", *["playoff"] * playoffs, "knockout", "knockout", "final"]
     assert len({s.participant for s in report.progress.standings}) == 8
 
 
