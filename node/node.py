@@ -143,8 +143,7 @@ class Node:
             elif first["t"] == "list":
                 await channel.send(message("tables", tables=self.lobby_host.listings()))
             elif first["t"] == "tlist":
-                await channel.send(message("tournaments", tournaments=[o.listing() for o in self.tournaments.host.offers.values()
-                                                                      if not o.started]))
+                await channel.send(message("tournaments", tournaments=self.tournaments.host.listings()))
             elif first["t"] == "tjoin":
                 await self.tournaments.host.serve(channel, first, who)
             elif first["t"] == "ttable":

@@ -3,8 +3,9 @@
 ``--host-table`` offers a table and starts it once every seat is taken, ``--join`` takes a
 seat at the first open table of a host, ``--until-done`` returns once every table here is
 finished and its peers hold all of it. ``--host-tournament`` and ``--join-tournament`` do the
-same for a duel tournament, which then runs by itself; ``--until-done`` waits for its end. The demo and the tests use these flags; a client of
-the local API does the same through the same service calls.
+same for a duel tournament, which then runs by itself; ``--until-done`` waits for its end. The
+demo and the tests use these flags; a client of the local API does the same through the same
+service calls.
 """
 
 from __future__ import annotations

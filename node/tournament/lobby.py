@@ -104,9 +104,13 @@ class TournamentHost:
         self.offers[lobby_id] = Offer(lobby_id, size, dict(options), (Entrant(me, self._address()),))
         return self.offers[lobby_id]
 
+    def listings(self) -> list[dict]:
+        """The offers still open, as sent to peers (``tournaments``)."""
+        return [offer.listing() for offer in self.offers.values() if not offer.started]
+
     def lobbies(self) -> tuple[TournamentLobby, ...]:
         """The offers still open, as service values."""
-        return tuple(lobby_of(offer.listing(), self._address()) for offer in self.offers.values() if not offer.started)
+        return tuple(lobby_of(listing, self._address()) for listing in self.listings())
 
     async def serve(self, channel: Channel, join: dict, who: str) -> None:
         offer = self.offers.get(join["lobby"])
