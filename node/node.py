@@ -3,7 +3,8 @@
 Every connection is a secure channel (``node.peer.channel``), admitted within the connection
 budgets of ``node.peer.server``. Its first message says what it is for (``spec/node.md``):
 ``list`` or ``join`` go to the lobby host (``node.lobby.host``),
-``hello`` to the table mesh (``node.table.mesh``). The lobby guest (``node.lobby.guest``)
+``hello`` to the table mesh (``node.table.mesh``), ``tlist``, ``tjoin``, ``ttable``, ``tget`` and ``tdone`` to the
+tournaments (``node.tournament``). The lobby guest (``node.lobby.guest``)
 joins tables at other nodes. The node implements :class:`~fairtable.node.service.NodeService`,
 through which local clients drive it.
 
@@ -34,10 +35,23 @@ from fairtable.node.lobby.host import Host, parse_address
 from fairtable.node.peer.channel import Channel, open_channel
 from fairtable.node.peer.messages import message
 from fairtable.node.peer.server import PeerLimits, PeerServer
-from fairtable.node.service import ILLEGAL, NOT_FOUND, STORAGE, FoundTable, Identity, LobbyTable, ServiceError, TableUpdate
+from fairtable.node.service import (
+    ILLEGAL,
+    NOT_FOUND,
+    STORAGE,
+    FoundTable,
+    Identity,
+    LobbyTable,
+    ServiceError,
+    TableUpdate,
+    TournamentLobby,
+    TournamentStatus,
+)
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
+from fairtable.node.tournament.lobby import lobby_of
+from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
 from fairtable.protocol.codec import CodecError, encode
 from fairtable.protocol.identity import PublicKey
@@ -98,8 +112,10 @@ class Node:
         self.lobby_host = Host(self.key, lambda: self.name, lambda: self.address, self.mesh, self.updates_hub, config.heartbeat, timeout)
         self.lobby_guest = Guest(self.key, lambda: self.name, lambda: self.address, self.mesh, self.updates_hub,
                            self._connect, config.heartbeat, timeout)
-        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join"), self._dispatch,
-                                 self._tables_seating)
+        self.tournaments = Tournaments(self.key, lambda: self.name, lambda: self.address, config.data / "tournaments", self.mesh,
+                                       self.updates_hub, self._connect, config.heartbeat, timeout)
+        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "tlist", "tjoin", "ttable", "tget", "tdone"),
+                                 self._dispatch, self._tables_seating)
         self.discovery = None if config.discovery is None else Discovery(
             config.discovery, self.key.public.fingerprint, lambda: self.address,
             lambda: [lobby.listing() for lobby in self.lobby_host.hosted.values()], self.updates_hub.next_change)
@@ -120,6 +136,7 @@ class Node:
             port = listeners[0].socket.getsockname()[1]
             self.address = self.config.advertise or f"{dialable(self.config.host)}:{port}"
             self.mesh.reload(nursery)
+            self.tournaments.reload(nursery)
             nursery.start_soon(self._peers.serve, listeners)
             if self.discovery is not None:
                 nursery.start_soon(self.discovery.run)
@@ -142,6 +159,16 @@ class Node:
                 await self.mesh.accept(channel, first, who)
             elif first["t"] == "list":
                 await channel.send(message("tables", tables=self.lobby_host.listings()))
+            elif first["t"] == "tlist":
+                await channel.send(message("tournaments", tournaments=self.tournaments.host.listings()))
+            elif first["t"] == "tjoin":
+                await self.tournaments.host.serve(channel, first, who)
+            elif first["t"] == "ttable":
+                await self.tournaments.serve_table(channel, first, who)
+            elif first["t"] == "tget":
+                await self.tournaments.serve_transcript(channel, first, who)
+            elif first["t"] == "tdone":
+                await self.tournaments.serve_done(channel, first, who)
             else:
                 await self.lobby_host.serve(channel, first, who)
         except JournalError as exc:
@@ -226,6 +253,22 @@ class Node:
             return self._table(table).proof_bytes(index)
         except (IndexError, ProofError) as exc:
             raise ServiceError(f"no proof for violation {index}: {exc}", ILLEGAL) from None
+
+    async def host_tournament(self, participants: int, options: dict) -> TournamentLobby:
+        return lobby_of(self.tournaments.offer(participants, options).listing(), self.address)
+
+    async def join_tournament(self, peer: str, lobby_id: str) -> TournamentLobby:
+        if lobby_id in self.tournaments.host.offers:
+            raise ServiceError(f"tournament {lobby_id} is offered by this node itself")
+        return await self.tournaments.join(peer, lobby_id)
+
+    async def list_tournaments(self, peer: str | None) -> tuple[TournamentLobby, ...]:
+        if peer is None:
+            return self.tournaments.host.lobbies()
+        return await self.tournaments.guest.list(peer)
+
+    async def tournament_status(self) -> tuple[TournamentStatus, ...]:
+        return self.tournaments.statuses()
 
     async def updates(self) -> AsyncIterator[TableUpdate]:
         async for update in self.updates_hub.stream():

@@ -128,6 +128,31 @@ class FoundTable:
     joined: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class TournamentLobby:
+    """A duel tournament offered before it starts (``spec/tournament.md``): at this node or at ``host``."""
+
+    lobby_id: str
+    host: str
+    participants: int
+    options: dict
+    joined: tuple[str, ...]
+    started: bool = False
+
+
+@dataclass(frozen=True)
+class TournamentStatus:
+    """A tournament this node takes part in: ``progress`` is ``Progress.to_value()`` (rounds with
+    each table's outcome, standings, bracket, champion, prizes), participants by index into
+    ``participants`` (names); ``me`` is this node's index; ``folder`` holds its bundle."""
+
+    tournament: str
+    me: int
+    participants: tuple[str, ...]
+    folder: str
+    progress: dict
+
+
 class NodeService(Protocol):
     """The operations behind the client API. Every method raises :class:`ServiceError` on refusal."""
 
@@ -171,6 +196,22 @@ class NodeService(Protocol):
 
     async def discovered(self) -> tuple[FoundTable, ...]:
         """Open tables other nodes announce on the local network (empty with discovery off)."""
+        ...
+
+    async def host_tournament(self, participants: int, options: dict) -> TournamentLobby:
+        """Offer a duel tournament with this node as its first participant; it starts once full."""
+        ...
+
+    async def join_tournament(self, peer: str, lobby_id: str) -> TournamentLobby:
+        """Enter the tournament ``lobby_id`` offered by the node at ``peer``."""
+        ...
+
+    async def list_tournaments(self, peer: str | None) -> tuple[TournamentLobby, ...]:
+        """Tournaments offered here (``peer`` None) or by the node at ``peer``, before they start."""
+        ...
+
+    async def tournament_status(self) -> tuple[TournamentStatus, ...]:
+        """Every tournament this node takes part in, as far as verified tables carry it."""
         ...
 
     def updates(self) -> AsyncIterator[TableUpdate]:

@@ -35,6 +35,10 @@ class Updates:
         for subscriber in self._subscribers:
             subscriber.dirty[key] = None
             subscriber.event.set()
+        self.wake()
+
+    def wake(self) -> None:
+        """Wake whoever waits in :meth:`changed` for something that is no table (a tournament's progress)."""
         self._touched.set()
         self._touched = trio.Event()
 

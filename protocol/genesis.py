@@ -41,6 +41,37 @@ def _check_name(name: Any) -> str:
     return name
 
 
+HASH_SIZE = 32
+_FIELDS = frozenset({"game", "nonce", "options", "seats", "variant", "version"})
+
+
+@dataclass(frozen=True)
+class TournamentTable:
+    """Which table of which tournament round a genesis is: the tournament's record id (its
+    hash, ``spec/tournament.md``), the round and the table's index in it. A verifier of the
+    tournament accepts a table only where the record says it belongs."""
+
+    tournament: bytes
+    round: int
+    table: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.tournament, bytes) or len(self.tournament) != HASH_SIZE:
+            raise GenesisError(f"a tournament is named by its {HASH_SIZE}-byte record id")
+        for what, value in (("round", self.round), ("table", self.table)):
+            if type(value) is not int or not 0 <= value < 1 << 16:
+                raise GenesisError(f"the tournament {what} must be an integer in 0..65535, got {value!r}")
+
+    def to_value(self) -> dict:
+        return {"id": self.tournament, "round": self.round, "table": self.table}
+
+    @classmethod
+    def from_value(cls, value: Any) -> TournamentTable:
+        if not isinstance(value, dict) or set(value) != {"id", "round", "table"}:
+            raise GenesisError("tournament must be a map with exactly the keys ['id', 'round', 'table']")
+        return cls(value["id"], value["round"], value["table"])
+
+
 @dataclass(frozen=True)
 class Genesis:
     """What a table is. Build it, have every seat sign :attr:`table_id`, then play."""
@@ -51,6 +82,9 @@ class Genesis:
     seats: tuple[Seat, ...]
     nonce: bytes
     version: int = PROTOCOL_VERSION
+    tournament: TournamentTable | None = None
+    """Optional: the tournament table this is. Absent from the encoding when None, so a
+    genesis without it encodes (and hashes) as before the field existed."""
     encoded: bytes = field(init=False, repr=False, compare=False)
     table_id: bytes = field(init=False, repr=False, compare=False)
 
@@ -62,6 +96,8 @@ class Genesis:
                 raise GenesisError(f"{what} must be 1..32 of a-z, 0-9, '_' or '-' starting alphanumeric, got {value!r}")
         if not isinstance(self.options, dict):
             raise GenesisError("options must be a map")
+        if self.tournament is not None and not isinstance(self.tournament, TournamentTable):
+            raise GenesisError("tournament must name a tournament table")
         if not isinstance(self.nonce, bytes) or len(self.nonce) not in NONCE_SIZES:
             raise GenesisError("nonce must be 16..32 bytes")
         if not 1 <= len(self.seats) <= MAX_SEATS:
@@ -79,7 +115,7 @@ class Genesis:
         object.__setattr__(self, "table_id", digest("table", encoded))
 
     def to_value(self) -> dict:
-        return {
+        value = {
             "game": self.game,
             "nonce": self.nonce,
             "options": self.options,
@@ -87,12 +123,14 @@ class Genesis:
             "variant": self.variant,
             "version": self.version,
         }
+        if self.tournament is not None:
+            value["tournament"] = self.tournament.to_value()
+        return value
 
     @classmethod
     def from_value(cls, value: Any) -> Genesis:
-        fields = {"game", "nonce", "options", "seats", "variant", "version"}
-        if not isinstance(value, dict) or set(value) != fields:
-            raise GenesisError(f"genesis must be a map with exactly the keys {sorted(fields)}")
+        if not isinstance(value, dict) or not _FIELDS <= set(value) <= _FIELDS | {"tournament"}:
+            raise GenesisError(f"genesis must be a map with exactly the keys {sorted(_FIELDS)}, and optionally 'tournament'")
         seats = value["seats"]
         if not isinstance(seats, tuple):
             raise GenesisError("seats must be an array")
@@ -104,7 +142,8 @@ class Genesis:
                 parsed.append(Seat(PublicKey(seat["key"]), _check_name(seat["name"])))
             except ProtocolError as exc:
                 raise GenesisError(f"seat {index}: {exc}") from None
-        return cls(value["game"], value["variant"], value["options"], tuple(parsed), value["nonce"], value["version"])
+        tournament = None if "tournament" not in value else TournamentTable.from_value(value["tournament"])
+        return cls(value["game"], value["variant"], value["options"], tuple(parsed), value["nonce"], value["version"], tournament)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Genesis:

@@ -40,18 +40,31 @@ def _cards(faces: list[int], room: int) -> str:
 
 def move_line(view: dict, move: dict) -> str:
     """A legal move in words, e.g. ``play Princess 3, take the petrified dragons: pr3/pd``."""
+    words, code = _words(view, move)
+    if not move["play"]:
+        return f"{words} (your hand is empty): {code}"
+    return words if code is None else f"{words}: {code}"
+
+
+def describe_move(before: dict, move: dict, after: dict) -> str:
+    """A move as a transcript lists it: :func:`move_line`'s words without the code to type."""
+    return _words(before, move)[0] + (" (timeout)" if move.get("timeout") else "")
+
+
+def _words(view: dict, move: dict) -> tuple[str, str | None]:
+    """The move's words and the code a player types for it (None for cards this view does not know)."""
     hand = {entry["handle"]: entry["card"] for entry in view["hand"] or ()}
     known = [hand.get(handle) for handle in move["play"]]
     if not known:
-        return "pass (your hand is empty): pass"
+        return "pass", "pass"
     faces = sorted(face for face in known if face is not None)
     if len(faces) < len(known):
-        return f"play cards {move['play']}"
+        return f"play cards {move['play']}", None
     kind = kind_of(faces[0])
     values = "".join(str(CARDS[face].value) for face in faces)
     take = move.get("take")
     words = f"play {' + '.join(card_name(face) for face in faces)}" + (f", take the {field_name(take)}" if take else "")
-    return f"{words}: {kind.code}{values}" + (f"/{_code(take)}" if take else "")
+    return words, f"{kind.code}{values}" + (f"/{_code(take)}" if take else "")
 
 
 def render(view: dict) -> str:

@@ -20,7 +20,9 @@ Rulings this engine relies on (the text wins where it speaks):
   Mare). Played cards leave the game (they return only when a deck is rebuilt with them).
 - 1v1 and blind: a round is 6 duels with the attacker alternating (3 attacks each) from a
   hand of 6 drawn at its start; a deck that cannot supply the hand first takes its used cards
-  back and is reshuffled. Option ``rounds`` (default 3). The first attacker is a public random
+  back and is reshuffled. Option ``rounds`` (default 3); option ``duels`` (default 6) shortens a
+  round (the tournament's knock-out: 3 rounds of 3), the cards left in a hand going back into the
+  deck, rebuilt, at the next round. The first attacker is a public random
   value; each later round starts with the other seat. The match goes to the most points, then
   the most rounds won, then option ``tie``: ``rematch`` (another round), ``playoff`` (one more
   duel, each drawing 1 card; the attacker is the seat that defended the last round's first

@@ -45,12 +45,12 @@ from fairtable.games.duel.views import view
 from fairtable.games.options import TIMER, Choice, Flag, Integer, Option
 from fairtable.games.rules import Rules
 
-DUELS_PER_ROUND = 6
 MAX_TIEBREAKS = 10
 """Rematches or playoffs in a row after which a tie stands, so every match ends."""
 COMMON: dict[str, Option] = {"draft": Flag(False), **TIMER}
 MATCH: dict[str, Option] = {
     "rounds": Integer(1, 9, 3),
+    "duels": Integer(1, HAND_SIZE, HAND_SIZE),
     "tie": Choice(("rematch", "playoff", "accept"), "rematch"),
     "playoff_attacker": Choice(("defender", "dice"), "defender"),
 }
@@ -156,13 +156,14 @@ class DuelGame(Rules[DuelState]):
         """Decks to build or rebuild (seat by seat), then the cards owed to hands."""
         for seat in state.present:
             player = state.players[seat]
-            if player.built and not (player.reshuffle or player.swap):
+            if player.built and not player.rebuilding:
                 continue
             if player.swap and len(player.draws) < decks.SWAPS:
                 return PrivateDraw(seat, decks.swap_bound(player), 1, state.next_handle)
             if state.options["draft"]:
-                assert player.cards is not None  # public: the picks (a draft has no swaps)
-                return Shuffle(player.cards, state.next_handle)
+                cards = decks.base(player)
+                assert cards is not None  # public: the picks (a draft has no swaps)
+                return Shuffle(cards, state.next_handle)
             return ShuffleOwned(seat, decks.size(player), IDS, state.next_handle)
         plan = tuple((seat, state.players[seat].deck[: state.players[seat].owed]) for seat in state.present if state.players[seat].owed)
         return Deal(plan)
@@ -215,7 +216,8 @@ class DuelGame(Rules[DuelState]):
         if state.options["draft"]:
             cards = player.cards  # public: the picks, unchanged by a reshuffle
         used = () if player.reshuffle else player.used
-        state = state.player(seat, deck=handles, cards=cards, used=used, built=True, reshuffle=False, swap=False, draws=())
+        state = state.player(seat, deck=handles, cards=cards, used=used, built=True, reshuffle=False, swap=False, regather=False,
+                             draws=())
         return _settle(state)
 
     def on_drawn(self, state: DuelState, request: PrivateDraw, event: PrivateDrawn) -> DuelState:
@@ -360,7 +362,7 @@ def _knows_hand(state: DuelState, seat: int) -> bool:
 
 def _building(state: DuelState) -> int:
     """The seat whose deck the pending (public) shuffle builds."""
-    return next(seat for seat in state.present if not state.players[seat].built or state.players[seat].reshuffle)
+    return next(seat for seat in state.present if not state.players[seat].built or state.players[seat].rebuilding)
 
 
 def _play_card(state: DuelState, seat: int, handle: Handle) -> DuelState:
@@ -383,7 +385,7 @@ def _resolve(state: DuelState, attack: int, defence: int | None) -> DuelState:
         return _refill(state, (attacker, defender))
     if state.playoff:
         return _match_end(state)
-    if state.duel == DUELS_PER_ROUND:
+    if state.duel == state.options["duels"]:
         return _round_end(state)
     return _duel_step(dataclasses.replace(state, attacker=defender, defender=attacker))
 
@@ -405,7 +407,7 @@ def _settle(state: DuelState) -> DuelState:
         return state
     for seat in state.present:
         player = state.players[seat]
-        if not player.built or player.reshuffle or player.swap:
+        if not player.built or player.rebuilding:
             return state
     if state.variant == "blind":
         for seat in state.present:
@@ -421,12 +423,14 @@ def _settle(state: DuelState) -> DuelState:
 
 
 def _begin_round(state: DuelState, attacker: int, playoff: bool = False) -> DuelState:
-    """Hands of 6 (a playoff: 1) from each deck, rebuilt first where it cannot supply them."""
+    """Hands of 6 (a playoff: 1) from each deck, rebuilt first where it cannot supply them. Cards
+    a shorter round (``duels`` below 6) left in a hand go back into the deck, which is rebuilt."""
     need = 1 if playoff else HAND_SIZE
     for seat in range(state.seats):
         player = state.players[seat]
-        state = state.player(seat, owed=need, round_points=player.round_points if playoff else 0,
-                             reshuffle=player.reshuffle or len(player.deck) < need)
+        left = len(player.deck) + len(player.hand)
+        state = state.player(seat, owed=need, round_points=player.round_points if playoff else 0, hand=(),
+                             regather=player.regather or bool(player.hand), reshuffle=player.reshuffle or left < need)
     state = dataclasses.replace(state, step="prepare", after="duel", starter=attacker, attacker=attacker, defender=1 - attacker,
                                 duel=0, playoff=playoff, round=state.round + (not playoff))
     return _settle(state)

@@ -31,17 +31,38 @@ def _hand_card(view: dict, handle: int) -> int | None:
 
 
 def move_line(view: dict, move: dict) -> str:
+    return f"{describe_move(view, move, view)}: {_token(view, move)}"
+
+
+def describe_move(before: dict, move: dict, after: dict) -> str:
+    """A move as a transcript lists it: :func:`move_line`'s words without the word to type."""
     if "pick" in move:
-        return f"pick {short(move['pick'])}: {slug(move['pick'])}"
+        return f"pick {short(move['pick'])}"
     kind = "attack" if "attack" in move else "defend"
-    card = _hand_card(view, move[kind])
-    token = "?" if card is None else slug(card)
+    card = _hand_card(before, move[kind])
+    named = "?" if card is None else short(card)
     if kind == "defend":
-        facing = "" if view["attack"] is None else f" against {_attack_value(view['attack'], card)}"
-        return f"defend with {short(card) if card is not None else '?'}{facing}: {token}"
+        facing = "" if before["attack"] is None else f" against {_attack_value(before['attack'], card)}"
+        return f"defend with {named}{facing}" + "".join(f"; {line}" for line in [describe_reveal(before, after)] if line)
     if "target" in move:
-        return f"attack seat {move['target']} with {short(card) if card is not None else '?'}: {token}@{move['target']}"
-    return f"attack with {short(card) if card is not None else '?'}: {token}"
+        return f"attack seat {move['target']} with {named}"
+    return f"attack with {named}"
+
+
+def describe_reveal(before: dict, after: dict) -> str | None:
+    """The duel that cards turned over (or a defence) decided, as the board's last duels list it;
+    None when nothing was decided."""
+    if not after["recent"] or after["recent"] == before["recent"]:
+        return None
+    return duel_line(after["recent"][-1], [f"seat {seat}" for seat in range(len(after["players"]))])
+
+
+def _token(view: dict, move: dict) -> str:
+    if "pick" in move:
+        return slug(move["pick"])
+    card = _hand_card(view, move["attack"] if "attack" in move else move["defend"])
+    token = "?" if card is None else slug(card)
+    return f"{token}@{move['target']}" if "target" in move else token
 
 
 def _attack_value(attack: int, defence: int | None) -> str:

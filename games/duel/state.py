@@ -44,8 +44,15 @@ class Player:
     """Its deck must be rebuilt with the used cards back in before the next hand."""
     swap: bool = False
     """Its deck must be rebuilt with up to 2 cards swapped for the cards drawn for it."""
+    regather: bool = False
+    """Its deck must be rebuilt with the cards a short round left in its hand back in."""
     draws: tuple[int | None, ...] = ()
     """The swap draws so far: indices into the cards outside its deck (None where not known)."""
+
+    @property
+    def rebuilding(self) -> bool:
+        """Its deck must be rebuilt before the next hand."""
+        return self.reshuffle or self.swap or self.regather
 
 
 @dataclass(frozen=True)

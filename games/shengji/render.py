@@ -44,6 +44,11 @@ def move_line(view: dict, move: dict) -> str:
     return f"{kind} {word}"
 
 
+def describe_move(before: dict, move: dict, after: dict) -> str:
+    """A move as a transcript lists it: the same words as :func:`move_line`, from the mover's view."""
+    return move_line(before, move)
+
+
 def _name(view: dict, seat: int) -> str:
     me = view["seat"]
     if me is None:

@@ -65,6 +65,14 @@ def move_line(view: dict, move: dict) -> str:
     return f"{kind} [{handle}] " + ("?" if card is None else card_line(card))
 
 
+def describe_move(before: dict, move: dict, after: dict) -> str:
+    """A move as a transcript lists it, e.g. ``play Pūķis (Dragon)``; ``before`` is the mover's view."""
+    kind = "play" if "play" in move else "discard"
+    card = next((entry["card"] for entry in before["hand"] or () if entry["handle"] == move[kind]), None)
+    name = "an unknown card" if card is None else f"{CARDS[card].name} ({CARDS[card].name_en})"
+    return f"{kind} {name}" + (" (timeout)" if move.get("timeout") else "")
+
+
 def render(view: dict) -> str:
     """The board, the seat's hand, the last cards and whose turn it is, as lines of text."""
     seat = view["seat"]

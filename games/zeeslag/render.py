@@ -176,6 +176,31 @@ def _typed_ability(view: dict, grid: Grid, tokens: list[str], due: dict) -> tupl
 # ------------------------------------------------------------------ the picture
 
 
+def describe_move(before: dict, move: dict, after: dict) -> str:
+    """A move as a transcript lists it: ``B7: hit`` (its outcome read from ``after``, the view once
+    the target answered; `` at seat T`` with several own seas), the target's answer ``sunk: Kruiser
+    (Cruiser) at A1 A2 A3`` or ``not sunk``; anything else as :func:`move_line` says it."""
+    name = _grid_of(after, 0).name
+    if "shoot" in move:
+        shot = next((shot for shot in reversed(after["recent"]) if shot["cell"] == move["shoot"] and shot["seat"] == before["seat"]), None)
+        hit = None if shot is None else shot["hit"]
+        outcome = "?" if hit is None else ("hit" if hit == 1 else f"{hit} ships hit") if hit else "miss"
+        at = f" at seat {shot['target']}" if shot is not None and after["seats"] > 2 and after["variant"] != "shared" else ""
+        return f"{name(move['shoot'])}{at}: {outcome}" + (" (timeout)" if move.get("timeout") else "")
+    if "sunk" in move and not move.get("timeout"):
+        ships = move["sunk"] or []
+        if not ships:
+            return "not sunk"
+        fleet = FLEETS[after["fleet"]]
+        sunk = {tuple(entry["cells"]): fleet.ships[entry["ship"]] for sea in after["seas"] for entry in sea["sunk"]}
+        words = []
+        for cells in ships:
+            ship = sunk.get(tuple(cells))
+            words.append((f"{ship.name} ({ship.name_en}) at " if ship else "") + " ".join(map(name, cells)))
+        return "sunk: " + "; ".join(words)
+    return move_line(before, move)
+
+
 def render(view: dict) -> str:
     """The seas, the fleets, the last shots and what happens now, as lines of text."""
     if view["variant"] == "space":

@@ -159,6 +159,22 @@ async def _transcript(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {"transcript": base64.b64encode(await service.transcript(args["table"])).decode("ascii")}
 
 
+async def _tournament_host(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"lobby": fields_of(await service.host_tournament(args["participants"], args.get("options", {})))}
+
+
+async def _tournament_join(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"lobby": fields_of(await service.join_tournament(args["peer"], args["lobby_id"]))}
+
+
+async def _tournament_list(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"lobbies": [fields_of(lobby) for lobby in await service.list_tournaments(args.get("peer"))]}
+
+
+async def _tournaments(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"tournaments": [fields_of(status) for status in await service.tournament_status()]}
+
+
 OPS: dict[str, Op] = {
     "auth": Op(None, {"token": STRING}),
     "subscribe": Op(None),
@@ -175,5 +191,9 @@ OPS: dict[str, Op] = {
     "resign": Op(_resign, {"table": STRING}),
     "transcript": Op(_transcript, {"table": STRING}),
     "proof": Op(_proof, {"table": STRING, "index": INTEGER}),
+    "tournament_host": Op(_tournament_host, {"participants": INTEGER}, {"options": OBJECT}),
+    "tournament_join": Op(_tournament_join, {"peer": STRING, "lobby_id": STRING}),
+    "tournament_list": Op(_tournament_list, optional={"peer": STRING_OR_NULL}),
+    "tournaments": Op(_tournaments),
 }
 """``auth`` and ``subscribe`` (no handler) act on the connection itself."""

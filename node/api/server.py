@@ -19,14 +19,15 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, WebSocketRequest, wrap_server_stream
 
 from fairtable.node.admission import Budget, Ticket, serve
 from fairtable.node.api.jsonvalues import RequestError, bad_request, dumps, parse
+from fairtable.node.api.login import Logins
 from fairtable.node.api.ops import OPS, Op, refusal, table_event
+from fairtable.node.api.web import BadRequest, Prefixed, Web, foreign_origin, read_head, refuse_garbage
 from fairtable.node.loglimit import LogLimiter
 from fairtable.node.ratelimit import TokenBucket
 from fairtable.node.service import NodeService
@@ -37,7 +38,6 @@ DEFAULT_PORT = 7467
 """The port clients try when told none (``fairtable node --api-port`` defaults to it)."""
 MAX_ID = (1 << 53) - 1
 """Request ids are integers a JavaScript number holds exactly."""
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 POLICY_VIOLATION, GOING_AWAY, INTERNAL_ERROR, TRY_AGAIN_LATER = 1008, 1001, 1011, 1013
 CLOSE_SECONDS = 5.0
 
@@ -72,14 +72,16 @@ async def serve_api(
     token: str | None,
     *,
     limits: ApiLimits = ApiLimits(),
+    logins: Logins | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve the client API on 127.0.0.1:``port`` (0: any free port) until cancelled.
 
-    ``token`` None serves without authentication, to loopback pages only. Reports the
-    bound port through ``task_status``, so ``port = await nursery.start(serve_api, ...)``.
+    ``token`` None serves without authentication, to loopback pages only. ``logins`` holds the
+    one-time codes the browser page exchanges for the token. Reports the bound port through
+    ``task_status``, so ``port = await nursery.start(serve_api, ...)``.
     """
-    server = _Server(service, token, limits)
+    server = _Server(service, token, limits, logins or Logins())
     listeners = await trio.open_tcp_listeners(port, host=HOST)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(server.quiet.run)
@@ -96,8 +98,9 @@ class _Server:
     authenticated it needs one of the ``connections`` slots, or is refused.
     """
 
-    def __init__(self, service: NodeService, token: str | None, limits: ApiLimits) -> None:
+    def __init__(self, service: NodeService, token: str | None, limits: ApiLimits, logins: Logins) -> None:
         self.service = service
+        self.web = Web(token, logins)
         self.token = token
         self.limits = limits
         self.unauthenticated = Budget(limits.unauthenticated, evictable=True)
@@ -105,32 +108,50 @@ class _Server:
         self.quiet = LogLimiter(logger)
 
     async def handle(self, stream: trio.SocketStream) -> None:
-        """One client connection, from accept to close; nothing it does escapes as an exception."""
+        """One connection, from accept to close; nothing it does escapes as an exception.
+
+        Its request head is read first: a WebSocket upgrade goes on to the API, any other
+        request is served as plain HTTP (``node.api.web``), both within the same admission."""
         scope = trio.CancelScope()
         deadline = trio.current_time() + self.limits.auth_seconds
         access = _Access(self, scope, self.unauthenticated.admit(None, scope))
         try:
             with scope:
-                async with trio.open_nursery() as nursery:  # runs the WebSocket's reader task
-                    with trio.move_on_at(deadline) as upgrade:
-                        request = await wrap_server_stream(nursery, stream, max_message_size=self.limits.max_message)
-                    if upgrade.cancelled_caught:
-                        self.quiet.log(logging.INFO, "client API", "connections closed",
-                                       f"a connection did not finish the WebSocket upgrade within {self.limits.auth_seconds:g} s")
-                    else:
-                        await self._upgrade(request, access, deadline)
-                    nursery.cancel_scope.cancel()
+                with trio.move_on_at(deadline) as waiting:
+                    head = await read_head(stream)
+                if waiting.cancelled_caught:
+                    self._slow(f"a connection did not send its request within {self.limits.auth_seconds:g} s")
+                elif head is not None and not head.upgrade:
+                    await self.web.serve(stream, head, deadline, access.authenticate_http)
+                elif head is not None:
+                    await self._websocket(Prefixed(stream, head.raw), access, deadline)
             if access.waiting.evicted:
                 self.quiet.log(logging.WARNING, "client API", "connections closed to make room",
                                f"closed an unauthenticated connection to make room: "
                                f"at most {self.limits.unauthenticated} may wait to authenticate")
+        except BadRequest as exc:
+            with trio.move_on_after(CLOSE_SECONDS):
+                await refuse_garbage(stream, str(exc))
         except Exception as exc:  # a bug must not take the API down; it is logged with its traceback
             self.quiet.log(logging.ERROR, "client API", "internal errors", f"a connection failed: {exc}", exc_info=True)
         finally:
             access.release()
 
+    def _slow(self, what: str) -> None:
+        self.quiet.log(logging.INFO, "client API", "connections closed", what)
+
+    async def _websocket(self, stream: trio.abc.Stream, access: _Access, deadline: float) -> None:
+        async with trio.open_nursery() as nursery:  # runs the WebSocket's reader task
+            with trio.move_on_at(deadline) as upgrade:
+                request = await wrap_server_stream(nursery, stream, max_message_size=self.limits.max_message)
+            if upgrade.cancelled_caught:
+                self._slow(f"a connection did not finish the WebSocket upgrade within {self.limits.auth_seconds:g} s")
+            else:
+                await self._upgrade(request, access, deadline)
+            nursery.cancel_scope.cancel()
+
     async def _upgrade(self, request: WebSocketRequest, access: _Access, deadline: float) -> None:
-        if self.token is None and _foreign_origin(request.headers):
+        if self.token is None and foreign_origin(_origin(request.headers)):
             await request.reject(403, body=b"web pages from other origins need the API token")
             return
         presented = _bearer_token(request.headers)
@@ -170,6 +191,15 @@ class _Access:
             self.waiting.release()
         return True
 
+    def authenticate_http(self, token: str | None) -> str | None:
+        """For an HTTP request presenting ``token``: None once it holds an authenticated slot, else why not."""
+        if self.server.token is not None and (token is None or not self.server.token_matches(token)):
+            self.server.quiet.log(logging.WARNING, "client API", "wrong tokens", "an HTTP request presented no or a wrong API token")
+            return "present the API token: Authorization: Bearer TOKEN"
+        if not self.authenticate():
+            return f"all {self.server.limits.connections} client API connections are taken; close one and retry"
+        return None
+
     def release(self) -> None:
         self.waiting.release()
         if self.admitted is not None:
@@ -186,15 +216,8 @@ def _bearer_token(headers: list[tuple[bytes, bytes]]) -> str | None:
     return None
 
 
-def _foreign_origin(headers: list[tuple[bytes, bytes]]) -> bool:
-    """Whether a browser says the page opening this connection comes from outside this machine."""
-    for name, value in headers:
-        if name.lower() == b"origin":
-            try:
-                return urlsplit(value.decode("latin-1")).hostname not in LOOPBACK
-            except ValueError:
-                return True
-    return False
+def _origin(headers: list[tuple[bytes, bytes]]) -> str | None:
+    return next((value.decode("latin-1") for name, value in headers if name.lower() == b"origin"), None)
 
 
 class _Connection:

@@ -2,8 +2,10 @@
 
 ``--host-table`` offers a table and starts it once every seat is taken, ``--join`` takes a
 seat at the first open table of a host, ``--until-done`` returns once every table here is
-finished and its peers hold all of it. The demo and the tests use these flags; a client of
-the local API does the same through the same service calls.
+finished and its peers hold all of it. ``--host-tournament`` and ``--join-tournament`` do the
+same for a duel tournament, which then runs by itself; ``--until-done`` waits for its end. The
+demo and the tests use these flags; a client of the local API does the same through the same
+service calls.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ log = logging.getLogger("fairtable.node")
 RETRY = 0.2
 SETTLE_SECONDS = 10.0
 """How long a finished node waits for its peers to confirm they hold the end of every table."""
+LINGER_SECONDS = 120.0
+"""How long a node whose tournament is over waits at most for every participant to hold all of
+it, serving its transcripts meanwhile (a participant that never returns must not hold it forever)."""
 
 
 async def host_and_start(service: NodeService, game: str, variant: str, options: dict, seats: int) -> None:
@@ -48,6 +53,41 @@ async def join_first(service: NodeService, peer: str) -> None:
         except ServiceError as exc:
             log.info("%s", exc)
         await trio.sleep(RETRY)
+
+
+async def host_tournament(service: NodeService, participants: int, options: dict) -> None:
+    lobby = await service.host_tournament(participants, options)
+    print(f"hosting tournament {lobby.lobby_id}: {participants} participants", flush=True)
+
+
+async def join_first_tournament(service: NodeService, peer: str) -> None:
+    """Enter the first open tournament of ``peer``, waiting for one to be offered."""
+    while True:
+        try:
+            for lobby in await service.list_tournaments(peer):
+                if not lobby.started and len(lobby.joined) < lobby.participants:
+                    await service.join_tournament(peer, lobby.lobby_id)
+                    print(f"joined tournament {lobby.lobby_id} at {peer}", flush=True)
+                    return
+        except ServiceError as exc:
+            log.info("%s", exc)
+        await trio.sleep(RETRY)
+
+
+async def until_tournament_done(node: Node) -> None:
+    """Return once every tournament here is finished and every participant holds all of it
+    (each told the others, so nobody still needs a transcript from this node)."""
+    while not node.tournaments.finished:
+        await node.updates_hub.changed()
+    for status in node.tournaments.statuses():
+        champion = status.progress["champion"]
+        print(f"tournament {status.tournament} finished: {status.participants[champion]} wins; "
+              f"bundle {status.folder}", flush=True)
+    with trio.move_on_after(LINGER_SECONDS):
+        while not node.tournaments.settled:
+            await node.updates_hub.changed()
+    with trio.move_on_after(SETTLE_SECONDS):
+        await node.wait_settled()
 
 
 async def until_done(node: Node) -> None:

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from fairtable.node.cli import bench
-from fairtable.node.cli.commands import demo, games, node, play, selfplay, verify
+from fairtable.node.cli.commands import demo, export, games, node, play, selfplay, tournament, verify
 
 INTERRUPTED = 130
 BROKEN_PIPE = 141
@@ -33,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(commands)
     selfplay.add_parser(commands)
     verify.add_parser(commands)
+    export.add_parser(commands)
+    tournament.add_parser(commands)
     bench.add_parser(commands)
     return parser
 

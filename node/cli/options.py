@@ -41,6 +41,28 @@ def parse_options(texts: Sequence[str], declared: Mapping[str, Option]) -> dict[
     return options
 
 
+def parse_tournament_options(texts: Sequence[str], stages: Mapping[str, Mapping[str, Option]]) -> dict[str, Any]:
+    """Tournament options: ``advance=1`` and ``STAGE.OPTION=value`` (``group.cycles=2``), each
+    stage's values read as its table declares them (``stages``), or a JSON object."""
+    options: dict[str, Any] = {}
+    for text in texts:
+        if text.strip()[:1] in ("{", "[", '"'):
+            options.update(parse_options([text], {}))
+            continue
+        for pair in filter(None, (part.strip() for part in text.split(","))):
+            name, equals, raw = pair.partition("=")
+            stage, dot, option = name.strip().partition(".")
+            if not equals or not name.strip():
+                raise ValueError(f"--options {pair!r}: write advance=1 or STAGE.OPTION=value (e.g. group.cycles=2) or a JSON object")
+            if not dot:
+                options[stage] = _value(stage, raw.strip(), {"advance": Integer(1, 2, 2)})
+            elif stage not in stages:
+                raise ValueError(f"--options {pair!r}: no stage {stage!r} (stages: {', '.join(stages)})")
+            else:
+                options.setdefault(stage, {})[option] = _value(option, raw.strip(), stages[stage])
+    return options
+
+
 def _value(name: str, raw: str, declared: Mapping[str, Option]) -> Any:
     option = declared.get(name)
     if option is None:

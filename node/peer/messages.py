@@ -66,6 +66,18 @@ FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
     "sign": {"genesis": _bytes},
     "signature": {"sig": _bytes},
     "start": {"genesis": _map, "peers": _array},
+    # tournaments (spec/tournament.md): the tournament lobby, a table's signatures, transcripts
+    "tlist": {"v": _version},
+    "tournaments": {"tournaments": _array},
+    "tjoin": {"v": _version, "lobby": _text, "name": _text, "addr": _text, "draw": _hash},
+    "tsign": {"record": _bytes},
+    "tsig": {"sig": _bytes, "draw": _hash},
+    "tstart": {"tournament": _bytes, "peers": _array},
+    "ttable": {"v": _version, "genesis": _bytes},
+    "tget": {"v": _version, "tournament": _hash, "table": _hash},
+    "tfile": {"size": _int},
+    "chunk": {"data": _bytes},
+    "tdone": {"v": _version, "tournament": _hash},
     # table mesh, on a channel the lower seat opens to the higher
     "hello": {"v": _version, "table": _hash, "seat": _int, "have": _int, "head": _hash, "start": _map},
     "env": {"env": _array},

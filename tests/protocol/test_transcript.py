@@ -8,7 +8,7 @@ from fairtable.protocol import codec
 from fairtable.protocol import transcript_file as tf
 from fairtable.protocol.envelope import Envelope, EnvelopeError
 from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.genesis import Genesis, GenesisError, Seat, SignedGenesis
+from fairtable.protocol.genesis import Genesis, GenesisError, Seat, SignedGenesis, TournamentTable
 from fairtable.protocol.identity import SecretKey
 from fairtable.protocol.session.verify import verify_chunks
 from fairtable.protocol.transcript import EquivocationError, EquivocationProof, Transcript, TranscriptError
@@ -43,6 +43,29 @@ def test_genesis_vector():
     assert [genesis.sign(key).hex() for key in keys] == VECTORS["genesis_signatures"]
     signed = SignedGenesis.from_value(codec.decode(bytes.fromhex(VECTORS["signed_genesis"])))
     assert codec.encode(signed.to_value()).hex() == VECTORS["signed_genesis"]
+
+
+def test_a_tournament_genesis_vector_adds_only_its_optional_key():
+    vector = VECTORS["tournament_genesis"]
+    genesis = Genesis.from_bytes(bytes.fromhex(vector["genesis"]))
+    place = vector["tournament"]
+    assert genesis.tournament == TournamentTable(bytes.fromhex(place["id"]), place["round"], place["table"])
+    assert genesis.table_id.hex() == vector["table_id"] != VECTORS["table_id"]
+    plain = Genesis.from_bytes(bytes.fromhex(VECTORS["genesis"]))
+    assert plain.tournament is None and "tournament" not in codec.decode(plain.encoded)
+
+
+@pytest.mark.parametrize("place, why", [
+    ({"id": b"x" * 31, "round": 0, "table": 0}, "32-byte record id"),
+    ({"id": b"x" * 32, "round": -1, "table": 0}, "round must be an integer"),
+    ({"id": b"x" * 32, "round": 0, "table": True}, "table must be an integer"),
+    ({"id": b"x" * 32, "round": 0}, "exactly the keys"),
+    ([b"x" * 32, 0, 0], "exactly the keys"),
+])
+def test_a_malformed_tournament_key_is_refused_by_name(place, why):
+    value = codec.decode(make_genesis().genesis.encoded)
+    with pytest.raises(GenesisError, match=why):
+        Genesis.from_value({**value, "tournament": place})
 
 
 def test_envelope_vectors_chain():

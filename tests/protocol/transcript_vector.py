@@ -14,7 +14,7 @@ import json
 
 from fairtable.protocol import transcript_file as tf
 from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
+from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis, TournamentTable
 from fairtable.protocol.identity import SecretKey
 from fairtable.protocol.session.table import TableSession, game_seed
 from tests.paths import VECTORS
@@ -55,6 +55,7 @@ def build() -> dict:
         "table_id": signed.table_id.hex(),
         "genesis_signatures": [signature.hex() for signature in signed.signatures],
         "signed_genesis": tf.codec.encode(signed.to_value()).hex(),
+        "tournament_genesis": tournament_genesis(genesis),
         "envelopes": [
             {"seq": e.seq, "seat": e.seat, "kind": e.kind, "content": e.content.hex(), "signature": e.signature.hex(),
              "wire": e.to_wire().hex(), "hash": e.hash.hex()}
@@ -64,6 +65,14 @@ def build() -> dict:
         "result": sessions[0].result.to_value(),
         "file": tf.dump(tf.TranscriptFile(sessions[0].transcript(), seeds)).hex(),
     }
+
+
+def tournament_genesis(genesis: Genesis) -> dict:
+    """The same genesis as table 1 of round 2 of a tournament: only the optional key differs."""
+    place = TournamentTable(bytes(range(32)), 2, 1)
+    named = Genesis(genesis.game, genesis.variant, genesis.options, genesis.seats, genesis.nonce, tournament=place)
+    return {"tournament": {"id": place.tournament.hex(), "round": place.round, "table": place.table},
+            "genesis": named.encoded.hex(), "table_id": named.table_id.hex()}
 
 
 def render() -> str:

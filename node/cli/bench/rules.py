@@ -19,6 +19,7 @@ from fairtable.games import referee, registry
 from fairtable.games.bots import RandomBot, heuristic, random_bot
 from fairtable.games.contract import GameError
 from fairtable.node.cli.options import parse_options
+from fairtable.node.cli.progress import progress
 
 NAME = "rules"
 HELP = "random-vs-random games and moves per second for one game's rules (full knowledge)"
@@ -78,10 +79,12 @@ def run(args: argparse.Namespace) -> dict:
     probe = heuristic(game, random.Random(0))
     if args.duel_games and not isinstance(probe, RandomBot):
         wins = 0
-        for index in range(args.duel_games):
-            rng = random.Random(args.seed + index)
-            team = next(team for team in teams if index % seats in team)
-            bots = [heuristic(game, rng) if seat in team else random_bot(game, rng) for seat in range(seats)]
-            wins += index % seats in referee.play(game, variant, options, bots, rng).result.winners
+        with progress(args.duel_games, "heuristic against random (not timed)") as advance:
+            for index in range(args.duel_games):
+                rng = random.Random(args.seed + index)
+                team = next(team for team in teams if index % seats in team)
+                bots = [heuristic(game, rng) if seat in team else random_bot(game, rng) for seat in range(seats)]
+                wins += index % seats in referee.play(game, variant, options, bots, rng).result.winners
+                advance()
         figures.update(heuristic_bot=type(probe).__name__, duel_games=args.duel_games, heuristic_win_rate=round(wins / args.duel_games, 3))
     return figures

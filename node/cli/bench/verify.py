@@ -28,6 +28,7 @@ from nacl.bindings import crypto_scalarmult
 
 from fairtable.games import registry
 from fairtable.node.cli.commands.verify import check_file
+from fairtable.node.cli.progress import progress
 from fairtable.protocol import codec
 from fairtable.protocol.fair.group import hash_to_point, ladder_scalars
 from fairtable.protocol.session.table import TableSession
@@ -77,9 +78,11 @@ def run(args: argparse.Namespace) -> dict:
         raise SystemExit("bench verify: --games must be positive and --jobs not negative")
     game = registry.get(args.game)
     files = []
-    for number in range(args.games):
-        table = SelfPlay.create(args.game, game.variants[0], {}, game.min_seats, codec.encode(["bench", number]))
-        files.append(dump(table.play()))
+    with progress(args.games, "playing the tables (not timed)") as advance:
+        for number in range(args.games):
+            table = SelfPlay.create(args.game, game.variants[0], {}, game.min_seats, codec.encode(["bench", number]))
+            files.append(dump(table.play()))
+            advance()
     envelopes = signatures = 0
 
     def verify_all() -> None:

@@ -11,22 +11,26 @@ import logging
 import os
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 import trio
 
 from fairtable.games import registry
 from fairtable.games.contract import GameError
+from fairtable.node.api.login import LOGIN_SECONDS, Logins, login_link
 from fairtable.node.api.server import DEFAULT_PORT, serve_api
 from fairtable.node.api.token import TOKEN_FILE, TokenFileError, load_or_create_token
 from fairtable.node.cli import control
 from fairtable.node.cli.interrupt import Interrupt
-from fairtable.node.cli.options import parse_options
+from fairtable.node.cli.options import parse_options, parse_tournament_options
 from fairtable.node.discovery import factory_for
 from fairtable.node.keystore import KeyFileError
 from fairtable.node.node import Node, NodeConfig, parse_address
 from fairtable.node.service import ServiceError, check_new_table
 from fairtable.node.table.live import Timing
+from fairtable.protocol.tournament.record import RecordError
+from fairtable.protocol.tournament.structure import Format, stage_options
 
 INTERRUPTED = 130
 DISCOVERY = ("all", "loopback", "off")
@@ -63,8 +67,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                     "(`fairtable games` lists each game's)")
     control_flags.add_argument("--seats", type=int, help="seats of the hosted table (default: the game's minimum)")
     control_flags.add_argument("--join", metavar="HOST:PORT", help="take a seat at the first open table of that node")
+    control_flags.add_argument("--host-tournament", type=int, metavar="N",
+                               help="offer a duel tournament of N participants (4, 8, 12 or 16); it starts once full")
+    control_flags.add_argument("--tournament-options", action="append", default=[], metavar="OPTIONS",
+                               help="options of the hosted tournament: advance=1, STAGE.OPTION=value (stages group, "
+                                    "playoff, knockout, final; e.g. group.cycles=2) or a JSON object")
+    control_flags.add_argument("--join-tournament", metavar="HOST:PORT", help="enter the first open tournament of that node")
     control_flags.add_argument("--until-done", action="store_true",
-                               help="exit once every table here is finished and its peers hold all of it")
+                               help="exit once every table here is finished and its peers hold all of it "
+                                    "(in a tournament: once the tournament is over)")
     parser.add_argument("--log-level", default="INFO", help="logging level on stderr (default INFO)")
     parser.set_defaults(run=run)
 
@@ -78,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         _check_flags(args)
         hosting = _hosting(args) if args.host_table else None
+        tournament = _tournament(args) if args.host_tournament is not None else None
         check_writable(args.data)
         config = NodeConfig(
             data=args.data, host=args.host, port=args.port, name=args.name, advertise=args.advertise, bot=args.bot,
@@ -89,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     except (KeyFileError, TokenFileError, GameError, ServiceError, ValueError) as exc:
         raise SystemExit(f"fairtable node: {exc}") from None
     interrupt = Interrupt()
-    failure = trio.run(_main, node, args, hosting, token, interrupt)
+    failure = trio.run(_main, node, args, hosting, tournament, token, interrupt)
     if failure is not None:
         raise SystemExit(f"fairtable node: {failure}")
     if interrupt.received:
@@ -104,6 +116,10 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise ValueError(f"--discovery (or FAIRTABLE_DISCOVERY) must be one of {', '.join(DISCOVERY)}, got {args.discovery!r}")
     if args.options and not args.host_table:
         raise ValueError("--options goes with --host-table")
+    if args.tournament_options and args.host_tournament is None:
+        raise ValueError("--tournament-options goes with --host-tournament")
+    if args.host_tournament is not None and args.join_tournament:
+        raise ValueError("--host-tournament and --join-tournament exclude each other")
     for flag in ("port", "api_port"):
         value = getattr(args, flag)
         if value is not None and not 0 <= value < 65536:
@@ -113,7 +129,7 @@ def _check_flags(args: argparse.Namespace) -> None:
             raise ValueError(f"--{flag} must be 0 or more seconds, got {value:g}")
     if not args.heartbeat > 0:
         raise ValueError(f"--heartbeat must be more than 0 seconds, got {args.heartbeat:g}")
-    for flag, address in (("advertise", args.advertise), ("join", args.join)):
+    for flag, address in (("advertise", args.advertise), ("join", args.join), ("join-tournament", args.join_tournament)):
         if address is not None:
             try:
                 parse_address(address)
@@ -147,8 +163,18 @@ def _hosting(args: argparse.Namespace) -> tuple:
     return game.id, variant, options, seats
 
 
-async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, token: str | None,
-                interrupt: Interrupt) -> str | None:
+def _tournament(args: argparse.Namespace) -> tuple[int, dict]:
+    """The tournament ``--host-tournament`` offers, checked in full (size and options)."""
+    options = parse_tournament_options(args.tournament_options, stage_options())
+    try:
+        Format.check(options, args.host_tournament)
+    except RecordError as exc:
+        raise ValueError(str(exc)) from None
+    return args.host_tournament, options
+
+
+async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, tournament: tuple[int, dict] | None,
+                token: str | None, interrupt: Interrupt) -> str | None:
     """Run the node until done or interrupted; what kept it from listening, if anything did."""
     async with trio.open_nursery() as nursery:
         nursery.start_soon(interrupt.watch, nursery.cancel_scope)
@@ -159,18 +185,32 @@ async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, tok
             return f"cannot listen for peers on {args.host}:{args.port}: {exc.strerror or exc}"
         print(f"fairtable node {node.name} ({node.key.public.fingerprint}) listening on {node.address}", flush=True)
         if args.api_port is not None:
+            logins = Logins()
             try:
-                port = await nursery.start(serve_api, node, args.api_port, token)
+                port = await nursery.start(partial(serve_api, node, args.api_port, token, logins=logins))
             except OSError as exc:
                 nursery.cancel_scope.cancel()
                 return f"cannot serve the client API on 127.0.0.1:{args.api_port}: {exc.strerror or exc}"
             where = "no token" if token is None else f"token in {args.data / TOKEN_FILE}"
             print(f"client API on ws://127.0.0.1:{port}/ ({where})", flush=True)
+            if token is None:
+                print(f"play in a browser: http://127.0.0.1:{port}/", flush=True)
+            else:
+                minutes = f"{LOGIN_SECONDS / 60:g}"
+                print(f"play in a browser: {login_link(port, logins.issue())} (this link logs in once, within {minutes} minutes)",
+                      flush=True)
         if hosting is not None:
             nursery.start_soon(control.host_and_start, node, *hosting)
         if args.join:
             nursery.start_soon(control.join_first, node, args.join)
+        if tournament is not None:
+            await control.host_tournament(node, *tournament)
+        if args.join_tournament:
+            nursery.start_soon(control.join_first_tournament, node, args.join_tournament)
         if args.until_done:
-            await control.until_done(node)
+            if tournament is not None or args.join_tournament or node.tournaments.running:
+                await control.until_tournament_done(node)
+            else:
+                await control.until_done(node)
             nursery.cancel_scope.cancel()
     return None

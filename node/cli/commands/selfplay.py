@@ -10,6 +10,7 @@ from pathlib import Path
 from fairtable.games import registry
 from fairtable.games.contract import GameError
 from fairtable.games.results import describe
+from fairtable.node.cli.progress import progress
 from fairtable.protocol import codec
 from fairtable.protocol.testing import SelfPlay
 from fairtable.protocol.transcript_file import dump
@@ -44,14 +45,16 @@ def run(args: argparse.Namespace) -> int:
     bots = args.bots.split(",") if args.bots else None
     base = args.seed.encode() if args.seed is not None else secrets.token_bytes(16)
     args.out.mkdir(parents=True, exist_ok=True)
-    for number in range(args.games):
-        try:
-            table = SelfPlay.create(args.game, variant, options, seats, codec.encode([base, number]), bots)
-        except (GameError, ValueError) as exc:
-            raise SystemExit(f"fairtable selfplay: {exc}") from None
-        file = table.play()
-        path = args.out / f"{args.game}-{table.genesis.table_id.hex()[:12]}.ftt"
-        path.write_bytes(dump(file))
-        names = [seat.name for seat in table.genesis.genesis.seats]
-        print(f"{path}  {len(file.transcript)} envelopes  {describe(table.sessions[0].result, names)}")
+    with progress(args.games, f"{args.game} tables") as advance:
+        for number in range(args.games):
+            try:
+                table = SelfPlay.create(args.game, variant, options, seats, codec.encode([base, number]), bots)
+            except (GameError, ValueError) as exc:
+                raise SystemExit(f"fairtable selfplay: {exc}") from None
+            file = table.play()
+            path = args.out / f"{args.game}-{table.genesis.table_id.hex()[:12]}.ftt"
+            path.write_bytes(dump(file))
+            names = [seat.name for seat in table.genesis.genesis.seats]
+            print(f"{path}  {len(file.transcript)} envelopes  {describe(table.sessions[0].result, names)}")
+            advance()
     return 0

@@ -7,6 +7,10 @@ found from each file's envelope hashes; only files that disagree on a slot are r
 Exit status, the worst over all files (a violation outranks an unreadable file, which outranks
 an unfinished one): 0 every file valid; 1 a violation found; 2 a file that is not a readable
 transcript; 3 a file incomplete or damaged, with no violation in any file.
+
+A tournament bundle (its folder, or its ``tournament.ftr``) is verified table by table, each
+line printed as its table is checked, before the transcript files; the statuses are those of
+its worst table.
 """
 
 from __future__ import annotations
@@ -23,8 +27,12 @@ from pathlib import Path
 
 from fairtable.games.results import describe
 from fairtable.node.api.jsonvalues import jsonable
+from fairtable.node.cli.progress import progress
+from fairtable.node.cli.tournament_text import render
+from fairtable.node.tournament.files import TournamentFiles
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.verify import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report, find_equivocations, load, verify
+from fairtable.protocol.tournament.bundle import COUNTED, FOREIGN, MISSING, UNREADABLE, TableCheck, verify_bundle
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE, EXIT_UNFINISHED = 0, 1, 2, 3
 SEVERITY = (EXIT_VALID, EXIT_UNFINISHED, EXIT_UNREADABLE, EXIT_VIOLATION)
@@ -32,6 +40,9 @@ SEVERITY = (EXIT_VALID, EXIT_UNFINISHED, EXIT_UNREADABLE, EXIT_VIOLATION)
 EXIT_OF = {VALID: EXIT_VALID, VIOLATION: EXIT_VIOLATION, INCOMPLETE: EXIT_UNFINISHED, DAMAGED: EXIT_UNFINISHED}
 HEADLINE = {VALID: "VALID", VIOLATION: "VIOLATIONS FOUND", INCOMPLETE: "INCOMPLETE", DAMAGED: "DAMAGED"}
 CHUNK = 1 << 16
+TOURNAMENT_SUFFIX = ".ftr"
+BUNDLE_EXIT = {**EXIT_OF, FOREIGN: EXIT_UNREADABLE, UNREADABLE: EXIT_UNREADABLE, MISSING: EXIT_UNFINISHED}
+BUNDLE_HEADLINE = {**HEADLINE, FOREIGN: "NOT THIS TABLE", UNREADABLE: "UNREADABLE", MISSING: "MISSING"}
 
 DESCRIPTION = """\
 Replay each transcript with every revealed seed and check every message, shuffle, deal and move.
@@ -41,11 +52,18 @@ finish: the report says who was due to send what); or DAMAGED (the bytes after a
 are broken: cut inside a record, a bad or missing end record, an envelope that does not continue
 the chain; the prefix is verified all the same).
 
+A tournament bundle (a folder holding tournament.ftr and one transcript per table, or the
+tournament.ftr in it) is verified table by table as the record calls for them; standings,
+bracket and prizes are recomputed from the verified tables only, and every missing or invalid
+table is named.
+
 exit status (the most severe over all files):
-  0  every file is valid
-  1  a violation was found in some file (or an equivocation across files)
-  2  a file is not a readable transcript at all (no header or genesis, unknown game)
-  3  a file is incomplete or damaged, and no violation was found
+  0  every file is valid (a bundle: every table valid, the tournament complete)
+  1  a violation was found in some file (or an equivocation across files, or a table of a bundle)
+  2  a file is not a readable transcript at all (no header or genesis, unknown game); a bundle's
+     tournament file unreadable, or a table that is not the one the record calls for
+  3  a file is incomplete or damaged, and no violation was found; a bundle with a missing or
+     unfinished table
 """
 
 
@@ -53,7 +71,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "verify", help="verify transcript files", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="transcript files (.ftt)")
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                        help="transcript files (.ftt), or tournament bundles (a folder with tournament.ftr, or that file)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per file, one per line (with its status)")
     parser.add_argument("--jobs", type=_jobs, default=0, metavar="N",
                         help="processes verifying files side by side (default 0: one per CPU core); results print in input order")
@@ -99,7 +118,7 @@ def check_file(path: Path, as_json: bool) -> Checked:
     except OSError as exc:
         return _error(path, f"cannot read: {exc.strerror}", as_json)
     except ProtocolError as exc:
-        return _error(path, f"{_unreadable(exc)}: {exc}", as_json)
+        return _error(path, f"{unreadable(exc)}: {exc}", as_json)
     names = [seat.name for seat in file.transcript.genesis.genesis.seats]
     seconds = time.perf_counter() - started
     if as_json:
@@ -111,7 +130,16 @@ def check_file(path: Path, as_json: bool) -> Checked:
 
 
 def run(args: argparse.Namespace) -> int:
-    paths: list[Path] = args.files
+    """Each tournament bundle in turn (its tables shown as they are checked), then the transcript files."""
+    status = EXIT_VALID
+    for path in args.files:
+        if is_bundle(path):
+            status = _worse(status, verify_bundle_at(path, args.json))
+    paths = [path for path in args.files if not is_bundle(path)]
+    return _worse(status, _verify_files(paths, args)) if paths else status
+
+
+def _verify_files(paths: list[Path], args: argparse.Namespace) -> int:
     jobs = min(args.jobs or os.cpu_count() or 1, len(paths))
     if jobs == 1:
         results: Iterator[Checked] = (check_file(path, args.json) for path in paths)
@@ -126,17 +154,16 @@ def _finish(paths: list[Path], results: Iterable[Checked], as_json: bool) -> int
     status = EXIT_VALID
     first_seen: dict[tuple[bytes, int], tuple[int, bytes]] = {}
     involved: set[int] = set()
-    for number, checked in enumerate(results):
-        status = _worse(status, checked.status)
-        sys.stdout.write(checked.out)
-        sys.stderr.write(checked.err)
-        sys.stdout.flush()
-        if checked.table is None:
-            continue
-        for seq, digest in checked.slots:
-            first, first_digest = first_seen.setdefault((checked.table, seq), (number, digest))
-            if first_digest != digest:
-                involved |= {first, number}
+    with progress(len(paths), "verifying") as advance:
+        for number, checked in enumerate(results):
+            advance()
+            status = _worse(status, _emit(checked))
+            if checked.table is None:
+                continue
+            for seq, digest in checked.slots:
+                first, first_digest = first_seen.setdefault((checked.table, seq), (number, digest))
+                if first_digest != digest:
+                    involved |= {first, number}
     if involved:
         status = _report_equivocations([paths[number] for number in sorted(involved)], as_json, status)
     return status
@@ -157,7 +184,51 @@ def _report_equivocations(paths: list[Path], as_json: bool, status: int) -> int:
     return status
 
 
-def _unreadable(exc: Exception) -> str:
+def is_bundle(path: Path) -> bool:
+    return path.is_dir() or path.name.endswith(TOURNAMENT_SUFFIX)
+
+
+def verify_bundle_at(path: Path, as_json: bool) -> int:
+    """Verify the tournament bundle at ``path``; the exit status of its worst table."""
+    files = TournamentFiles(path if path.is_dir() else path.parent)
+    try:
+        tournament = files.tournament()
+    except OSError as exc:
+        return _emit(_error(path, f"cannot read the tournament file: {exc.strerror or exc}", as_json))
+    except ProtocolError as exc:
+        return _emit(_error(path, f"not a tournament bundle: {exc}", as_json))
+    names = [p.name for p in tournament.signed.record.participants]
+    started = time.perf_counter()
+    if not as_json:
+        print(f"{path}: tournament {tournament.tournament_id.hex()}, {len(names)} participants")
+
+    def shown(check: TableCheck) -> None:
+        if not as_json:
+            spec = check.table.spec
+            seats = " v ".join(names[p] for p in spec.seats)
+            print(f"  {BUNDLE_HEADLINE[check.verdict]:<16} round {spec.round} {spec.label:<18} {seats}: {check.detail}", flush=True)
+
+    report = verify_bundle(tournament, files.table, shown)
+    status = EXIT_VALID
+    for check in report.checks:
+        status = _worse(status, BUNDLE_EXIT[check.verdict])
+    if not report.progress.finished:
+        status = _worse(status, EXIT_UNFINISHED)
+    seconds = time.perf_counter() - started
+    if as_json:
+        print(json.dumps({"file": str(path), "tournament": tournament.tournament_id.hex(), "participants": names,
+                          "complete": report.complete, "seconds": round(seconds, 4), "status": status,
+                          "tables": [check.to_value() for check in report.checks],
+                          "progress": jsonable(report.progress.to_value())}, sort_keys=True))
+        return status
+    print("\n".join(f"  {line}" for line in render(report.progress.to_value(), names)))
+    counted = sum(check.status == COUNTED for check in report.checks)
+    verdict = "COMPLETE" if report.complete else "INCOMPLETE" if status in (EXIT_VALID, EXIT_UNFINISHED) else "NOT VALID"
+    print(f"{path}: {verdict}: {counted} of {len(report.checks)} tables counted, in {seconds:.3f} s")
+    return status
+
+
+def unreadable(exc: Exception) -> str:
     """An incomplete file (cut short while written or copied) is said to be one, apart from one that is no transcript."""
     return "incomplete file (cut short)" if "file ends" in str(exc) else "malformed transcript"
 
@@ -167,6 +238,13 @@ def _error(path: Path, message: str, as_json: bool) -> Checked:
         line = json.dumps({"error": message, "file": str(path), "status": "unreadable", "valid": False}, sort_keys=True)
         return Checked(EXIT_UNREADABLE, line + "\n", "")
     return Checked(EXIT_UNREADABLE, "", f"{path}: {message}\n")
+
+
+def _emit(checked: Checked) -> int:
+    sys.stdout.write(checked.out)
+    sys.stderr.write(checked.err)
+    sys.stdout.flush()
+    return checked.status
 
 
 def _report_text(path: Path, report: Report, names: list[str], seconds: float) -> str:

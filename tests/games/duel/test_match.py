@@ -147,3 +147,30 @@ def test_the_rounds_option():
     play_round(table)
     play_round(table)
     assert isinstance(table.pending, Finished) and table.full.round == 2
+
+
+def test_a_short_round_of_three_duels_returns_the_unplayed_cards_to_a_rebuilt_deck():
+    """The knock-out format (rulings): 3 rounds of 3 duels; the attacker alternates duel by duel,
+    each round starts with the other seat, and the 3 cards left in a hand go back into the deck."""
+    table = start_1v1([DECK_0, DECK_1], first=0, options={"rounds": 3, "duels": 3})
+    attackers = []
+    for _ in range(3):
+        attackers.append(table.full.attacker)
+        table.duel(table.hand(table.full.attacker)[0], table.hand(table.full.defender)[0])
+    assert attackers == [0, 1, 0]
+    request = table.pending
+    assert isinstance(request, ShuffleOwned) and request.owner == 0 and request.size == 17  # 20 minus the 3 used
+    kept = [c for c in DECK_0 if c not in table.full.players[0].used]
+    with pytest.raises(RuleError, match=r"duel\.rebuild"):
+        GAME.check_composition(table.seats[0], 0, tuple(sorted(kept[:16] + [DECK_1[0]])))
+    table.orders = [kept, [c for c in DECK_1 if c not in table.full.players[1].used]]
+    table.settle()
+    assert table.full.round == 2 and table.full.attacker == 1
+    assert [len(p.hand) for p in table.full.players] == [6, 6] and [len(p.deck) for p in table.full.players] == [11, 11]
+    for _ in range(6):
+        if not isinstance(table.pending, Decide):
+            table.orders = [[c for c in deck if c not in p.used] for deck, p in zip((DECK_0, DECK_1), table.full.players)]
+            table.settle()
+        table.duel(table.hand(table.full.attacker)[0], table.hand(table.full.defender)[0])
+    assert isinstance(table.pending, Finished) and table.full.round == 3
+    assert sum(len(p.used) for p in table.full.players) == 18  # 9 duels

@@ -7,6 +7,7 @@ from fairtable.node.peer.channel import open_channel
 from fairtable.node.peer.messages import parse
 from fairtable.node.service import ServiceError
 from fairtable.protocol.identity import SecretKey
+from fairtable.protocol.session.slots import CHOICE, HIDDEN
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.transcript_file import load
 from tests.node.nodes import eventually, running
@@ -107,3 +108,22 @@ async def test_updates_stream_the_lobby_and_then_the_table(tmp_path):
                 nursery.start_soon(guest_plays)
         assert seen[0].phase == "lobby"
         assert seen[-1].phase == "playing" and seen[-1].legal_moves and seen[-1].view is not None
+
+
+async def test_a_salvo_no_list_holds_is_taken_when_the_rules_allow_it_and_refused_with_their_reason(tmp_path):
+    async with running(tmp_path / "me", 1, bot=None) as (host,), running(tmp_path / "bots", 2) as guests:
+        listing = await host.host("zeeslag", "duel", {}, 3)
+        for guest in guests:
+            await guest.join(host.address, listing.lobby_id)
+        table_id = (await host.start(listing.lobby_id)).table
+        table = host.tables[bytes.fromhex(table_id)]
+        await eventually(lambda: table.session.decision_kind == HIDDEN)
+        await host.move(table_id, {"random": True})
+        await eventually(lambda: table.session.decision_kind == CHOICE)
+        assert table.session.legal_moves() == ()
+        due = table.session.game.view(table.session.state, 0)["due"]
+        with pytest.raises(ServiceError) as refused:
+            await host.move(table_id, {"salvo": [[due[0][0], 0]]})
+        assert "salvo" in str(refused.value) and "legal moves" not in str(refused.value)
+        await host.move(table_id, {"salvo": [[enemy, cell] for enemy, count in due for cell in range(count)]})
+        assert table.session.decision_kind != CHOICE

@@ -1,0 +1,196 @@
+// duel: each seat's score, the attack on the table, the hand as cards (click one to attack or
+// defend; in a free-for-all, the seat to attack under it), the draft pool, the last duels, and the
+// secret deck: at random, from a deck list, or card by card from the catalogue.
+import { catalogue, fill, h, moveButton, s } from "../dom.js";
+
+const HUE = { Aria: "#5b7fb8", Mare: "#2f8a8a", Terra: "#8a6532" };
+const BEATS = { Mare: "Terra", Terra: "Aria", Aria: "Mare" };
+const BONUS = 50;
+const DECK_SIZE = 20;
+
+export async function render(ctx) {
+  const cards = await catalogue("duel", "cards");
+  const view = ctx.view;
+  const names = view.players.map((_, seat) => (seat === view.seat ? "you" : `seat ${seat}`));
+  return h("div", { class: "duel" },
+    h("p", { class: "field" }, title(view)),
+    scores(view, names),
+    ctx.decision === "deck" && ctx.send ? deckBuilder(ctx, cards) : null,
+    draft(ctx, cards, names),
+    onTable(view, cards, names),
+    hand(ctx, cards),
+    recent(view, cards, names));
+}
+
+// A card as a picture: its type's colour, name, attack and defence; face down without a face.
+export function cardPicture(cards, id, attrs = {}) {
+  if (id === null || id === undefined) {
+    return s("svg", { class: "duel-card", viewBox: "0 0 80 112", ...attrs }, s("rect", { x: 1, y: 1, width: 78, height: 110, rx: 7, class: "back" }),
+      s("text", { x: 40, y: 62, "text-anchor": "middle", class: "back-mark" }, "?"));
+  }
+  const card = cards[id];
+  return s("svg", { class: "duel-card", viewBox: "0 0 80 112", "data-card": id, ...attrs },
+    s("rect", { x: 1, y: 1, width: 78, height: 110, rx: 7, fill: HUE[card.type], class: "frame" }),
+    s("rect", { x: 6, y: 24, width: 68, height: 50, rx: 4, class: "paper" }),
+    s("text", { x: 40, y: 16, "text-anchor": "middle", class: "name", textLength: card.name.length > 11 ? 70 : null, lengthAdjust: "spacingAndGlyphs" }, card.name),
+    s("text", { x: 40, y: 44, "text-anchor": "middle", class: "english" }, card.name_en.length > 14 ? `${card.name_en.slice(0, 13)}…` : card.name_en),
+    s("text", { x: 40, y: 64, "text-anchor": "middle", class: "type" }, card.type),
+    s("text", { x: 8, y: 87, class: "label" }, "attack"),
+    s("text", { x: 72, y: 87, "text-anchor": "end", class: "label" }, "defence"),
+    s("text", { x: 8, y: 102, class: "value" }, String(card.attack)),
+    s("text", { x: 72, y: 102, "text-anchor": "end", class: "value" }, String(card.defence)),
+    s("title", {}, `${card.name} (${card.name_en}), ${card.type}: attack ${card.attack}, defence ${card.defence}; beats ${BEATS[card.type]}`));
+}
+
+function title(view) {
+  const options = view.options;
+  const where = view.variant === "ffa" ? `cycle ${Math.min(view.cycle, options.cycles)} of ${options.cycles}`
+    : `round ${view.round} of ${options.rounds}${view.tiebreaks ? ` (+${view.tiebreaks} tie-break)` : ""}, tie: ${options.tie}`;
+  return `Duel ${view.variant}${options.draft ? ", draft" : ""}: ${where} · Mare beats Terra, Terra beats Aria, Aria beats Mare (+${BONUS})`;
+}
+
+function scores(view, names) {
+  const rows = [["points", (p) => p.points], ["this round", (p) => p.round_points]];
+  if (view.variant !== "ffa") rows.push(["rounds won", (p) => p.rounds_won]);
+  rows.push(["won attack/defence", (p) => `${p.attacks_won}/${p.defences_won}`], ["hand/deck", (p) => (p.out ? "out" : `${p.hand}/${p.deck}`)]);
+  const busy = (seat) => (view.result ? "" : seat === view.attacker ? " attacking" : seat === view.defender ? " defending" : "");
+  return h("table", { class: "scores" },
+    h("tr", {}, h("th", {}), view.players.map((_, seat) => h("th", { class: `seat${busy(seat)}`, "data-seat": seat }, names[seat]))),
+    rows.map(([label, cell]) => h("tr", {}, h("th", {}, label), view.players.map((player) => h("td", {}, String(cell(player)))))));
+}
+
+function onTable(view, cards, names) {
+  if (view.attack === null || view.attacker === null) return null;
+  return h("div", { class: "on-table", id: "duel-attack" },
+    h("h3", {}, `${names[view.attacker]} attack${view.attacker === view.seat ? "" : "s"} ${names[view.defender]} with`),
+    cardPicture(cards, view.attack, { width: 90 }));
+}
+
+// The moves of a card of the hand: attack or defend with it (at a target seat in a free-for-all).
+function hand(ctx, cards) {
+  const view = ctx.view;
+  if (!view.hand_cards) return null;
+  const blind = view.variant === "blind";
+  const entries = view.hand_cards.map(({ handle, card }) => {
+    const moves = (ctx.legal || []).filter((move) => move.attack === handle || move.defend === handle);
+    const picture = cardPicture(cards, card, { width: 80 });
+    let chosen = h("div", { class: "face" }, picture);
+    if (moves.length === 1) {
+      const verb = "attack" in moves[0] ? "attack" : "defend";
+      const facing = verb === "defend" && view.attack !== null ? ` against ${value(cards, view.attack, card)}` : "";
+      chosen = moveButton(ctx, moves[0], picture, { class: `face play ${verb}`, title: `${verb} with this card${facing}` });
+    }
+    return h("div", { class: `duel-hand-card${moves.length ? " playable" : ""}`, "data-handle": handle }, chosen,
+      moves.length > 1 ? moves.map((move) => moveButton(ctx, move, `at seat ${move.target}`, { class: "target" })) : null);
+  });
+  const doing = ctx.yourTurn ? (view.step === "defend" ? ": defend with a card" : view.step === "attack" ? ": attack with a card" : "") : "";
+  return h("div", { class: "hand-area" },
+    h("h3", {}, blind ? "Your cards, face down: a random one of each duellist is turned over" : `Your hand${doing}`),
+    h("div", { class: "hand" }, entries));
+}
+
+function value(cards, attack, defence) {
+  const bonus = defence !== null && defence !== undefined && BEATS[cards[attack].type] === cards[defence].type;
+  return bonus ? `${cards[attack].attack}+${BONUS}` : String(cards[attack].attack);
+}
+
+function draft(ctx, cards, names) {
+  const view = ctx.view;
+  if (!view.draft || view.step !== "draft") return null;
+  const picks = new Map((ctx.legal || []).filter((move) => "pick" in move).map((move) => [move.pick, move]));
+  const next = view.draft.next;
+  return h("div", { class: "draft" },
+    h("h3", {}, `Draft: ${next === null ? "done" : `${names[next]} pick${next === view.seat ? "" : "s"}`} · ${view.draft.pool.length} cards in the pool`),
+    h("div", { class: "hand small" }, view.draft.pool.map((card) => (picks.has(card)
+      ? moveButton(ctx, picks.get(card), cardPicture(cards, card, { width: 64 }), { class: "face draft-pick" })
+      : h("div", { class: "face" }, cardPicture(cards, card, { width: 64 }))))),
+    view.seat === null ? null : h("p", { class: "hint" }, `Your picks: ${view.draft.picks[view.seat].map((card) => cards[card].name).join(", ") || "none yet"}`));
+}
+
+function recent(view, cards, names) {
+  if (!view.recent.length) return null;
+  const last = view.recent[view.recent.length - 1];
+  return h("div", { class: "recent" }, h("h3", {}, "Last duels"),
+    h("div", { class: "last-duel", id: "last-duel" }, cardPicture(cards, last.attack, { width: 64 }), h("span", {}, "against"),
+      cardPicture(cards, last.defence, { width: 64 }), h("strong", {}, `${last.points[0]}–${last.points[1]}`)),
+    h("ul", {}, view.recent.slice(-6).reverse().map((duel) => {
+    const defence = duel.defence === null ? "no card" : `${cards[duel.defence].name} ${cards[duel.defence].defence}`;
+    const [a, d] = duel.points;
+    return h("li", {}, `${duel.playoff ? "playoff" : `round ${duel.round}`}: ${names[duel.attacker]} ${cards[duel.attack].name} `
+      + `${value(cards, duel.attack, duel.defence)} against ${names[duel.defender]} ${defence}: ${a}–${d}`);
+  })));
+}
+
+// The card a deck-list line names: its id, Dutch or English name, in any case (games/duel/decklist.py).
+function named(cards, line) {
+  const key = line.split(/\s+/).filter(Boolean).join(" ").toLowerCase();
+  if (/^\d+$/.test(key)) return cards[Number(key)] || null;
+  return cards.find((card) => card.name.toLowerCase() === key || card.name_en.toLowerCase() === key) || null;
+}
+
+// A deck list's card ids, or the problems with it, each with its line, as the rules' deck lists read.
+export function parseDeckList(cards, text, size) {
+  const problems = [];
+  const seen = new Map();
+  text.split("\n").forEach((raw, index) => {
+    const entry = raw.trim();
+    if (!entry || entry.startsWith("#")) return;
+    const card = named(cards, entry);
+    if (!card) problems.push(`line ${index + 1}: no card is called "${entry}"`);
+    else if (seen.has(card.id)) problems.push(`line ${index + 1}: ${card.name} is already on line ${seen.get(card.id)}; a deck holds each card once`);
+    else seen.set(card.id, index + 1);
+  });
+  if (seen.size !== size) problems.push(`the list names ${seen.size} different cards; a deck holds exactly ${size}`);
+  return { cards: [...seen.keys()].sort((a, b) => a - b), problems };
+}
+
+const deckList = (cards, chosen) => [`# ${chosen.size} cards`, ...[...chosen].sort((a, b) => a - b).map((id) => cards[id].name)].join("\n");
+
+// The secret deck: a first deck from the whole catalogue, or a rebuilt one from its own cards (and
+// in blind play the cards drawn to swap in). Sent as the sorted card ids; the node checks it.
+function deckBuilder(ctx, cards) {
+  const view = ctx.view;
+  const rebuild = view.deck_cards !== null;
+  const pool = rebuild ? [...new Set([...view.deck_cards, ...(view.swap_draws || [])])].sort((a, b) => a - b) : cards.map((card) => card.id);
+  const size = rebuild ? view.deck_cards.length : DECK_SIZE;
+  const memo = ctx.state.deck || (ctx.state.deck = { chosen: new Set(rebuild ? view.deck_cards : []) });
+  const panel = h("div", { class: "deck-builder", id: "deck-builder" });
+  const list = h("textarea", { id: "deck-list", rows: 8, spellcheck: false, placeholder: "one card a line: its name (Dutch or English) or number" });
+  const problems = h("p", { class: "error", id: "deck-problems" });
+  list.value = memo.chosen.size ? deckList(cards, memo.chosen) : "";
+  function read() {
+    const parsed = parseDeckList(cards, list.value, size);
+    const foreign = parsed.cards.filter((id) => !pool.includes(id));
+    const all = [...parsed.problems, ...foreign.map((id) => `${cards[id].name} is not one of the cards this deck may take`)];
+    problems.textContent = all.join("; ");
+    if (!all.length) {
+      memo.chosen = new Set(parsed.cards);
+      paint();
+    }
+  }
+  function paint() {
+    const count = h("span", { id: "deck-count" }, `${memo.chosen.size} of ${size} chosen`);
+    const grid = pool.map((id) => h("button", {
+      class: `deck-card${memo.chosen.has(id) ? " chosen" : ""}`, "data-card": id, type: "button",
+      onclick: () => {
+        if (memo.chosen.has(id)) memo.chosen.delete(id);
+        else if (memo.chosen.size < size) memo.chosen.add(id);
+        list.value = deckList(cards, memo.chosen);
+        problems.textContent = "";
+        paint();
+      },
+    }, cardPicture(cards, id, { width: 58 })));
+    const ready = memo.chosen.size === size;
+    fill(panel,
+      h("h3", {}, rebuild ? `Rebuild your secret deck: ${size} cards of these` : `Choose your secret deck: ${size} different cards`),
+      h("div", { class: "moves" },
+        moveButton(ctx, { random: true }, "Random deck", { id: "random-deck" }),
+        h("button", { id: "confirm-deck", disabled: !ready, onclick: () => ctx.send([...memo.chosen].sort((a, b) => a - b)) }, "Play this deck"),
+        h("button", { id: "clear-deck", type: "button", onclick: () => { memo.chosen = new Set(); list.value = ""; paint(); } }, "Clear"), count),
+      h("details", { class: "deck-list-panel", open: true }, h("summary", {}, "Deck list (paste one, or copy yours)"), list,
+        h("button", { id: "read-deck-list", type: "button", onclick: read }, "Use this list"), problems),
+      h("div", { class: "deck-grid" }, grid));
+  }
+  paint();
+  return panel;
+}

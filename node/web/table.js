@@ -1,0 +1,113 @@
+// One table: who sits where, whose turn, the clock, the board, last moves, result, violations.
+import { board } from "./boards.js";
+import { fill, h, short } from "./dom.js";
+import { generic } from "./generic.js";
+import { outcome, violationText } from "./words.js";
+
+const memory = new Map();
+// What a board keeps between renders of one table (a fleet being placed, selected cards).
+
+export function tablePage(app, lobbyId) {
+  const element = h("div", { class: "table-page", id: "table-page", "data-lobby": lobbyId });
+  const notice = h("p", { class: "notice", id: "notice" });
+  let sequence = 0;
+  if (!memory.has(lobbyId)) memory.set(lobbyId, {});
+
+  async function send(move) {
+    const event = app.tables.get(lobbyId);
+    notice.textContent = "";
+    try {
+      await app.api.request("move", { table: event.table, move });
+    } catch (error) {
+      notice.textContent = error.message;
+    }
+  }
+
+  async function render() {
+    const mine = ++sequence;
+    const event = app.tables.get(lobbyId);
+    if (!event) {
+      fill(element, h("p", {}, `This node sits at no table ${lobbyId}.`), h("a", { href: "#/" }, "Back to the lobby"));
+      return;
+    }
+    const ctx = {
+      game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [], text: event.text,
+      decision: event.decision, yourTurn: event.your_turn,
+      send: event.your_turn && event.table && event.phase === "playing" ? send : null, state: memory.get(lobbyId), final: null,
+      repaint: render,
+    };
+    const renderer = await board(event.game, event.variant);
+    let picture = null;
+    if (renderer && event.view) {
+      try {
+        picture = await renderer.render(ctx);
+      } catch (error) {
+        console.error(error);
+      }
+    }
+    if (mine !== sequence) return;
+    const details = h("details", { class: "panel generic-panel", open: !picture }, h("summary", {}, "Seat view and legal moves"), generic(ctx));
+    fill(element, status(event), notice, picture ? h("section", { class: "panel board" }, picture) : null, details, actions(app, event));
+  }
+
+  render();
+  return { element, update: (event) => event.lobby_id === lobbyId && render() };
+}
+
+function status(event) {
+  const view = event.view || {};
+  const turn = typeof view.turn === "number" ? view.turn : null;
+  const seats = event.seats.map((fingerprint, seat) => h("span", {
+    class: `seat${seat === event.seat ? " me" : ""}${seat === turn && event.phase === "playing" ? " turn" : ""}`,
+  }, `seat ${seat}: ${seat === event.seat ? "you" : short(fingerprint)}`));
+  return h("section", { class: "panel status" },
+    h("h1", {}, `${event.game} · ${event.variant}`),
+    h("p", { class: "seats" }, seats),
+    h("p", { class: `turn${event.your_turn ? " yours" : ""}`, id: "turn" }, turnText(event, turn),
+      event.deadline !== null && event.phase === "playing"
+        ? [" · ", h("span", { class: "clock", id: "clock", "data-deadline": performance.now() + event.deadline * 1000 }, `${Math.ceil(event.deadline)} s`)] : null),
+    event.result ? h("p", { class: "result", id: "result" }, outcome(event.result, event.seat)) : null,
+    event.violations.length
+      ? h("ul", { class: "violations", id: "violations" }, event.violations.map((v) => h("li", {}, violationText(v)))) : null,
+    event.stalled ? h("p", { class: "error" }, event.stalled) : null);
+}
+
+function turnText(event, turn) {
+  if (event.phase === "lobby") return "Waiting for the host to start the table";
+  if (event.phase === "finished") return "Game over";
+  if (event.phase === "closed") return "The table is closed";
+  if (event.your_turn) {
+    return { hidden: "Your turn: choose your hidden data", choice: "Your turn: choose", deck: "Your turn: choose your deck" }[event.decision] || "Your turn";
+  }
+  return turn !== null ? `Turn of seat ${turn}` : "Waiting for the other seats";
+}
+
+function actions(app, event) {
+  if (!event.table) return null;
+  const message = h("span", { class: "message" });
+  const transcript = async () => {
+    const { transcript } = await app.api.request("transcript", { table: event.table });
+    return Uint8Array.from(atob(transcript), (c) => c.charCodeAt(0));
+  };
+  const download = async () => {
+    const link = h("a", { href: URL.createObjectURL(new Blob([await transcript()])), download: `${event.game}-${event.table.slice(0, 12)}.ftt` });
+    link.click();
+  };
+  const replay = async () => {
+    app.pendingReplay = await transcript();
+    location.hash = "#/replay";
+  };
+  const resign = async () => {
+    if (!confirm("Give up this game?")) return;
+    try {
+      await app.api.request("resign", { table: event.table });
+    } catch (error) {
+      message.textContent = error.message;
+    }
+  };
+  return h("section", { class: "panel actions" },
+    event.phase === "playing" ? h("button", { id: "resign", onclick: resign }, "Resign") : null,
+    h("button", { id: "download", onclick: download }, "Download transcript"),
+    h("button", { id: "replay-this", onclick: replay }, "Open in the replay viewer"),
+    h("a", { class: "button", href: "#/" }, "Lobby"), message);
+}

@@ -1,0 +1,140 @@
+"""The tournament bundle and its verification: the tournament file (signed record and revealed
+draw values) plus one transcript per table, found by table id.
+
+Verification walks the rounds as :func:`progress.progress` reveals them: each table the
+tournament calls for is looked up, verified like any transcript, and counted only when its
+genesis is exactly the one the record and the earlier results call for and its report gives
+an outcome (``results.py``). A table that is missing, damaged, unfinished or not the table the
+record calls for is named, and the tournament is computed as far as verified results carry it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairtable.protocol import codec
+from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.session.verify import load, verify
+from fairtable.protocol.tournament.progress import Progress, Table, progress
+from fairtable.protocol.tournament.record import DRAW_SIZE, RecordError, SignedRecord, draw_seed
+from fairtable.protocol.tournament.results import Outcome, outcome
+
+FORMAT = "fairtable-tournament"
+VERSION = 1
+FILE_NAME = "tournament.ftr"
+LIMITS = codec.Limits(max_size=1 << 20, max_bin=1 << 20)
+
+COUNTED = "counted"
+"""A valid transcript of the table (or one that names a cheating seat, who loses it)."""
+MISSING = "missing"
+INVALID = "invalid"
+
+FOREIGN = "foreign"
+"""A verdict: the transcript is of another table than the one the record calls for here."""
+UNREADABLE = "unreadable"
+"""A verdict: the bytes are no readable transcript."""
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """The tournament file: the signed record and every participant's revealed draw value."""
+
+    signed: SignedRecord
+    draw: tuple[bytes, ...]
+    seed: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seed", draw_seed(self.signed.record, self.draw))  # each value opens its commitment
+
+    @property
+    def tournament_id(self) -> bytes:
+        return self.signed.record_id
+
+    def to_bytes(self) -> bytes:
+        value = {"draw": list(self.draw), "format": FORMAT, "record": self.signed.to_value(), "version": VERSION}
+        return codec.encode(value, LIMITS)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Tournament:
+        """RecordError naming what is wrong with a tournament file."""
+        try:
+            value: Any = codec.decode(data, LIMITS)
+        except codec.CodecError as exc:
+            raise RecordError(f"not a tournament file: {exc}") from None
+        if not isinstance(value, dict) or set(value) != {"draw", "format", "record", "version"} or value["format"] != FORMAT:
+            raise RecordError(f"not a tournament file (a map with format {FORMAT!r}, record and draw)")
+        if value["version"] != VERSION:
+            raise RecordError(f"tournament file version {value['version']!r} is not supported")
+        draw = value["draw"]
+        if not isinstance(draw, tuple) or not all(isinstance(v, bytes) and len(v) == DRAW_SIZE for v in draw):
+            raise RecordError(f"the draw is an array of {DRAW_SIZE}-byte values")
+        return cls(SignedRecord.from_value(value["record"]), draw)
+
+
+@dataclass(frozen=True)
+class TableCheck:
+    """What verification found for one table the tournament calls for."""
+
+    table: Table
+    status: str
+    """What the tournament does with it: :data:`COUNTED`, :data:`MISSING` or :data:`INVALID`."""
+    detail: str
+    verdict: str
+    """What verification found: a report status (``valid``, ``violation``, ``incomplete``,
+    ``damaged``), :data:`FOREIGN`, :data:`UNREADABLE` or :data:`MISSING`."""
+
+    def to_value(self) -> dict:
+        spec = self.table.spec
+        return {"detail": self.detail, "label": spec.label, "round": spec.round, "status": self.status,
+                "table": self.table.table_id.hex(), "verdict": self.verdict}
+
+
+def check_table(table: Table, data: bytes | None) -> tuple[TableCheck, Outcome | None]:
+    """Verify one transcript as the tournament's ``table``."""
+    if data is None:
+        return TableCheck(table, MISSING, "no transcript of this table", MISSING), None
+    try:
+        file, broken = load([data])
+        if file.transcript.genesis.genesis.encoded != table.genesis.encoded:
+            return TableCheck(table, INVALID, "its genesis is not the one the record and earlier results call for", FOREIGN), None
+        report = verify(file, broken)
+    except ProtocolError as exc:
+        return TableCheck(table, INVALID, f"not a readable transcript: {exc}", UNREADABLE), None
+    found = outcome(report)
+    if found is None:
+        why = report.damage or "; ".join(f"seat {o.seat} owes {o.kind!r}" for o in report.owed) or report.status
+        return TableCheck(table, INVALID, f"{report.status}: {why}", report.status), None
+    return TableCheck(table, COUNTED, found.note, report.status), found
+
+
+@dataclass(frozen=True)
+class BundleReport:
+    tournament: Tournament
+    progress: Progress
+    checks: tuple[TableCheck, ...]
+
+    @property
+    def complete(self) -> bool:
+        """Every table the tournament called for was counted, through to the final."""
+        return self.progress.finished and all(check.status == COUNTED for check in self.checks)
+
+
+def verify_bundle(tournament: Tournament, transcript_of: Callable[[bytes], bytes | None],
+                  on_check: Callable[[TableCheck], None] | None = None) -> BundleReport:
+    """Verify every table the tournament calls for; ``transcript_of(table id)`` gives its bytes or None."""
+    outcomes: dict[bytes, Outcome] = {}
+    checks: list[TableCheck] = []
+    while True:
+        now = progress(tournament.signed, tournament.seed, outcomes)
+        pending = [t for t in now.current if t.table_id not in {c.table.table_id for c in checks}]
+        if not pending:
+            return BundleReport(tournament, now, tuple(checks))
+        for table in pending:
+            check, found = check_table(table, transcript_of(table.table_id))
+            checks.append(check)
+            if on_check is not None:
+                on_check(check)
+            if found is not None:
+                outcomes[table.table_id] = found

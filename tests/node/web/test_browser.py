@@ -1,0 +1,487 @@
+"""The browser client in a real headless Chromium, against real nodes: log in with the printed
+link, host, join by invite, from a node's list and from the tables announced nearby, play whole
+towers, zeeslag, duel (a deck from a deck list) and drachenherz games by clicking (one player on
+a phone-sized screen), fire salvos at a table of three, see the result; the replay viewer steps to
+a planted violation and draws every golden game. Screenshots of each game are saved in
+``build/screenshots`` (or the directory ``FAIRTABLE_SCREENSHOTS`` names), replaced on each run."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from fairtable.games import registry
+from fairtable.node.discovery import factory_for
+from tests.export_golden import transcripts
+from tests.node.cheated import unaffordable_play
+from tests.node.web.browser import WAIT, Served, chromium, nodes
+from tests.paths import ROOT, VECTORS
+
+pytest.importorskip("selenium")
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
+from selenium.webdriver.support.ui import WebDriverWait
+
+PHONE = (390, 844)
+GAME_SECONDS = 240
+"""A guard against a game that never ends (these games take seconds to a minute or two)."""
+NEARBY = {"discovery": factory_for("loopback")}
+
+
+class Page:
+    """One player's browser tab, with bounded waits for what the page shows."""
+
+    def __init__(self, driver, shots: Path, name: str) -> None:
+        self.driver = driver
+        self.shots = shots
+        self.name = name
+
+    def wait(self, condition: Callable[[], object], what: str):
+        ignored = (StaleElementReferenceException,)
+        return WebDriverWait(self.driver, WAIT, poll_frequency=0.05, ignored_exceptions=ignored).until(lambda _: condition(), what)
+
+    def all(self, css: str) -> list:
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def one(self, css: str):
+        return self.wait(lambda: (self.all(css) or [None])[0], f"{self.name}: {css} on the page")
+
+    def cells(self, css: str, key: str = "cell") -> list[str]:
+        """The ``data-KEY`` of every element ``css`` finds, read in one call."""
+        script = "return [...document.querySelectorAll(arguments[0])].map((element) => element.dataset[arguments[1]])"
+        return self.driver.execute_script(script, css, key)
+
+    def press(self, css: str) -> None:
+        """Click what ``css`` finds, finding it again if the page redrew it meanwhile."""
+        def pressed() -> bool:
+            self.one(css).click()
+            return True
+        self.wait(pressed, f"{self.name}: a click on {css}")
+
+    def text(self, css: str) -> str:
+        """The text of what ``css`` finds ("" for nothing), read again if the page redrew it meanwhile."""
+        return self.wait(lambda: [element.text for element in self.all(css)[:1]] or [""], f"{self.name}: {css}")[0]
+
+    def click(self, element) -> None:
+        """Click, then wait until the page has redrawn what was clicked (the node answered)."""
+        try:
+            element.click()
+        except StaleElementReferenceException:
+            return
+        WebDriverWait(self.driver, WAIT, poll_frequency=0.05).until(lambda _: self._gone(element) or self.text("#notice"),
+                                                                    f"{self.name}: the page to answer a click")
+
+    @staticmethod
+    def _gone(element) -> bool:
+        try:
+            element.is_enabled()
+        except StaleElementReferenceException:
+            return True
+        return False
+
+    def screenshot(self, label: str) -> Path:
+        path = self.shots / f"{label}-{self.name}.png"
+        self.driver.save_screenshot(str(path))
+        return path
+
+    def fits_its_screen(self) -> bool:
+        return self.driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> Iterator[list[Served]]:
+    with nodes(tmp_path_factory.mktemp("nodes"), ("alice", "bob", "robot"), alice=NEARBY, bob=NEARBY,
+               robot={**NEARBY, "bot": "random"}) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory, served) -> Iterator[list[Page]]:
+    shots = Path(os.environ.get("FAIRTABLE_SCREENSHOTS") or ROOT / "build" / "screenshots")
+    shutil.rmtree(shots, ignore_errors=True)
+    shots.mkdir(parents=True)
+    with chromium(tmp_path_factory.mktemp("alice-profile")) as alice, \
+            chromium(tmp_path_factory.mktemp("bob-profile"), *PHONE) as bob:
+        opened = [Page(alice, shots, "alice"), Page(bob, shots, "bob")]
+        for page, node in zip(opened, served):
+            page.driver.get(node.links.pop())
+            page.one("#host-form")
+        yield opened
+
+
+def test_the_login_link_logs_in_once_and_leaves_no_code_in_the_address(served, tmp_path):
+    node = served[0]
+    with chromium(tmp_path / "profile") as driver:
+        page = Page(driver, tmp_path, "stranger")
+        link = node.links.pop()
+        driver.get(link)
+        page.one("#host-form")
+        assert "login" not in driver.current_url and node.node.name in page.text("#who")
+        driver.execute_script("sessionStorage.clear()")
+        driver.get(link)  # the same link again, as someone who copied it would
+        page.one("#login-input")
+        assert "used already" in page.text(".login .error")
+
+
+def test_the_host_form_offers_every_option_of_every_variant_with_its_default(pages):
+    alice = pages[0]
+    alice.driver.get(alice.driver.current_url.split("#")[0] + "#/")
+    read = ("return [...document.querySelectorAll('#host-options [data-option]')].map((field) => "
+            "[field.dataset.option, field.type === 'checkbox' ? field.checked : field.value, field.min || null, field.max || null])")
+    for game in registry.ids():
+        described = registry.get(game).describe()
+        Select(alice.one("#host-game")).select_by_value(game)
+        for variant in described["variants"]:
+            Select(alice.one("#host-variant")).select_by_value(variant)
+            expected = [[o["name"], o["default"] if o["type"] == "flag" else str(o["default"]),
+                         str(o["lowest"]) if o["type"] == "integer" else None, str(o["highest"]) if o["type"] == "integer" else None]
+                        for o in described["options"][variant]]
+            assert alice.driver.execute_script(read) == expected, (game, variant)
+
+
+def host(page: Page, game: str, options: dict[str, str] | None = None) -> str:
+    """Host a table of ``game`` through the form; the invite the page shows for it."""
+    page.driver.get(page.driver.current_url.split("#")[0] + "#/")
+    Select(page.one("#host-game")).select_by_value(game)
+    for name, value in (options or {}).items():
+        field = page.one(f"#option-{name}")
+        field.clear()
+        field.send_keys(value)
+    page.press("#host-button")
+    page.wait(lambda: "offered" in page.text("#host-message"), "the table to be offered")
+    invite = page.one("#your-tables input.invite-code").get_attribute("value")
+    assert invite in page.text("#host-message")
+    return invite
+
+
+def lobby_of(invite: str) -> str:
+    """The lobby id an invite (``ft:LOBBY.FINGERPRINT@HOST:PORT``) names."""
+    return invite.removeprefix("ft:").split(".")[0]
+
+
+def join_by_invite(host_page: Page, guest: Page, game: str, options: dict[str, str] | None = None) -> str:
+    """The host hosts ``game``, the guest pastes the invite and is seated; the lobby id."""
+    invite = host(host_page, game, options)
+    lobby = lobby_of(invite)
+    guest.driver.get(guest.driver.current_url.split("#")[0] + "#/")
+    guest.one("#join-invite").send_keys(invite)
+    guest.press("#join-button")
+    guest.one(f'#your-tables li[data-lobby="{lobby}"]')
+    return lobby
+
+
+def start(host_page: Page, guest: Page, lobby: str) -> None:
+    host_page.wait(lambda: "2 of 2 seated" in host_page.text(f'li[data-lobby="{lobby}"]'), "the guest to be seated")
+    host_page.press(f'li[data-lobby="{lobby}"] button.start')
+    host_page.one(f'#table-page[data-lobby="{lobby}"]')
+    guest.press(f'li[data-lobby="{lobby}"] a.open')
+    guest.one(f'#table-page[data-lobby="{lobby}"]')
+
+
+def finished(pages: list[Page]) -> bool:
+    return all(page.text("#result") for page in pages)
+
+
+def play(pages: list[Page], choose: Callable[[Page], str | None], game: str, reload_after: int | None = None) -> None:
+    """Each player clicks what ``choose`` picks on its page, whenever it picks something, until both
+    pages show the result. ``reload_after`` clicks, the last page is reloaded: its player rejoins."""
+    deadline = time.monotonic() + GAME_SECONDS
+    clicks = 0
+    while not finished(pages):
+        if time.monotonic() > deadline:
+            pytest.fail(f"the {game} game did not end; the pages: {[page.screenshot(f'{game}-stuck') for page in pages]}")
+        for page in pages:
+            css = choose(page)
+            if css is not None:
+                page.click(page.one(css))
+                clicks += 1
+            if clicks == reload_after:
+                pages[-1].driver.refresh()
+                pages[-1].one("#table-page .status")
+                clicks += 1
+
+
+def test_two_players_play_a_whole_towers_game_by_clicking(pages):
+    alice, bob = pages
+    lobby = join_by_invite(alice, bob, "towers")
+    start(alice, bob, lobby)
+    alice.screenshot("towers-start")
+
+    def card(page: Page) -> str | None:
+        if not page.all("#turn.yours"):
+            return None
+        return next((css for css in ("button.play:not([disabled])", "button.discard:not([disabled])") if page.all(css)), None)
+
+    alice.wait(lambda: any(page.text("#clock").endswith(" s") for page in pages), "the turn timer on the page whose turn it is")
+    play(pages, card, "towers", reload_after=5)
+    results = sorted(page.text("#result").split(" ")[1] for page in pages)
+    assert results == ["lost", "won"], results
+    for page in pages:
+        page.screenshot("towers")
+    assert bob.fits_its_screen()
+
+
+FLEET = ("A1", "C1", "E1", "G1")
+"""Where alice places the classic fleet's first four ships, left to right; the fifth goes down from A10."""
+
+
+def place_by_hand(page: Page, starts: tuple[str, ...] = FLEET, last: str = "A10", label: str = "zeeslag-placing") -> set[str]:
+    """Place the first four ships going right from ``starts``, turn, the fifth going down from ``last``."""
+    for cell in starts:
+        page.press(f'rect[data-place="{cell}"]')
+    page.press("#rotate")
+    page.wait(lambda: "vertical" in page.text("#rotate"), "the ship to turn")
+    page.press(f'rect[data-place="{last}"]')
+    placed = set(page.cells("rect.cell.place.ship", "place"))
+    below = f"{chr(ord(last[0]) + 1)}{last[1:]}"
+    assert len(placed) == 5 + 4 + 3 + 3 + 2 and {last, below} <= placed
+    page.screenshot(label)
+    page.press("#confirm-fleet")
+    return placed
+
+
+def test_two_players_play_a_whole_zeeslag_game_by_clicking(pages, served):
+    alice, bob = pages
+    lobby = lobby_of(host(alice, "zeeslag"))
+    bob.driver.get(bob.driver.current_url.split("#")[0] + "#/")
+    bob.one("#join-invite").send_keys(served[0].node.address)  # an address only: list its tables and pick one
+    bob.press("#join-button")
+    bob.press(f'#join-found button.join[data-lobby="{lobby}"]')
+    bob.one(f'#your-tables li[data-lobby="{lobby}"]')
+    start(alice, bob, lobby)
+    own = place_by_hand(alice)
+    bob.press("#random-fleet")
+    bob.wait(lambda: len(bob.all('.sea-panel[data-seat="1"] rect.cell.ship')) == 17, "bob's random fleet")
+    theirs = bob.cells('.sea-panel[data-seat="1"] rect.cell.ship')
+    misses = [f"{row}{column}" for row in "ABCDEFGHIJ" for column in range(1, 11) if f"{row}{column}" not in own]
+
+    def shot(page: Page) -> str | None:
+        targets = set(page.cells("rect.target"))
+        aims = theirs if page is alice else misses
+        wanted = next((cell for cell in aims if cell in targets), None)
+        return None if wanted is None else f'rect.target[data-cell="{wanted}"]'
+
+    play(pages, shot, "zeeslag")
+    assert alice.text("#result").startswith("You won") and bob.text("#result").startswith("You lost")
+    for page in pages:
+        page.screenshot("zeeslag")
+    assert bob.fits_its_screen()
+
+
+def open_viewer(page: Page, transcript: Path, game: str) -> None:
+    """A fresh replay viewer with ``transcript`` open in it."""
+    for route in ("#/", "#/replay"):
+        page.driver.get(page.driver.current_url.split("#")[0] + route)
+    page.one("#replay-file").send_keys(str(transcript))
+    page.wait(lambda: page.text("#viewer h1").startswith(game), f"the viewer to show the {game} transcript")
+
+
+def test_the_viewer_steps_to_a_planted_violation_and_shows_every_hand(pages, tmp_path):
+    alice = pages[0]
+    cheat = unaffordable_play()
+    path = tmp_path / "cheat.ftt"
+    path.write_bytes(cheat.transcript)
+    open_viewer(alice, path, "towers")
+    assert alice.one("#replay-verdict.invalid").text.startswith("NOT VERIFIED: 1 violation")
+    clicks = 0
+    while not alice.text("#replay-violation"):
+        assert alice.text("#replay-text") != "" and clicks < 200
+        alice.press("#replay-next")
+        clicks += 1
+        alice.wait(lambda: f"step {clicks + 1} of" in alice.text("#replay-position"), "the next step")
+    assert f"envelope {cheat.index})" in alice.text("#replay-position")
+    assert f"VIOLATION at envelope {cheat.index}: seat {cheat.seat} broke {cheat.rule}" in alice.text("#replay-violation")
+    alice.press("#replay-prev")
+    alice.wait(lambda: not alice.text("#replay-violation"), "the step before the violation")
+    assert alice.text("#replay-text").startswith(f"{cheat.moves}. seat ")
+    alice.press("#replay-next")
+    Select(alice.one("#replay-perspective")).select_by_value("all")
+    alice.wait(lambda: len(alice.all("#replay-board .hand-area")) == 2, "both hands")
+    alice.screenshot("viewer-violation")
+
+
+GOLDEN = [path.stem for path in transcripts()]
+
+
+@pytest.mark.parametrize("name", GOLDEN)
+def test_the_viewer_draws_every_golden_game_from_every_seat(pages, name):
+    alice = pages[0]
+    game = name.split("-")[0]
+    open_viewer(alice, VECTORS / "games" / f"{name}.ftt", game)
+    assert alice.one("#replay-verdict.valid")
+    alice.press("#replay-last")
+    alice.wait(lambda: "game over" in alice.text("#replay-text"), "the last step")
+    seats = len(alice.all("#replay-perspective option")) - 2
+    Select(alice.one("#replay-perspective")).select_by_value("all")
+    alice.wait(lambda: len(alice.all(f"#replay-board > .panel .{game}")) == seats, "every seat's board, drawn")
+    assert not alice.all("#replay-board dl.tree"), "a game with pictures is not shown as data"
+    alice.press("#replay-first")
+    alice.wait(lambda: alice.text("#replay-position").startswith("step 1 of"), "the first step")
+    alice.screenshot(f"viewer-{name}")
+
+
+def test_the_viewer_replays_a_finished_table_of_the_node(pages):
+    alice = pages[0]
+    for route in ("#/", "#/replay"):
+        alice.driver.get(alice.driver.current_url.split("#")[0] + route)
+    buttons = alice.wait(lambda: alice.all("button.replay-table"), "this node's tables")
+    buttons[0].click()
+    assert alice.one("#replay-verdict.valid")
+    assert alice.text("#replay-result").startswith("Result: seat ")
+
+
+def cards_of(game: str) -> list[dict]:
+    return json.loads((ROOT / "games" / game / "cards.json").read_text(encoding="utf-8"))
+
+
+def test_two_players_play_a_whole_duel_one_with_a_deck_from_a_deck_list(pages, served):
+    alice, bob = pages
+    lobby = join_by_invite(alice, bob, "duel")
+    start(alice, bob, lobby)
+    catalogue = cards_of("duel")
+    wanted = sorted(card["id"] for card in catalogue[::5][:20])
+    lines = ["# my deck", *(str(card) if index % 3 == 0 else catalogue[card]["name_en"].upper() if index % 3 == 1
+                            else catalogue[card]["name"] for index, card in enumerate(wanted))]
+    listing = alice.one("#deck-list")
+    listing.send_keys("not a card\n")
+    alice.press("#read-deck-list")
+    assert "no card is called" in alice.text("#deck-problems") and "a deck holds exactly 20" in alice.text("#deck-problems")
+    listing.clear()
+    listing.send_keys("\n".join(lines))
+    alice.press("#read-deck-list")
+    alice.wait(lambda: alice.text("#deck-count") == "20 of 20 chosen", "the list read")
+    assert sorted(map(int, alice.cells("#deck-builder .deck-card.chosen", "card"))) == wanted
+    alice.screenshot("duel-deck")
+    alice.press("#confirm-deck")
+    bob.press("#random-deck")
+
+    def card(page: Page) -> str | None:
+        css = ".duel .face.play:not([disabled])"
+        return css if page.all("#turn.yours") and page.all(css) else None
+
+    play(pages, card, "duel")
+    results = sorted(page.text("#result").split(" ")[1] for page in pages)
+    assert results == ["lost", "won"] or all(page.text("#result").startswith("Draw") for page in pages), results
+    (table,) = [update for update in served[0].call(served[0].node.my_tables) if update.lobby_id == lobby]
+    assert table.view["deck_cards"] == wanted, "alice played the deck of her list"
+    for page in pages:
+        page.screenshot("duel")
+    assert bob.fits_its_screen()
+
+
+def test_two_players_play_a_whole_drachenherz_game_by_clicking_a_table_found_nearby(pages):
+    alice, bob = pages
+    lobby = lobby_of(host(alice, "drachenherz"))
+    bob.driver.get(bob.driver.current_url.split("#")[0] + "#/")
+    bob.press(f'#nearby button.join[data-lobby="{lobby}"]')
+    bob.one(f'#your-tables li[data-lobby="{lobby}"]')
+    start(alice, bob, lobby)
+    alice.wait(lambda: alice.all(".drachenherz .dh-field"), "the board's fields")
+    assert len(alice.all(".drachenherz .dh-field")) == 10
+
+    def card(page: Page) -> str | None:
+        css = ".drachenherz button.dh-play:not([disabled])"
+        return css if page.all("#turn.yours") and page.all(css) else None
+
+    play(pages, card, "drachenherz")
+    assert all(page.text("#result") for page in pages)
+    for page in pages:
+        page.screenshot("drachenherz")
+    assert bob.fits_its_screen()
+
+
+@pytest.mark.parametrize("variant", ["duel", "shared"])
+def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pages, served, variant):
+    alice = pages[0]
+    robot = served[2]
+    lobby = robot.call(robot.node.host, "zeeslag", variant, {}, 3).lobby_id
+    for page in pages:
+        page.driver.get(page.driver.current_url.split("#")[0] + "#/")
+        page.press(f'#nearby button.join[data-lobby="{lobby}"]')
+        page.one(f'#your-tables li[data-lobby="{lobby}"]')
+    def seated() -> int:
+        return len(next(t for t in robot.call(robot.node.list_tables, None) if t.lobby_id == lobby).joined)
+
+    alice.wait(lambda: seated() == 3, "three seats taken")
+    robot.call(robot.node.start, lobby)
+    for page in pages:
+        page.press(f'li[data-lobby="{lobby}"] a.open')
+    if variant == "shared":  # alice's window: the border column left of her block, her block, the one right of it
+        seat = int(alice.text("#table-page .seat.me").split(":")[0].split()[1])
+        column = 10 * seat + 1
+        assert alice.cells("rect.cell.place.border", "place")[:1] == [f"A{column - 1}"]
+        place_by_hand(alice, tuple(f"{row}{column}" for row in "ACEG"), f"I{column}", "zeeslag-shared-placing")
+    else:
+        alice.press("#random-fleet")
+    pages[1].press("#random-fleet")
+    fired = {page.name: 0 for page in pages}
+    deadline = time.monotonic() + GAME_SECONDS
+    while min(fired.values()) < 2:
+        assert time.monotonic() < deadline, [page.screenshot("salvo-stuck") for page in pages]
+        for page in pages:
+            if not page.all("#fire-salvo") or fired[page.name] >= 2:
+                continue
+            while page.all("#fire-salvo[disabled]"):
+                free = zip(page.cells("rect.salvo-target:not(.chosen)"), page.cells("rect.salvo-target:not(.chosen)", "enemy"))
+                cell, enemy = next(free)
+                page.click(page.one(f'rect.salvo-target[data-cell="{cell}"][data-enemy="{enemy}"]'))
+            if fired[page.name] == 1:
+                page.screenshot(f"zeeslag-{variant}-salvo")
+            page.click(page.one("#fire-salvo"))
+            page.wait(lambda: not page.all("#fire-salvo"), f"{page.name}: the salvo taken")
+            fired[page.name] += 1
+    alice.wait(lambda: len(alice.all(".recent li")) >= 6, "the salvos' shots among the last shots")
+    for page in pages:
+        page.driver.execute_script("window.confirm = () => true")
+        page.press("#resign")
+    for page in pages:
+        page.wait(lambda: page.text("#result").startswith("You lost"), f"{page.name} to see it lost")
+    alice.screenshot(f"zeeslag-{variant}-three")
+
+
+def test_a_variant_without_pictures_falls_back_to_the_generic_view(pages):
+    script = ("const done = arguments[arguments.length - 1];"
+              "import('/boards.js').then(async (m) => done([!!(await m.board('zeeslag', 'duel')), !!(await m.board('zeeslag', 'space')),"
+              " !!(await m.board('duel', '1v1'))]));")
+    assert pages[0].driver.execute_async_script(script) == [True, False, True]
+
+
+def test_nothing_on_the_pages_failed(pages):
+    for page in pages:
+        try:
+            logs = page.driver.get_log("browser")
+        except WebDriverException:
+            continue
+        assert [entry for entry in logs if entry["level"] == "SEVERE"] == []
+
+
+def test_a_game_without_pictures_is_played_through_the_generic_view(pages, counting_game):
+    alice, bob = pages
+    for page in pages:  # the pages learn of the new game when they connect again
+        page.driver.get(page.driver.current_url.split("#")[0] + "#/")
+        page.driver.refresh()
+        page.one("#host-form")
+    lobby = join_by_invite(alice, bob, counting_game.id)
+    start(alice, bob, lobby)
+    assert alice.all("details.generic-panel[open]"), "with no pictures, the view and its moves are open"
+
+    def button(page: Page) -> str | None:
+        css = "details.generic-panel button.move:not([disabled])"
+        return css if page.all("#turn.yours") and page.all(css) else None
+
+    play(pages, button, counting_game.id)
+    assert sorted(page.text("#result").split(" ")[1] for page in pages) == ["lost", "won"]
+    alice.screenshot("generic")
+
+
+def test_a_screenshot_of_each_game_was_saved(pages):
+    saved = [path.name for path in pages[0].shots.glob("*.png")]
+    missing = [game for game in registry.ids() if not any(name.startswith((f"{game}-", f"viewer-{game}-")) for name in saved)]
+    assert missing == [], saved

@@ -1,0 +1,69 @@
+"""Builds ``spec/vectors/tournament.json``: an 8-participant tournament from fixed keys and draw
+values, its signed record and tournament file, the seed and the group lots, then every round's
+tables (their geneses) under fixed outcomes, the standings, the bracket and the prizes; and the
+playoff round a tie across a qualifying line calls for. ``python -m tests.protocol.tournament.vector``
+rewrites the file; ``test_vector.py`` checks it equals what the code builds now.
+"""
+
+from __future__ import annotations
+
+import json
+
+from fairtable.games.duel.results import SeatStats
+from fairtable.protocol.tournament import draw
+from fairtable.protocol.tournament.progress import Progress, Table
+from fairtable.protocol.tournament.record import commitment
+from fairtable.protocol.tournament.results import Outcome
+from tests.paths import VECTORS
+from tests.protocol.tournament.helpers import DRAWS, by_strength, play_out, seed_of, signed_record, tournament_file
+
+PATH = VECTORS / "tournament.json"
+COUNT = 8
+
+
+def tie_in_group_a(table: Table) -> Outcome:
+    """Group A scores 30, 20, 20, 10 in seat order (a tie across the line of 2); the rest by strength."""
+    if table.spec.label == "group A":
+        return Outcome(tuple(SeatStats(points, 0, 0) for points in (30, 20, 20, 10)), (0,), (), "points")
+    return by_strength(table)
+
+
+def scenario(done: Progress, outcomes: dict[bytes, Outcome]) -> dict:
+    """Every table with its genesis and the outcome fed in, then what the tournament makes of them."""
+    value = done.to_value()
+    for round_, tables in zip(value["rounds"], done.rounds):
+        for entry, table in zip(round_, tables):
+            entry["genesis"] = table.genesis.encoded.hex()
+            entry["outcome"] = outcomes[table.table_id].to_value()
+    return value
+
+
+def build() -> dict:
+    signed = signed_record(COUNT)
+    seed = seed_of(signed)
+    record = signed.record
+    strength, tie = (scenario(*play_out(signed, decide)) for decide in (by_strength, tie_in_group_a))
+    return {
+        "participants": [{"key_seed": bytes([i + 1]).hex() * 32, "key": p.key.raw.hex(), "name": p.name,
+                          "draw_value": DRAWS[i].hex(), "draw_commitment": commitment(DRAWS[i]).hex()}
+                         for i, p in enumerate(record.participants)],
+        "options": record.options,
+        "nonce": record.nonce.hex(),
+        "record": record.encoded.hex(),
+        "record_id": record.record_id.hex(),
+        "signatures": [sig.hex() for sig in signed.signatures],
+        "tournament_file": tournament_file(signed).to_bytes().hex(),
+        "seed": seed.hex(),
+        "group_lots": [draw.lot(seed, "groups", p).hex() for p in range(COUNT)],
+        "group_order": list(draw.shuffled(seed, "groups", range(COUNT))),
+        "by_strength": strength,
+        "tie_in_group_a": tie,
+    }
+
+
+def render() -> str:
+    return json.dumps(build(), indent=1, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":
+    PATH.write_text(render())
