@@ -38,6 +38,10 @@ def _fleet(view: dict) -> Fleet:
     return SPACE if view["variant"] == "space" else FLEETS[view["fleet"]]
 
 
+def _ship_name_en(view: dict, ship: int) -> str:
+    return CATALOGUE.ship_name(ship) if view["variant"] == "space" else _fleet(view).ships[ship].name_en
+
+
 def _ship_name(view: dict, ship: int) -> str:
     """A ship's name in the rule text's language (a reserve fighter's too)."""
     return CATALOGUE.ship_name(ship, english=False) if view["variant"] == "space" else _fleet(view).ships[ship].name
@@ -191,12 +195,12 @@ def describe_move(before: dict, move: dict, after: dict) -> str:
         ships = move["sunk"] or []
         if not ships:
             return "not sunk"
-        fleet = FLEETS[after["fleet"]]
-        sunk = {tuple(entry["cells"]): fleet.ships[entry["ship"]] for sea in after["seas"] for entry in sea["sunk"]}
+        sunk = {tuple(entry["cells"]): entry["ship"] for sea in after["seas"] for entry in sea["sunk"]}
         words = []
         for cells in ships:
             ship = sunk.get(tuple(cells))
-            words.append((f"{ship.name} ({ship.name_en}) at " if ship else "") + " ".join(map(name, cells)))
+            label = "" if ship is None else f"{_ship_name(after, ship)} ({_ship_name_en(after, ship)}) at "
+            words.append(label + " ".join(map(name, cells)))
         return "sunk: " + "; ".join(words)
     return move_line(before, move)
 
