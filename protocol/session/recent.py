@@ -2,7 +2,7 @@
 
 A live table keeps every envelope of its chain (it serves them to peers and rebuilds forks from
 them), so it never forgets. The verifier streaming a long transcript keeps only what a later
-check can still read (``spec/session.md`` §8): its memory then stays bounded however long the
+check can still read (``spec/session.md`` §7, Memory): its memory then stays bounded however long the
 transcript is. Reading a forgotten item raises ``IndexError`` rather than answering wrongly.
 """
 
