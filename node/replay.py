@@ -26,7 +26,7 @@ from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.session.errors import Rejected, Violation
 from fairtable.protocol.session.slots import ABSENT, DISPUTE, HIDDEN, MOVE, OPEN, RESIGN, REVEAL
 from fairtable.protocol.session.table import TableSession
-from fairtable.protocol.session.verify import Report, load, revealed_compositions, revealed_seeds, verify
+from fairtable.protocol.session.verify import Report, load, revealed_seeds, reveals_of, verify
 from fairtable.protocol.transcript_file import TranscriptFile
 
 FORMAT = "fairtable-export"
@@ -114,7 +114,8 @@ def replay(file: TranscriptFile, broken: ProtocolError | None = None) -> Replay:
     report = verify(file, broken)
     genesis = file.transcript.genesis
     names = tuple(seat.name for seat in genesis.genesis.seats)
-    session = TableSession(genesis, seeds=revealed_seeds(file), compositions=revealed_compositions(file))
+    reveals = reveals_of(file)
+    session = TableSession(genesis, seeds=reveals.all_seeds(file.seeds), compositions=reveals.compositions)
     options = dict(session.game.options_of(session.state))
     story = _Story(session, names, {violation.index for violation in report.violations})
     for envelope in file.transcript.envelopes:

@@ -43,18 +43,22 @@ class SelfPlay:
 
     @classmethod
     def create(cls, game_id: str, variant: str, options: Mapping[str, Any], seat_count: int,
-               seed: bytes, bot_kinds: Sequence[str] | None = None) -> SelfPlay:
+               seed: bytes, bot_kinds: Sequence[str] | None = None, forgetting: bool = False) -> SelfPlay:
+        """``forgetting``: the seats' sessions forget past games (``TableSession.forgetting``), so a
+        caller that writes each envelope out as it is played can play a match of any length."""
         keys = tuple(SecretKey.from_seed(derive(seed, "key", seat)) for seat in range(seat_count))
         seats = tuple(Seat(key.public, f"bot-{seat}") for seat, key in enumerate(keys))
         genesis = Genesis(game_id, variant, dict(options), seats, derive(seed, "nonce", 0)[:16])
-        return cls.of(genesis, keys, seed, bot_kinds)
+        return cls.of(genesis, keys, seed, bot_kinds, forgetting)
 
     @classmethod
-    def of(cls, genesis: Genesis, keys: Sequence[SecretKey], seed: bytes, bot_kinds: Sequence[str] | None = None) -> SelfPlay:
+    def of(cls, genesis: Genesis, keys: Sequence[SecretKey], seed: bytes, bot_kinds: Sequence[str] | None = None,
+           forgetting: bool = False) -> SelfPlay:
         """A given genesis played by the holders of ``keys`` (in seat order)."""
         game = registry.get(genesis.game)
         signed = SignedGenesis(genesis, tuple(genesis.sign(key) for key in keys))
-        sessions = tuple(TableSession(signed, seat=seat, secret=derive(seed, "secret", seat)) for seat in range(len(keys)))
+        sessions = tuple(TableSession(signed, seat=seat, secret=derive(seed, "secret", seat), forgetting=forgetting)
+                         for seat in range(len(keys)))
         kinds = list(bot_kinds or ["random"] * len(keys))
         bots = tuple(make_bot(game, kind, random.Random(derive(seed, "bot", seat))) for seat, kind in enumerate(kinds))
         return cls(signed, tuple(keys), sessions, bots)

@@ -48,13 +48,18 @@ def check_link(genesis: SignedGenesis, index: int, head: bytes, envelope: Envelo
 
 
 class Transcript:
-    """An append-only chain. Appending checks the link; the chain never holds a bad envelope."""
+    """An append-only chain. Appending checks the link; the chain never holds a bad envelope.
 
-    __slots__ = ("_envelopes", "_head", "genesis")
+    ``keep=False`` checks each link and remembers only the count and the head, for a reader
+    that hands each envelope on as it arrives (a verifier streaming a long file)."""
 
-    def __init__(self, genesis: SignedGenesis, envelopes: Iterable[Envelope] = ()) -> None:
+    __slots__ = ("_count", "_envelopes", "_head", "_keep", "genesis")
+
+    def __init__(self, genesis: SignedGenesis, envelopes: Iterable[Envelope] = (), *, keep: bool = True) -> None:
         self.genesis = genesis
         self._envelopes: list[Envelope] = []
+        self._keep = keep
+        self._count = 0
         self._head = genesis.table_id
         for envelope in envelopes:
             self.append(envelope)
@@ -66,17 +71,21 @@ class Transcript:
 
     @property
     def envelopes(self) -> tuple[Envelope, ...]:
+        if not self._keep:
+            raise ValueError("this transcript keeps no envelopes (keep=False)")
         return tuple(self._envelopes)
 
     def __len__(self) -> int:
-        return len(self._envelopes)
+        return self._count
 
     def __getitem__(self, index: int) -> Envelope:
         return self._envelopes[index]
 
     def append(self, envelope: Envelope) -> None:
-        check_link(self.genesis, len(self._envelopes), self._head, envelope)
-        self._envelopes.append(envelope)
+        check_link(self.genesis, self._count, self._head, envelope)
+        if self._keep:
+            self._envelopes.append(envelope)
+        self._count += 1
         self._head = envelope.hash
 
 

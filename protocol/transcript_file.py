@@ -80,9 +80,13 @@ class TranscriptReader:
 
     Raises :class:`TranscriptFileError` for malformed records and :class:`TranscriptError`
     (with the envelope index) for a chain that does not hold together.
+
+    With ``on_envelope`` the reader keeps no envelope of the chain: each one goes to
+    ``on_envelope`` once its link is checked, and :attr:`transcript` holds the count and head.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_envelope: Callable[[Envelope], None] | None = None) -> None:
+        self._on_envelope = on_envelope
         self._buffer = b""
         self._consumed = 0
         self._state = "header"
@@ -137,7 +141,7 @@ class TranscriptReader:
             if tag != "genesis":
                 raise fail(f"expected the genesis record, found {tag!r}")
             try:
-                self.transcript = Transcript(SignedGenesis.from_value(payload))
+                self.transcript = Transcript(SignedGenesis.from_value(payload), keep=self._on_envelope is None)
             except GenesisError as exc:
                 raise fail(str(exc)) from None
             self._state = "envelopes"
@@ -149,6 +153,8 @@ class TranscriptReader:
             except EnvelopeError as exc:
                 raise TranscriptError(len(self.transcript), str(exc)) from None
             self.transcript.append(envelope)
+            if self._on_envelope is not None:
+                self._on_envelope(envelope)
         elif tag == "evidence" and self._state in ("envelopes", "evidence"):
             try:
                 self.evidence.append(Envelope.from_value(payload))

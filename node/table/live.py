@@ -36,6 +36,7 @@ from fairtable.protocol.identity import PublicKey, SecretKey
 from fairtable.protocol.session import replica as rep
 from fairtable.protocol.session.errors import Violation
 from fairtable.protocol.session.proof import proof_of
+from fairtable.protocol.session.recent import Recent
 from fairtable.protocol.session.slots import CHOICE, DECK, HIDDEN, MOVE
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript_file import TranscriptFile, dump
@@ -132,7 +133,7 @@ class LiveTable:
         return self.replica.finished
 
     @property
-    def envelopes(self) -> list[Envelope]:
+    def envelopes(self) -> Recent[Envelope]:
         return self.replica.chain
 
     @property

@@ -37,6 +37,7 @@ from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.identity import SecretKey
 from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
+from fairtable.protocol.session.recent import Recent
 from fairtable.protocol.session.slots import ABSENT, DISPUTE, SEED
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript import EquivocationProof
@@ -201,12 +202,14 @@ class Replica:
     ``private`` restores the seat's committed free choices; ``now`` is the replica's clock at
     creation (the start of the first slot). The verifier passes ``auditing`` implicitly (no
     seat): every claim is then taken as the transcript recorded it, since a file has no clock.
+    ``forgetting`` (the verifier streaming a file's chain, no evidence to contest it) keeps only
+    the recent envelopes and slots (``recent.py``): no fork can then be decided.
     """
 
     def __init__(self, genesis: SignedGenesis, *, seat: int | None = None, key: SecretKey | None = None,
                  secret: bytes | None = None, seeds: Mapping[tuple[int, int], bytes] | None = None,
                  compositions: Mapping[tuple[int, str], tuple[int, ...]] | None = None,
-                 private: Any = None, timing: Timing | None = None, now: float = 0.0) -> None:
+                 private: Any = None, timing: Timing | None = None, now: float = 0.0, forgetting: bool = False) -> None:
         if (seat is None) != (key is None):
             raise ValueError("a seat's replica needs the seat and its key; the verifier's needs neither")
         self.genesis = genesis
@@ -214,9 +217,10 @@ class Replica:
         self.timing = timing or Timing()
         self._key = key
         self._new_session: Callable[[Any], TableSession] = lambda choices: TableSession(
-            genesis, seat=seat, secret=secret, seeds=seeds, compositions=compositions, private=choices)
+            genesis, seat=seat, secret=secret, seeds=seeds, compositions=compositions, private=choices, forgetting=forgetting)
         self.session = self._new_session(private)
-        self.slots: list[SlotInfo | None] = [self._slot_info(now)]
+        self.slots: Recent[SlotInfo | None] = Recent()
+        self.slots.append(self._slot_info(now))
         self.pool = _Pool()
         self.signed: dict[tuple[int, bytes], Envelope] = {}
         self.evidence: dict[tuple[bytes, str], Kept] = {}
@@ -237,7 +241,7 @@ class Replica:
         return self.seat is None
 
     @property
-    def chain(self) -> list[Envelope]:
+    def chain(self) -> Recent[Envelope]:
         return self.session.envelopes
 
     @property
@@ -453,6 +457,8 @@ class Replica:
         self._records.append(Due(len(self.chain), now))
         if envelope.seat == self.seat:
             self.signed[(envelope.seq, envelope.prev)] = envelope
+        if self.session.forgetting:
+            self.slots.forget_before(len(self.chain) - 1)  # the slot before the last tells who sent a stopper out of turn
         return True
 
     def _contest(self, envelope: Envelope, now: float) -> Offered:

@@ -9,7 +9,8 @@ showing dealt cards to a subset have their own modules (``owned``, ``showing``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,7 @@ from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_posit
 from fairtable.protocol.fair.public_random import HashChain, check_tip
 from fairtable.protocol.fair.seeds import GameRef, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
 from fairtable.protocol.hashing import digest
+from fairtable.protocol.session.recent import Recent
 from fairtable.protocol.session.slots import DECK, DICTATED
 from fairtable.protocol.session.summing import SumBook
 
@@ -65,12 +67,19 @@ class DeckRecord:
 
     deck: Deck
     first_handle: int
-    run: GameRun
+    run_ref: weakref.ReferenceType[GameRun]
+    """Its game, referred to weakly: a finished game is freed at once, not left to the cycle collector."""
     entries: tuple[bytes, ...] = ()
     commitment: bytes | None = None
     published: dict[int, dict[int, bytes]] = field(default_factory=dict)
     opened: dict[Card, int] = field(default_factory=dict)
     _derived: dict[int, DeckKeys] = field(default_factory=dict)
+
+    @property
+    def run(self) -> GameRun:
+        run = self.run_ref()
+        assert run is not None, "a deck record outlived its game"
+        return run
 
     def keys_of(self, seat: int) -> DeckKeys:
         if seat not in self._derived:
@@ -112,7 +121,7 @@ class HeldBoard:
 class GameRun:
     """The cryptographic side of one game: what each seat must send and what it proves."""
 
-    def __init__(self, fair: GameRef, seat_count: int, known: Mapping[int, bytes], envelopes: Sequence[Envelope],
+    def __init__(self, fair: GameRef, seat_count: int, known: Mapping[int, bytes], envelopes: Recent[Envelope],
                  ops: Ops, private: dict[str, Any], compositions: Mapping[str, tuple[int, ...]] | None = None) -> None:
         self.fair = fair
         self.seat_count = seat_count
@@ -245,7 +254,7 @@ class GameRun:
             deck = Deck.hidden(self.fair, name, seats, request.owner, request.size, request.catalogue, request.max_copies)
         else:
             deck = Deck.public(self.fair, name, seats, request.cards)
-        record = DeckRecord(deck, request.first_handle, self)
+        record = DeckRecord(deck, request.first_handle, weakref.ref(self))
         self.decks.append(record)
         for position in range(deck.size):
             self.handles[request.first_handle + position] = (record, position)
@@ -367,7 +376,7 @@ class GameRun:
         signature existed, and cannot compute it (it needs the other seat's key). None means
         no envelope qualifies, and another seat must sign a ``draw`` message first.
         """
-        for envelope in reversed(self.envelopes):
+        for envelope in reversed(self.envelopes.held()):
             if envelope.seat != seat:
                 return envelope
             if _free_choice(envelope):

@@ -11,6 +11,7 @@ seed), naming the seat; and by everyone once all of a sum's terms are opened, na
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -63,11 +64,18 @@ class SumBook:
     """A game's pair keys, pair secrets and every share sent, by the cell it speaks for."""
 
     def __init__(self, run: GameRun) -> None:
-        self.run = run
+        self._run = weakref.ref(run)
         self.keys: dict[int, bytes] = {}
         self.rounds = 0
         self.terms: dict[tuple[int, str, int], list[Term]] = {}
         self._secrets: dict[tuple[int, int], bytes | None] = {}
+
+    @property
+    def run(self) -> GameRun:
+        """Its game, referred to weakly: a finished game is freed at once, not left to the cycle collector."""
+        run = self._run()
+        assert run is not None, "a sum book outlived its game"
+        return run
 
     def secret(self, low: int, high: int) -> bytes | None:
         """The pair's secret, from a seed of the pair this session knows, preferring one whose

@@ -80,6 +80,7 @@ from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.session import owned
 from fairtable.protocol.session.errors import NotYourTurn, Rejected, SetupError, Violation
+from fairtable.protocol.session.recent import Recent
 from fairtable.protocol.session.run import DeckRecord, GameRun
 from fairtable.protocol.session.showing import ShowRound
 from fairtable.protocol.session.slots import (
@@ -162,6 +163,7 @@ class TableSession:
         seeds: Mapping[tuple[int, int], bytes] | None = None,
         private: Any = None,
         compositions: Mapping[tuple[int, str], tuple[int, ...]] | None = None,
+        forgetting: bool = False,
     ) -> None:
         if (seat is None) != (secret is None):
             raise UsageError("a seat's session needs the seat and its secret; the verifier needs neither")
@@ -171,7 +173,10 @@ class TableSession:
         self._secret = secret
         self._given_seeds = dict(seeds or {})
         self._given_compositions = dict(compositions or {})
-        self.envelopes: list[Envelope] = []
+        self.envelopes: Recent[Envelope] = Recent()
+        self.forgetting = forgetting
+        """Forget, as each game starts, the envelopes no later check reads (:meth:`_forget_past`):
+        the verifier streaming a long transcript. A live table keeps its whole chain."""
         self.head = genesis.table_id
         self.seat_count = len(genesis.genesis.seats)
         try:
@@ -472,6 +477,7 @@ class TableSession:
     def _flow(self) -> Flow:
         index = 0
         while True:
+            self._forget_past()
             self.run = GameRun(GameRef(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes, self.ops,
                                 self.private.setdefault(index, {}),
                                 {name: cards for (g, name), cards in self._given_compositions.items() if g == index})
@@ -491,6 +497,19 @@ class TableSession:
                 return
             self._apply(DealStarted())
             index += 1
+
+    def _forget_past(self) -> None:
+        """As a game starts, forget what came before it, except what :meth:`GameRun.draw_source`
+        may still read: the last envelope, the run of envelopes its seat sent before it, and the
+        envelope before that run (a scan back stops there at the latest, whichever seat draws).
+        Everything else a check reads belongs to the game being played."""
+        held = self.envelopes.held()
+        if not self.forgetting or not held:
+            return
+        start = len(held) - 1
+        while start > 0 and held[start].seat == held[-1].seat:
+            start -= 1
+        self.envelopes.forget_before(self.envelopes.first + start)
 
     def _forfeit(self, seat: int, reason: str) -> None:
         """Tell the game ``seat`` left, unless it is over or refuses (the seat had left already)."""

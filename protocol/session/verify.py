@@ -9,19 +9,20 @@ the result of each deal of a match.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from fairtable.games.contract import Result
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.fair.seeds import SEED_SIZE
+from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.session.errors import Violation
 from fairtable.protocol.session.replica import Replica
 from fairtable.protocol.session.slots import COMPOSITION, SEED
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript import EquivocationProof
-from fairtable.protocol.transcript_file import TranscriptFile, TranscriptReader
+from fairtable.protocol.transcript_file import RevealedSeed, TranscriptFile, TranscriptFileError, TranscriptReader
 
 VALID = "valid"
 VIOLATION = "violation"
@@ -113,42 +114,48 @@ class Report:
         }
 
 
-def revealed_seeds(file: TranscriptFile) -> dict[tuple[int, int], bytes]:
-    """Every seed the file reveals, in seed envelopes or its seeds record, by ``(game, seat)``.
+class Reveals:
+    """The seeds and owned-deck compositions the chain reveals, gathered envelope by envelope.
 
     A seat's n-th seed envelope reveals its seed of game n (each game closes with one seed
-    round). Only the shape is trusted here; the session checks each against the commitment.
+    round); a game's compositions come before its seeds, so the owner's count of seed envelopes
+    so far is the game. Only the shape is trusted here; the session checks each value when it
+    reaches it.
     """
-    seeds = {(seed.game, seed.seat): seed.seed for seed in file.seeds}
-    games: dict[int, int] = {}
-    for envelope in file.transcript.envelopes:
-        if envelope.kind != SEED:
-            continue
-        game = games.get(envelope.seat, 0)
-        games[envelope.seat] = game + 1
+
+    def __init__(self) -> None:
+        self.seeds: dict[tuple[int, int], bytes] = {}
+        self.compositions: dict[tuple[int, str], tuple[int, ...]] = {}
+        self._games: dict[int, int] = {}
+
+    def see(self, envelope: Envelope) -> None:
         body = envelope.body
-        seed = body.get("seed") if isinstance(body, dict) else None
-        if isinstance(seed, bytes) and len(seed) == SEED_SIZE:
-            seeds[(game, envelope.seat)] = seed
-    return seeds
-
-
-def revealed_compositions(file: TranscriptFile) -> dict[tuple[int, str], tuple[int, ...]]:
-    """Every owned deck's composition its owner revealed, by ``(game, deck name)``.
-
-    A game's compositions come before its seeds, so the owner's count of seed envelopes so far
-    is the game. The session checks each one when it reaches it; here only the shape counts.
-    """
-    compositions: dict[tuple[int, str], tuple[int, ...]] = {}
-    games: dict[int, int] = {}
-    for envelope in file.transcript.envelopes:
-        body = envelope.body
+        game = self._games.get(envelope.seat, 0)
         if envelope.kind == SEED:
-            games[envelope.seat] = games.get(envelope.seat, 0) + 1
+            self._games[envelope.seat] = game + 1
+            seed = body.get("seed") if isinstance(body, dict) else None
+            if isinstance(seed, bytes) and len(seed) == SEED_SIZE:
+                self.seeds[(game, envelope.seat)] = seed
         elif envelope.kind == COMPOSITION and isinstance(body, dict) and isinstance(body.get("deck"), str) \
                 and isinstance(body.get("cards"), tuple) and all(type(card) is int for card in body["cards"]):
-            compositions[(games.get(envelope.seat, 0), body["deck"])] = body["cards"]
-    return compositions
+            self.compositions[(game, body["deck"])] = body["cards"]
+
+    def all_seeds(self, outside: Iterable[RevealedSeed]) -> dict[tuple[int, int], bytes]:
+        """Every seed revealed: those of the file's seeds record (``outside`` the chain), then the chain's."""
+        return {**{(seed.game, seed.seat): seed.seed for seed in outside}, **self.seeds}
+
+
+def reveals_of(file: TranscriptFile) -> Reveals:
+    """The seeds and compositions the whole file reveals (a viewer needs them before its replay)."""
+    reveals = Reveals()
+    for envelope in file.transcript.envelopes:
+        reveals.see(envelope)
+    return reveals
+
+
+def revealed_seeds(file: TranscriptFile) -> dict[tuple[int, int], bytes]:
+    """Every seed the file reveals, in seed envelopes or its seeds record, by ``(game, seat)``."""
+    return reveals_of(file).all_seeds(file.seeds)
 
 
 def verify(file: TranscriptFile, broken: ProtocolError | None = None) -> Report:
@@ -162,22 +169,28 @@ def verify(file: TranscriptFile, broken: ProtocolError | None = None) -> Report:
     implementation cannot set up (an unknown game, bad options): then nothing is verifiable.
     """
     transcript = file.transcript
-    genesis = transcript.genesis.genesis
-    replica = Replica(transcript.genesis, seeds=revealed_seeds(file), compositions=revealed_compositions(file))
+    reveals = reveals_of(file)
+    replica = Replica(transcript.genesis, seeds=reveals.all_seeds(file.seeds), compositions=reveals.compositions)
     for envelope in transcript.envelopes:
         replica.receive(envelope, 0.0, verified=True)
     for envelope in file.evidence:
         replica.receive(envelope, 0.0)
+    return _report(transcript.genesis, len(transcript), replica, broken)
+
+
+def _report(genesis: SignedGenesis, count: int, replica: Replica, broken: ProtocolError | None) -> Report:
+    """The report on a replay of ``count`` chain envelopes (and the evidence) through ``replica``."""
     session = replica.session
     violations = replica.violations()
     # A refused envelope ends the replay and names its seat: nothing is owed after it.
-    owed = _owed(session) if len(session.envelopes) >= len(transcript) else ()
+    owed = _owed(session) if len(session.envelopes) >= count else ()
     violations.extend(_false_disputes(session, violations))
     violations = _named(violations)
     violations.sort(key=lambda violation: violation.index)
+    table = genesis.genesis
     return Report(
-        genesis.game, genesis.variant, tuple(seat.key.fingerprint for seat in genesis.seats),
-        len(transcript), session.result, tuple(violations),
+        table.game, table.variant, tuple(seat.key.fingerprint for seat in table.seats),
+        count, session.result, tuple(violations),
         tuple(Absence(index, seat, claimant) for index, claimant, seat in session.claims), tuple(session.deal_results),
         owed, None if broken is None else str(broken),
     )
@@ -192,18 +205,78 @@ def load(chunks: Iterable[bytes]) -> tuple[TranscriptFile, ProtocolError | None]
     A file without a readable header and genesis raises :class:`~protocol.errors.ProtocolError`.
     """
     reader = TranscriptReader()
+    broken = _read(reader, chunks)
+    assert reader.transcript is not None
+    return TranscriptFile(reader.transcript, reader.seeds, tuple(reader.evidence)), broken
+
+
+def _read(reader: TranscriptReader, chunks: Iterable[bytes]) -> ProtocolError | None:
+    """Feed ``chunks`` to ``reader`` to the end; what broke the file after its genesis, if anything."""
     try:
         for chunk in chunks:
             reader.feed(chunk)
-        return reader.close(), None
+        reader.close()
     except ProtocolError as broken:
         if reader.transcript is None:
             raise
-        return TranscriptFile(reader.transcript, reader.seeds, tuple(reader.evidence)), broken
+        return broken
+    return None
 
 
 def verify_chunks(chunks: Iterable[bytes]) -> Report:
     return verify(*load(chunks))
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """A file verified by :func:`verify_stream`: the report, the genesis, and, when asked for,
+    the chain's envelope hashes packed 32 bytes each in sequence order (to compare files)."""
+
+    report: Report
+    genesis: SignedGenesis
+    hashes: bytes = b""
+
+
+def verify_stream(read: Callable[[], Iterable[bytes]], hashes: bool = False) -> Streamed:
+    """Verify the file ``read()`` yields in chunks, in memory bounded by its longest game, not its length.
+
+    ``read`` is called twice. The first pass checks the chain and gathers what the replay
+    needs before it starts (every revealed seed and composition, the evidence); the second
+    replays the chain through a forgetting replica (``replica.py``), envelope by envelope as
+    it is read. A file with evidence (envelopes off the chain, which may contest any slot) is
+    replayed whole in memory instead. The report is the one :func:`verify` gives.
+    """
+    packed = bytearray()
+    reveals = Reveals()
+
+    def scan(envelope: Envelope) -> None:
+        reveals.see(envelope)
+        if hashes:
+            packed.extend(envelope.hash)
+
+    first = TranscriptReader(scan)
+    broken = _read(first, read())
+    transcript = first.transcript
+    assert transcript is not None
+    if first.evidence:
+        report = verify(*load(read()))
+    else:
+        replica = Replica(transcript.genesis, seeds=reveals.all_seeds(first.seeds), compositions=reveals.compositions,
+                          forgetting=True)
+        replayed = 0
+
+        def replay(envelope: Envelope) -> None:
+            nonlocal replayed
+            if replayed < len(transcript):
+                replica.receive(envelope, 0.0, verified=True)
+                replica.drain()  # journal records: a verifier writes no journal
+                replayed += 1
+
+        _read(TranscriptReader(replay), read())
+        if replayed != len(transcript):
+            raise TranscriptFileError(f"the file changed while it was verified ({len(transcript)} envelopes, then {replayed})")
+        report = _report(transcript.genesis, len(transcript), replica, broken)
+    return Streamed(report, transcript.genesis, bytes(packed))
 
 
 def find_equivocations(files: Iterable[TranscriptFile]) -> list[Violation]:

@@ -1,8 +1,9 @@
 """``fairtable verify FILE...``: check transcripts and say, for each, valid, whom it names, or what is missing.
 
-Files are verified by one process per CPU core (``--jobs``), each file whole in one process;
-results print in input order, the same as with ``--jobs 1``. Equivocations across files are
-found from each file's envelope hashes; only files that disagree on a slot are read again.
+Files are verified by one process per CPU core (``--jobs``), each file whole in one process,
+streamed (``verify_stream``: memory bounded however long the file is); results print in input
+order, the same as with ``--jobs 1``. Equivocations across files are found from each file's
+envelope hashes; only files that disagree on a slot are read again (whole).
 
 Exit status, the worst over all files (a violation outranks an unreadable file, which outranks
 an unfinished one): 0 every file valid; 1 a violation found; 2 a file that is not a readable
@@ -30,8 +31,9 @@ from fairtable.node.api.jsonvalues import jsonable
 from fairtable.node.cli.progress import progress
 from fairtable.node.cli.tournament_text import render
 from fairtable.node.tournament.files import TournamentFiles
+from fairtable.protocol.envelope import HASH_SIZE
 from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.session.verify import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report, find_equivocations, load, verify
+from fairtable.protocol.session.verify import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report, find_equivocations, load, verify_stream
 from fairtable.protocol.tournament.bundle import COUNTED, FOREIGN, MISSING, UNREADABLE, TableCheck, verify_bundle
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE, EXIT_UNFINISHED = 0, 1, 2, 3
@@ -93,10 +95,6 @@ def _worse(a: int, b: int) -> int:
     return max(a, b, key=SEVERITY.index)
 
 
-Slot = tuple[int, bytes]
-"""An envelope's (sequence number, hash): what the equivocation check compares across files."""
-
-
 @dataclass(frozen=True)
 class Checked:
     """One file's verification as the output it prints, so it can come back from a worker process."""
@@ -105,28 +103,34 @@ class Checked:
     out: str
     err: str
     table: bytes | None = None
-    slots: tuple[Slot, ...] = ()
+    hashes: bytes = b""
+    """The chain's envelope hashes, :data:`HASH_SIZE` bytes each in sequence order: what the
+    equivocation check compares across files (only when several files are verified)."""
 
 
-def check_file(path: Path, as_json: bool) -> Checked:
-    """Read and verify one file; everything it prints, its exit status and its slots."""
+def _chunks(path: Path) -> Iterator[bytes]:
+    with open(path, "rb") as stream:
+        yield from iter(lambda: stream.read(CHUNK), b"")
+
+
+def check_file(path: Path, as_json: bool, compare: bool = False) -> Checked:
+    """Read and verify one file, streaming it (memory bounded however long it is); everything it
+    prints, its exit status and, to ``compare`` files, its envelope hashes."""
     started = time.perf_counter()
     try:
-        with open(path, "rb") as stream:
-            file, broken = load(iter(lambda: stream.read(CHUNK), b""))
-        report = verify(file, broken)
+        streamed = verify_stream(lambda: _chunks(path), hashes=compare)
     except OSError as exc:
         return _error(path, f"cannot read: {exc.strerror}", as_json)
     except ProtocolError as exc:
         return _error(path, f"{unreadable(exc)}: {exc}", as_json)
-    names = [seat.name for seat in file.transcript.genesis.genesis.seats]
+    report = streamed.report
+    names = [seat.name for seat in streamed.genesis.genesis.seats]
     seconds = time.perf_counter() - started
     if as_json:
         out = json.dumps({"file": str(path), "seconds": round(seconds, 4), **jsonable(report.to_value())}, sort_keys=True) + "\n"
     else:
         out = _report_text(path, report, names, seconds)
-    slots = tuple((e.seq, e.hash) for e in file.transcript.envelopes)
-    return Checked(EXIT_OF[report.status], out, "", file.transcript.genesis.table_id, slots)
+    return Checked(EXIT_OF[report.status], out, "", streamed.genesis.table_id, streamed.hashes)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -141,12 +145,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _verify_files(paths: list[Path], args: argparse.Namespace) -> int:
     jobs = min(args.jobs or os.cpu_count() or 1, len(paths))
+    compare = len(paths) > 1
     if jobs == 1:
-        results: Iterator[Checked] = (check_file(path, args.json) for path in paths)
+        results: Iterator[Checked] = (check_file(path, args.json, compare) for path in paths)
         return _finish(paths, results, args.json)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         chunk = max(1, len(paths) // (jobs * 8))
-        return _finish(paths, pool.map(check_file, paths, [args.json] * len(paths), chunksize=chunk), args.json)
+        return _finish(paths, pool.map(check_file, paths, [args.json] * len(paths), [compare] * len(paths), chunksize=chunk), args.json)
 
 
 def _finish(paths: list[Path], results: Iterable[Checked], as_json: bool) -> int:
@@ -160,7 +165,8 @@ def _finish(paths: list[Path], results: Iterable[Checked], as_json: bool) -> int
             status = _worse(status, _emit(checked))
             if checked.table is None:
                 continue
-            for seq, digest in checked.slots:
+            for seq in range(len(checked.hashes) // HASH_SIZE):
+                digest = checked.hashes[seq * HASH_SIZE:(seq + 1) * HASH_SIZE]
                 first, first_digest = first_seen.setdefault((checked.table, seq), (number, digest))
                 if first_digest != digest:
                     involved |= {first, number}
@@ -173,8 +179,7 @@ def _report_equivocations(paths: list[Path], as_json: bool, status: int) -> int:
     """The files that disagree on some slot, read again (only they): :func:`find_equivocations` decides."""
     loaded = []
     for path in paths:
-        with open(path, "rb") as stream:
-            loaded.append(load(iter(lambda: stream.read(CHUNK), b""))[0])
+        loaded.append(load(_chunks(path))[0])
     for violation in find_equivocations(loaded):
         status = _worse(status, EXIT_VIOLATION)
         if as_json:

@@ -9,7 +9,7 @@ from fairtable.protocol import codec
 from fairtable.protocol import transcript_file as tf
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.session.table import game_seed
-from fairtable.protocol.session.verify import Report, verify_chunks
+from fairtable.protocol.session.verify import Report, verify_chunks, verify_stream
 from fairtable.protocol.testing import SelfPlay, derive
 
 
@@ -52,7 +52,11 @@ def file_bytes(table: SelfPlay, extra: list[Envelope] = (), seeds: tuple = ()) -
 
 
 def verify_bytes(data: bytes) -> Report:
-    return verify_chunks([data])
+    """The report on ``data``, which the streaming verifier must give too."""
+    report = verify_chunks([data])
+    streamed = verify_stream(lambda: iter([data])).report
+    assert streamed.to_value() == report.to_value()
+    return report
 
 
 def with_body(table: SelfPlay, change: Callable[[Any], Any]) -> Envelope:

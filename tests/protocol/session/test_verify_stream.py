@@ -1,0 +1,71 @@
+"""The streaming verifier: the same report as the whole-file one, in memory that does not grow
+with the transcript's length (a match of many deals), and the chain's hashes when asked."""
+
+import tracemalloc
+from collections.abc import Iterator
+
+import pytest
+
+from fairtable.games import registry
+from fairtable.node.cli.bench import marathon
+from fairtable.protocol import codec
+from fairtable.protocol.envelope import HASH_SIZE
+from fairtable.protocol.session.recent import Recent
+from fairtable.protocol.session.verify import load, verify, verify_stream
+from fairtable.protocol.testing import SelfPlay
+from fairtable.protocol.transcript_file import dump
+from tests.protocol.session.tables import towers
+
+
+@pytest.fixture(scope="module")
+def matches() -> Iterator[dict[int, bytes]]:
+    """Transcripts of the bench's toy match, by deals: 4 (about 200 envelopes) and 40."""
+    marathon.register()
+    try:
+        yield {deals: dump(SelfPlay.create("marathon", "normal", {"deals": deals}, 2, codec.encode(["stream", deals])).play())
+               for deals in (4, 40)}
+    finally:
+        registry.unregister(marathon.MARATHON.id)
+
+
+def chunked(data: bytes, size: int = 4096):
+    return lambda: (data[at:at + size] for at in range(0, len(data), size))
+
+
+def peak(function) -> int:
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_ten_times_longer_match_is_verified_in_about_the_same_memory(matches):
+    short, long = matches[4], matches[40]
+    assert verify_stream(chunked(long)).report.to_value() == verify(*load([long])).to_value()
+    assert verify_stream(chunked(long)).report.valid
+    streamed = [peak(lambda data=data: verify_stream(chunked(data))) for data in (short, long)]
+    whole = [peak(lambda data=data: verify(*load(chunked(data)()))) for data in (short, long)]
+    assert streamed[1] < 1.5 * streamed[0]
+    assert whole[1] > 3 * whole[0]  # what the streaming verifier no longer holds: every envelope
+
+
+def test_the_hashes_are_the_chain_s_in_order_only_when_asked():
+    data = dump(towers().play())
+    envelopes = load([data])[0].transcript.envelopes
+    assert verify_stream(chunked(data), hashes=True).hashes == b"".join(envelope.hash for envelope in envelopes)
+    assert len(verify_stream(chunked(data), hashes=True).hashes) == HASH_SIZE * len(envelopes)
+    assert verify_stream(chunked(data)).hashes == b""
+
+
+def test_a_forgotten_envelope_is_refused_never_made_up():
+    recent: Recent[int] = Recent()
+    for item in range(5):
+        recent.append(item)
+    recent.forget_before(3)
+    assert (len(recent), recent[3], recent[-1], recent.held()) == (5, 3, 4, [3, 4])
+    with pytest.raises(IndexError, match="forgotten"):
+        recent[2]
+    with pytest.raises(IndexError, match="forgotten"):
+        list(recent)
