@@ -11,6 +11,8 @@ service calls.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 import trio
 
@@ -43,16 +45,7 @@ async def host_and_start(service: NodeService, game: str, variant: str, options:
 
 async def join_first(service: NodeService, peer: str) -> None:
     """Take a seat at the first open table of ``peer``, waiting for one to be offered."""
-    while True:
-        try:
-            for table in await service.list_tables(peer):
-                if not table.started and len(table.joined) < table.seats:
-                    await service.join(peer, table.lobby_id)
-                    print(f"joined table {table.lobby_id} at {peer}", flush=True)
-                    return
-        except ServiceError as exc:
-            log.info("%s", exc)
-        await trio.sleep(RETRY)
+    await _join_first_open("table", peer, service.list_tables, service.join, lambda table: table.seats)
 
 
 async def host_tournament(service: NodeService, participants: int, options: dict) -> None:
@@ -62,12 +55,19 @@ async def host_tournament(service: NodeService, participants: int, options: dict
 
 async def join_first_tournament(service: NodeService, peer: str) -> None:
     """Enter the first open tournament of ``peer``, waiting for one to be offered."""
+    await _join_first_open("tournament", peer, service.list_tournaments, service.join_tournament,
+                           lambda lobby: lobby.participants)
+
+
+async def _join_first_open(what: str, peer: str, offers: Callable[[str], Awaitable[Sequence[Any]]],
+                           join: Callable[[str, str], Awaitable[object]], room: Callable[[Any], int]) -> None:
+    """Join the first offer of ``peer`` not started and with ``room`` left, asking again until one is."""
     while True:
         try:
-            for lobby in await service.list_tournaments(peer):
-                if not lobby.started and len(lobby.joined) < lobby.participants:
-                    await service.join_tournament(peer, lobby.lobby_id)
-                    print(f"joined tournament {lobby.lobby_id} at {peer}", flush=True)
+            for offer in await offers(peer):
+                if not offer.started and len(offer.joined) < room(offer):
+                    await join(peer, offer.lobby_id)
+                    print(f"joined {what} {offer.lobby_id} at {peer}", flush=True)
                     return
         except ServiceError as exc:
             log.info("%s", exc)
