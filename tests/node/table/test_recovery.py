@@ -152,16 +152,32 @@ async def _never(*args, **kwargs):
     await trio.sleep_forever()
 
 
-async def test_a_finished_table_keeps_redialling_a_peer_that_is_away_until_both_hold_one_chain(tmp_path, caplog):
-    """The guest is away past every deadline; the host declares it absent and finishes. When the
-    guest is back (after more redials than a finished table used to make), its own envelope for
-    the claimed slot refutes the claim (session.md §10): the host, whose seed was revealed on top
-    of the claim, stops the game, and both end on one chain whose report names the claimant."""
+async def test_a_finished_table_keeps_redialling_a_peer_that_is_away_until_both_hold_one_chain(tmp_path, caplog, monkeypatch):
+    """The guest signs its envelope for a slot but never gets it out, then is away past every
+    deadline; the host declares it absent and finishes. When the guest is back (after more redials
+    than a finished table used to make), its own envelope for the claimed slot refutes the claim
+    (session.md §10): the host, whose seed was revealed on top of the claim, stops the game, and
+    both end on one chain whose report names the claimant.
+
+    The guest's links send nothing until it is back, so it certainly holds an envelope the host
+    lacks when it goes: otherwise whether there is a claim to refute would depend on where in its
+    turn the guest happened to be stopped."""
     from fairtable.node.node import Node, NodeConfig
+    from fairtable.node.table.link import Link
     from fairtable.node.table.live import Timing
     from tests.node.nodes import FAST
 
     caplog.set_level(logging.DEBUG, logger="fairtable.node")
+    guest_seat = 1
+    back_again = trio.Event()
+    send_loop = Link._send_loop
+
+    async def mute_the_guest(link: Link) -> None:
+        if link.table.seat == guest_seat and not back_again.is_set():
+            await trio.sleep_forever()
+        await send_loop(link)
+
+    monkeypatch.setattr(Link, "_send_loop", mute_the_guest)
 
     def config(name: str, port: int = 0) -> NodeConfig:
         return NodeConfig(data=tmp_path / name, name=name, bot="random", port=port, timing=Timing(grace=0.3), **FAST)
@@ -174,12 +190,17 @@ async def test_a_finished_table_keeps_redialling_a_peer_that_is_away_until_both_
             await guest.join(host.address, listing.lobby_id)
             await host.start(listing.lobby_id)
             await eventually(lambda: guest.tables)
-            away.cancel_scope.cancel()  # the guest goes away mid-game
+            (unsent,) = guest.tables.values()
+            assert unsent.seat == guest_seat
+            await eventually(lambda: any(e.seat == guest_seat for e in unsent.envelopes))
+            away.cancel_scope.cancel()  # the guest goes away holding an envelope the host never got
         (table,) = host.tables.values()
         await eventually(lambda: table.finished)  # the guest is declared absent; the table ends without it
+        assert guest_seat not in {e.seat for e in table.envelopes}  # nothing of the guest ever arrived
         with trio.fail_after(30):
             while sum("not reachable" in r.getMessage() for r in caplog.records) < 8:  # more than the old 5 redials
                 await trio.sleep(0.05)
+        back_again.set()
         back = await nursery.start(Node(config("guest", int(guest.address.rsplit(":", 1)[1]))).run)
         await eventually(lambda: host.settled() and back.settled())
         assert back.tables[table.table_id].envelopes == table.envelopes
