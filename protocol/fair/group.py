@@ -62,9 +62,15 @@ class InvalidPoint(ProtocolError):
 
 @dataclass
 class Ops:
-    """Counts scalar multiplications, so a benchmark can set time against their number."""
+    """Counts the cryptographic work a session does, so a benchmark can set time against it:
+    scalar multiplications, received entries checked (:func:`first_off_curve`), card points
+    hashed (:func:`hash_to_points`), scalars derived from seeds, and hash-chain links derived."""
 
     mults: int = 0
+    checked: int = 0
+    points: int = 0
+    derived: int = 0
+    hashes: int = 0
 
 
 def hash_to_point(label: str, data: bytes) -> bytes:
@@ -218,7 +224,9 @@ def first_off_curve(points: Sequence[bytes]) -> int | None:
     return None
 
 
-def _check_inputs(points: Sequence[bytes]) -> None:
+def _check_inputs(points: Sequence[bytes], ops: Ops | None) -> None:
+    if ops is not None:
+        ops.checked += len(points)
     bad = first_off_curve(points)
     if bad is not None:
         raise InvalidPoint(bad)
@@ -252,7 +260,7 @@ def multiply(scalar: bytes, points: Sequence[bytes], ops: Ops | None = None, che
     (card points, its own products), which cannot fail them.
     """
     if checked:
-        _check_inputs(points)
+        _check_inputs(points, ops)
     result = list(points)
     for clamped in ladder_scalars(scalar):
         key = X25519PrivateKey.from_private_bytes(clamped)
@@ -274,7 +282,7 @@ def multiply_each(scalars: Sequence[bytes], points: Sequence[bytes], ops: Ops | 
     object to build. ``checked`` as for :func:`multiply`.
     """
     if checked:
-        _check_inputs(points)
+        _check_inputs(points, ops)
     result = []
     for index, (scalar, point) in enumerate(zip(scalars, points)):
         try:

@@ -354,6 +354,7 @@ def open_positions(
     keys: Mapping[int, Mapping[int, bytes]],
     opened: Mapping[Card, int] | None = None,
     ops: Ops | None = None,
+    checked: bool = True,
 ) -> dict[int, Card]:
     """The cards at the given final-stage positions (``entries``: position -> entry).
 
@@ -369,7 +370,7 @@ def open_positions(
         raise UsageError(f"opening positions {positions} needs the keys of seats {sorted(deck.seats)} for each")
     totals = [product(keys[seat][position] for seat in sorted(keys)) for position in positions]
     try:
-        points = multiply_each(invert_all(totals), [entries[position] for position in positions], ops)
+        points = multiply_each(invert_all(totals), [entries[position] for position in positions], ops, checked)
     except InvalidPoint as exc:
         detail = f"final entry {positions[exc.index]} is not a group point"
         raise FairnessError(deck.stages[-1].seat, "deck.invalid-point", detail) from None

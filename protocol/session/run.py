@@ -21,7 +21,7 @@ from fairtable.protocol.fair import private_stream, simultaneous
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops, is_scalar
 from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, cell_salt, check_full, check_openings, full_body, open_body, root_body
-from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position, repeated
+from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position, open_positions, repeated
 from fairtable.protocol.fair.public_random import HashChain, check_tip
 from fairtable.protocol.fair.seeds import GameRef, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
 from fairtable.protocol.hashing import digest
@@ -84,6 +84,7 @@ class DeckRecord:
     def keys_of(self, seat: int) -> DeckKeys:
         if seat not in self._derived:
             self._derived[seat] = DeckKeys.derive(self.run.seeds[seat], self.deck)
+            self.run.ops.derived += self.deck.size + 1
         return self._derived[seat]
 
     def keys(self, position: int) -> dict[int, bytes]:
@@ -128,6 +129,7 @@ class GameRun:
         self.envelopes = envelopes
         self.seeds = {seat: Seed(fair, seat, value) for seat, value in known.items()}
         self.chains = {seat: HashChain.derive(seed) for seat, seed in self.seeds.items()}
+        ops.hashes += sum(chain.length for chain in self.chains.values())
         self.commitments: dict[int, tuple[bytes, bytes]] = {}
         self.last_reveal: dict[int, bytes] = {}
         self.random_index = 0
@@ -256,30 +258,30 @@ class GameRun:
             deck = Deck.public(self.fair, name, seats, request.cards)
         record = DeckRecord(deck, request.first_handle, weakref.ref(self))
         self.decks.append(record)
+        self.ops.points += deck.size
         for position in range(deck.size):
             self.handles[request.first_handle + position] = (record, position)
         return record
 
-    def open_all(self, record: DeckRecord) -> dict[int, int]:
+    def open_all(self, record: DeckRecord, checked: bool = True) -> dict[int, int]:
         """Every face of a deck whose every seed is known (the verifier), or none.
 
         None when a position fails to open (a stage was false; the replay has named its
         author): the game then goes on knowing what the live seats knew, opening cards as
         they are dealt, rather than with a deck it could not have been dealt.
         """
-        if any(seat not in self.seeds for seat in record.deck.seats):
+        deck = record.deck
+        if any(seat not in self.seeds for seat in deck.seats):
             return {}
-        faces = {}
-        for position in range(record.deck.size):
-            keys = {seat: record.keys_of(seat).position_keys[position] for seat in record.deck.seats}
-            try:
-                face, repeat = record.open(position, keys)
-            except FairnessError:
-                face = None
-            if face is None or repeat is not None:
-                record.opened.clear()
-                return {}
-            faces[record.first_handle + position] = face
+        keys = {seat: dict(enumerate(record.keys_of(seat).position_keys)) for seat in deck.seats}
+        try:
+            cards = open_positions(deck, dict(enumerate(record.entries)), keys, record.opened, self.ops, checked)
+        except FairnessError:
+            record.opened.clear()
+            return {}
+        for position, card in cards.items():
+            record.opened.setdefault(card, position)
+        faces = {record.first_handle + position: card.id for position, card in cards.items()}
         self.known_faces.update(faces)
         return faces
 

@@ -73,7 +73,7 @@ from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import masked_sum, simultaneous
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops
-from fairtable.protocol.fair.mental_deck import check_stage, run_stage, stage_body
+from fairtable.protocol.fair.mental_deck import Stage, check_stage, run_stage, stage_body
 from fairtable.protocol.fair.public_random import check_reveal, public_below, reveal_body
 from fairtable.protocol.fair.seeds import GameRef, Seed
 from fairtable.protocol.genesis import SignedGenesis
@@ -664,18 +664,25 @@ class TableSession:
         record = run.new_deck(request)
         deck = record.deck
         entries = deck.initial() if deck.owner is None else ()
+        # Stage outputs this process computed: a received stage equal to one is made of points it
+        # multiplied itself, so the next multiplication (or the opening) need not check them again.
+        ours: dict[int, tuple[bytes, ...]] = {}
+
+        def computed(stage: Stage, entries: tuple[bytes, ...], own: bool) -> dict:
+            ours[stage.index] = run_stage(deck, stage.index, record.keys_of(stage.seat), entries, run.ops, recomputed=own)
+            return stage_body(deck, stage.index, ours[stage.index])
+
+        own = deck.owner is None
         for stage in deck.stages:
             if stage.index == 0 and deck.owner is not None:
                 entries = yield from self._owned_first_stage(run, record)
                 continue
-            produce = None
-            if stage.seat in run.seeds:
-                produce = lambda stage=stage, entries=entries: stage_body(
-                    deck, stage.index, run_stage(deck, stage.index, record.keys_of(stage.seat), entries, run.ops))
+            produce = partial(computed, stage, entries, own) if stage.seat in run.seeds else None
             check = lambda body, stage=stage: check_stage(deck, stage.index, body)
             entries = yield Slot(stage.seat, DECK, check, produce, "deck.stage-mismatch", resignable=True)
+            own = ours.get(stage.index) == entries
         record.entries = entries
-        faces = run.open_all(record) if self.auditing else {}
+        faces = run.open_all(record, checked=not own) if self.auditing else {}
         composition: tuple[int, ...] = ()
         if deck.owner is not None and (self.auditing or deck.owner == self.seat):
             composition = tuple(sorted(faces.values())) if self.auditing else owned.known_composition(run, record) or ()

@@ -5,7 +5,13 @@ verified, in this process (CPU time). The unavoidable work is one Ed25519 verifi
 signature (genesis and envelopes) and the scalar multiplications the verifier must redo (every
 shuffle stage, every opening and show); their cost is measured with raw library calls in the
 same run (the faster of libsodium's and OpenSSL's X25519 ladder). ``ratio`` is the verification
-time over that cost: what decoding, the point checks, the session and the rules add.
+time over that cost: what decoding, the other cryptography, the session and the rules add.
+
+To show where the rest goes, the other cryptographic work the replay counts (``Ops``: entries
+checked, card points hashed, scalars derived from seeds, hash-chain links, one hash per
+envelope) is timed the same way; ``ratio_to_all_crypto`` sets the verification time against
+all of it, and ``python_us_per_envelope`` is what is left per envelope: decoding, the session
+and the game's rules, in Python.
 
 Then ``fairtable verify``'s driver checks the same files from disk with 1 process and with one
 per core (wall time, files per second): ``speedup`` against ``speedup_goal`` = 0.8 × cores. On a
@@ -30,7 +36,10 @@ from fairtable.games import registry
 from fairtable.node.cli.commands.verify import check_file
 from fairtable.node.cli.progress import progress
 from fairtable.protocol import codec
-from fairtable.protocol.fair.group import hash_to_point, ladder_scalars
+from fairtable.protocol.fair.group import Ops, first_off_curve, hash_to_point, hash_to_points, ladder_scalars, scalar_from
+from fairtable.protocol.fair.public_random import chain_link
+from fairtable.protocol.fair.seeds import Stream
+from fairtable.protocol.hashing import digest
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.session.verify import revealed_seeds, verify
 from fairtable.protocol.testing import SelfPlay
@@ -39,6 +48,8 @@ from fairtable.protocol.transcript_file import dump, load
 NAME = "verify"
 HELP = "transcript verification against raw signature checks and scalar multiplications; 1 and N processes"
 GOAL = 1.3
+DECK_BATCH = 102
+"""Entries per call when timing batched work (checks, card points): a towers deck."""
 SPEEDUP_SHARE = 0.8
 
 
@@ -48,12 +59,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, default=0, help="processes for the parallel run (default 0: one per core)")
 
 
-def _multiplications(data: bytes) -> int:
+def _group_work(data: bytes) -> Ops:
+    """What the replay of one file asks of the group (multiplications, checks, points, derivations)."""
     file = load(data)
     session = TableSession(file.transcript.genesis, seeds=revealed_seeds(file))
     for envelope in file.transcript.envelopes:
         session.accept_linked(envelope)
-    return session.ops.mults
+    return session.ops
+
+
+def _each(count: int, batch: int, work: Callable[[], object]) -> float:
+    """CPU seconds for ``count`` items of ``work``, which handles ``batch`` items per call."""
+    calls = max(1, -(-count // batch))
+    return _cpu(lambda: [work() for _ in range(calls)]) * count / (calls * batch)
 
 
 def _cpu(function: Callable[[], object]) -> float:
@@ -96,7 +114,8 @@ def run(args: argparse.Namespace) -> dict:
             signatures += len(file.transcript) + len(file.transcript.genesis.signatures)
 
     elapsed = _cpu(verify_all)
-    multiplications = sum(_multiplications(data) for data in files)
+    work = [_group_work(data) for data in files]
+    multiplications = sum(ops.mults for ops in work)
 
     key = Ed25519PrivateKey.from_private_bytes(bytes(32))
     public, message = key.public_key(), bytes(200)
@@ -108,6 +127,18 @@ def run(args: argparse.Namespace) -> dict:
     libsodium_time = _cpu(lambda: [crypto_scalarmult(scalar, point) for _ in range(multiplications)])
     openssl_time = _cpu(lambda: [openssl_key.exchange(X25519PublicKey.from_public_bytes(point)) for _ in range(multiplications)])
     unavoidable = signature_time + min(libsodium_time, openssl_time)
+
+    batch = [hash_to_point("bench", bytes([n])) for n in range(DECK_BATCH)]
+    datas = [bytes([n]) for n in range(DECK_BATCH)]
+    stream = Stream(bytes(32))
+    other = {
+        "entry_checks": _each(sum(ops.checked for ops in work), DECK_BATCH, lambda: first_off_curve(batch)),
+        "card_points": _each(sum(ops.points for ops in work), DECK_BATCH, lambda: hash_to_points("bench", datas)),
+        "derived_scalars": _each(sum(ops.derived for ops in work), 1, lambda: scalar_from(stream)),
+        "envelope_hashes": _each(envelopes, 1, lambda: digest("envelope", message)),
+        "chain_hashes": _each(sum(ops.hashes for ops in work), 1, lambda: chain_link(1, message[:32])),
+    }
+    crypto = unavoidable + sum(other.values())
 
     cores = args.jobs or os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="fairtable-bench-verify-") as root:
@@ -129,6 +160,9 @@ def run(args: argparse.Namespace) -> dict:
         "unavoidable_crypto_seconds": round(unavoidable, 3),
         "ratio": round(elapsed / unavoidable, 3),
         "goal": GOAL,
+        "other_crypto_seconds": {name: round(seconds, 3) for name, seconds in other.items()},
+        "ratio_to_all_crypto": round(elapsed / crypto, 3),
+        "python_us_per_envelope": round((elapsed - crypto) / envelopes * 1e6, 1),
         "processes": cores,
         "files_per_s_1_process": round(one, 2),
         "files_per_s_n_processes": round(many, 2),

@@ -46,6 +46,10 @@ def test_bench_verify_reports_the_ratio_and_both_process_counts(capsys):
     assert figures["signature_verifications"] > figures["envelopes"] > 0 and figures["scalar_multiplications"] > 0
     assert figures["processes"] == 2 and figures["speedup_goal"] == 1.6
     assert figures["files_per_s_1_process"] > 0 and figures["files_per_s_n_processes"] > 0 and figures["speedup"] > 0
+    other = figures["other_crypto_seconds"]
+    assert set(other) == {"entry_checks", "card_points", "derived_scalars", "envelope_hashes", "chain_hashes"}
+    assert other["entry_checks"] == 0 and other["card_points"] > 0  # an honest replay checks nothing it computed
+    assert 0 < figures["ratio_to_all_crypto"] <= figures["ratio"]
 
 
 @pytest.mark.parametrize("args", [["seats", "--cards", "15"], ["memory", "--tables", "0"], ["verify", "--games", "0"]])
