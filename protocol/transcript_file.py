@@ -83,10 +83,12 @@ class TranscriptReader:
 
     With ``on_envelope`` the reader keeps no envelope of the chain: each one goes to
     ``on_envelope`` once its link is checked, and :attr:`transcript` holds the count and head.
+    ``signed=False`` skips the chain's signature checks (see :class:`Transcript`).
     """
 
-    def __init__(self, on_envelope: Callable[[Envelope], None] | None = None) -> None:
+    def __init__(self, on_envelope: Callable[[Envelope], None] | None = None, *, signed: bool = True) -> None:
         self._on_envelope = on_envelope
+        self._signed = signed
         self._buffer = b""
         self._consumed = 0
         self._state = "header"
@@ -141,7 +143,7 @@ class TranscriptReader:
             if tag != "genesis":
                 raise fail(f"expected the genesis record, found {tag!r}")
             try:
-                self.transcript = Transcript(SignedGenesis.from_value(payload), keep=self._on_envelope is None)
+                self.transcript = Transcript(SignedGenesis.from_value(payload), keep=self._on_envelope is None, signed=self._signed)
             except GenesisError as exc:
                 raise fail(str(exc)) from None
             self._state = "envelopes"

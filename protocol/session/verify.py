@@ -243,7 +243,9 @@ def verify_stream(read: Callable[[], Iterable[bytes]], hashes: bool = False) -> 
     ``read`` is called twice. The first pass checks the chain and gathers what the replay
     needs before it starts (every revealed seed and composition, the evidence); the second
     replays the chain through a forgetting replica (``replica.py``), envelope by envelope as
-    it is read. A file with evidence (envelopes off the chain, which may contest any slot) is
+    it is read. It checks every link but no signature again: the links end in the head the
+    first pass verified, so a file that changed in between is refused at the end, before any
+    report. A file with evidence (envelopes off the chain, which may contest any slot) is
     replayed whole in memory instead. The report is the one :func:`verify` gives.
     """
     packed = bytearray()
@@ -263,19 +265,23 @@ def verify_stream(read: Callable[[], Iterable[bytes]], hashes: bool = False) -> 
     else:
         replica = Replica(transcript.genesis, seeds=reveals.all_seeds(first.seeds), compositions=reveals.compositions,
                           forgetting=True)
-        replayed = 0
+        replayed, head = 0, transcript.genesis.table_id
 
         def replay(envelope: Envelope) -> None:
-            nonlocal replayed
+            nonlocal replayed, head
             if replayed < len(transcript):
                 replica.receive(envelope, 0.0, verified=True)
                 replica.drain()  # journal records: a verifier writes no journal
-                replayed += 1
+                replayed, head = replayed + 1, envelope.hash
 
-        _read(TranscriptReader(replay), read())
-        if replayed != len(transcript):
+        _read(TranscriptReader(replay, signed=False), read())
+        if replayed != len(transcript) or head != transcript.head:
             raise TranscriptFileError(f"the file changed while it was verified ({len(transcript)} envelopes, then {replayed})")
         report = _report(transcript.genesis, len(transcript), replica, broken)
+        seats = transcript.genesis.genesis.seats
+        if any(v.evidence is not None and not v.evidence.verify(seats[v.evidence.seat].key) for v in report.violations):
+            # a hash covers an envelope's content, not its signature: the evidence must carry the one checked
+            raise TranscriptFileError("the file changed while it was verified (a signature of the evidence)")
     return Streamed(report, transcript.genesis, bytes(packed))
 
 

@@ -9,12 +9,14 @@ import pytest
 from fairtable.games import registry
 from fairtable.node.cli.bench import marathon
 from fairtable.protocol import codec
-from fairtable.protocol.envelope import HASH_SIZE
+from fairtable.protocol.envelope import HASH_SIZE, Envelope
+from fairtable.protocol.identity import SecretKey
 from fairtable.protocol.session.recent import Recent
 from fairtable.protocol.session.verify import load, verify, verify_stream
 from fairtable.protocol.testing import SelfPlay
-from fairtable.protocol.transcript_file import dump
+from fairtable.protocol.transcript_file import TranscriptFileError, dump, record_bytes
 from tests.protocol.session.tables import towers
+from tests.protocol.session.test_deck_cheats import play_with, substitute
 
 
 @pytest.fixture(scope="module")
@@ -69,3 +71,39 @@ def test_a_forgotten_envelope_is_refused_never_made_up():
         recent[2]
     with pytest.raises(IndexError, match="forgotten"):
         list(recent)
+
+
+def read_twice(first: bytes, second: bytes):
+    """A file that is ``first`` when read the first time and ``second`` after (changed on disk meanwhile)."""
+    reads = iter([first, second])
+    return lambda: chunked(next(reads))()
+
+
+def resealed(data: bytes, envelope: Envelope, body) -> bytes:
+    """``data`` with ``envelope`` re-signed by a stranger over ``body``: same slot, another signature."""
+    forged = Envelope.seal(SecretKey.generate(), envelope.table, envelope.seq, envelope.prev, envelope.seat, envelope.kind, body)
+    original = record_bytes("envelope", envelope.to_value())
+    assert data.count(original) == 1
+    return data.replace(original, record_bytes("envelope", forged.to_value()))
+
+
+def test_the_replay_checks_no_signature_twice_yet_a_file_changed_between_the_reads_is_refused():
+    """The second read checks links, not signatures: an envelope changed after the first read
+    changes the head (refused at the end), and a truncated second read is short."""
+    data = dump(towers(b"changed-file").play())
+    last = load([data])[0].transcript.envelopes[-1]
+    for second in (resealed(data, last, {"changed": True}), data[: len(data) // 2]):
+        with pytest.raises(TranscriptFileError, match="changed while it was verified"):
+            verify_stream(read_twice(data, second))
+
+
+def test_evidence_whose_signature_changed_after_the_first_read_is_refused():
+    """An envelope's hash covers its content, not its signature: a signature swapped between the
+    reads leaves the chain as it was, so the report's evidence is checked again (and only it)."""
+    table = towers(b"changed-evidence")
+    bad, refused = play_with(table, 1, substitute)
+    assert refused is None
+    data = dump(table.transcript_file())
+    assert [v.evidence for v in verify_stream(read_twice(data, data)).report.violations] == [bad]
+    with pytest.raises(TranscriptFileError, match="signature of the evidence"):
+        verify_stream(read_twice(data, resealed(data, bad, bad.body)))
