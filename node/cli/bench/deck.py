@@ -11,6 +11,10 @@ as the shuffle makes multiplications:
   ``crypto_scalarmult``, OpenSSL's through ``cryptography`` with a prebuilt key): what the
   protocol and the point checks add to the multiplications it cannot avoid, goal 1.2.
 
+``floor_ratio`` and ``ladder_floor_ratio`` set the same baselines against the least a sound
+shuffle can cost: the raw ladder for every multiplication plus the point checks every received
+entry needs (fairness.md §1.1), timed as a raw batch (``point_check_us`` per entry).
+
 The batches are timed in alternation with the shuffle rounds, so that a change of CPU speed
 during the run affects all sides alike; each ratio is the best shuffle over the best batch, and
 ``*_spread`` the lowest and highest ratio of a shuffle round to the batch timed beside it.
@@ -27,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from nacl.bindings import crypto_core_ed25519_from_uniform, crypto_scalarmult, crypto_scalarmult_ed25519_noclamp
 
 from fairtable.protocol import codec
-from fairtable.protocol.fair.group import Ops, ladder_scalars
+from fairtable.protocol.fair.group import Ops, first_off_curve, ladder_scalars
 from fairtable.protocol.fair.mental_deck import (
     Deck,
     DeckKeys,
@@ -100,7 +104,9 @@ def run(args: argparse.Namespace) -> dict:
     clamped = ladder_scalars(scalar)[0]  # a scalar of the size the shuffle uses (the first factor in the window)
     points = [final[i % deck.size] for i in range(shuffle_mults)]
     openssl_key = X25519PrivateKey.from_private_bytes(clamped)
+    checked_stages = shuffle_ops.checked // deck.size
     baselines = {
+        "point_checks": lambda: [first_off_curve(final) for _ in range(checked_stages)],
         "edwards": lambda: [crypto_scalarmult_ed25519_noclamp(scalar, p) for p in edwards_points],
         "libsodium_x25519": lambda: [crypto_scalarmult(clamped, p) for p in points],
         "openssl_x25519": lambda: [openssl_key.exchange(X25519PublicKey.from_public_bytes(p)) for p in points],
@@ -116,6 +122,7 @@ def run(args: argparse.Namespace) -> dict:
         times = min(times, round_times, key=sum)
     mult = batch["edwards"] / shuffle_mults
     ladder = min(batch["libsodium_x25519"], batch["openssl_x25519"]) / shuffle_mults
+    floor = ladder * shuffle_mults + batch["point_checks"]
     shuffle_time = sum(times)
 
     def holder(position: int) -> int:
@@ -188,4 +195,8 @@ def run(args: argparse.Namespace) -> dict:
         "ladder_ratio": round(shuffle_time / (shuffle_mults * ladder), 3),
         "ladder_ratio_spread": [round(min(ladder_spread), 3), round(max(ladder_spread), 3)],
         "ladder_goal": LADDER_GOAL,
+        "checked_entries": shuffle_ops.checked,
+        "point_check_us": round(batch["point_checks"] / max(1, shuffle_ops.checked) * 1e6, 2),
+        "floor_ratio": round(floor / (shuffle_mults * mult), 3),
+        "ladder_floor_ratio": round(floor / (shuffle_mults * ladder), 3),
     }

@@ -16,3 +16,5 @@ def test_deck_bench_reports_consistent_counts():
     for key in ("ratio_spread", "ladder_ratio_spread"):
         low, high = figures[key]
         assert 0 < low <= high
+    assert figures["checked_entries"] == (2 * 3 - 2) * 8  # every stage's input but the card points
+    assert 0 < figures["floor_ratio"] and 1 < figures["ladder_floor_ratio"]  # the checks cost something
