@@ -180,6 +180,11 @@ function abilityPanel(ctx) {
   const round = ownRound(view, me);
   const ready = ABILITIES.filter((name) => (salvo ? view.fleets[me].abilities.some((e) => e.ability === name && e.afloat && e.next <= round) : listed(name).length));
   if (!ready.length) return null;
+  const chosen = salvo && ctx.state.ability;
+  if (chosen) {
+    return h("div", { class: "ability-panel", id: "abilities" }, h("p", {}, `In this salvo: ${chosen.text} `,
+      h("button", { id: "cancel-ability", onclick: () => { delete ctx.state.ability; ctx.repaint(); } }, "Cancel")));
+  }
   const mode = ctx.state.mode;
   const pick = (name) => () => {
     ctx.state.mode = mode === name ? undefined : name;

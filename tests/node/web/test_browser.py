@@ -419,10 +419,7 @@ def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pa
         for page in pages:
             if not page.all("#fire-salvo") or fired[page.name] >= 2:
                 continue
-            while page.all("#fire-salvo[disabled]"):
-                free = zip(page.cells("rect.salvo-target:not(.chosen)"), page.cells("rect.salvo-target:not(.chosen)", "enemy"))
-                cell, enemy = next(free)
-                page.click(page.one(f'rect.salvo-target[data-cell="{cell}"][data-enemy="{enemy}"]'))
+            fill_salvo(page)
             if fired[page.name] == 1:
                 page.screenshot(f"zeeslag-{variant}-salvo")
             page.click(page.one("#fire-salvo"))
@@ -530,6 +527,53 @@ def test_a_person_buys_places_shoots_and_fires_a_laser_in_the_space_battle(pages
     alice.driver.execute_script("window.confirm = () => true")
     alice.press("#resign")
     alice.wait(lambda: alice.text("#result").startswith("You lost"), "alice to see she lost")
+
+
+def fill_salvo(page: Page) -> None:
+    """Pick the salvo's free cells, the first offered each time, until it may be fired."""
+    while page.all("#fire-salvo[disabled]"):
+        free = zip(page.cells("rect.salvo-target:not(.chosen)"), page.cells("rect.salvo-target:not(.chosen)", "enemy"))
+        cell, enemy = next(free)
+        page.click(page.one(f'rect.salvo-target[data-cell="{cell}"][data-enemy="{enemy}"]'))
+
+
+def test_three_seats_fire_a_space_salvo_with_a_laser_in_place_of_the_shots_at_one_enemy(pages, served):
+    alice, bob = pages
+    lobby = bot_table(pages, served[2], "space", {"money": 100, "turn_seconds": 0}, 3)
+    alice.press('button.buy[data-kind="lancer"]')
+    alice.press("#to-placement")
+    alice.press('rect[data-place="A1"]')
+    alice.press("#confirm-fleet")
+    bob.press("#random-fleet")
+    me = alice.wait(lambda: view_of(served[0], lobby)["fleets"][view_of(served[0], lobby)["seat"]]["layout"] and view_of(served[0], lobby),
+                    "alice's fleet committed")["seat"]
+    deadline = time.monotonic() + GAME_SECONDS
+    lasered = None
+    while lasered is None:
+        assert time.monotonic() < deadline, [page.screenshot("space-salvo-stuck") for page in pages]
+        for page in pages:
+            if not page.all("#fire-salvo"):
+                continue
+            if page is alice and alice.all("#ability-laser"):
+                lasered = next(int(seat) for seat in alice.cells(".star-field[data-seat]", "seat") if int(seat) != me)
+                alice.press("#ability-laser")
+                alice.press(f'.star-field[data-seat="{lasered}"] rect.target[data-cell="A5"]')
+                alice.wait(lambda: alice.text("#salvo-ability") == f"; laser A5 at seat {lasered}", "the laser in the salvo")
+                enemy = 3 - me - lasered
+                assert set(alice.cells("rect.salvo-target", "enemy")) == {str(enemy)}, "no shots at the lasered enemy"
+            fill_salvo(page)
+            if page is alice and lasered is not None:
+                alice.screenshot("zeeslag-space-salvo")
+            page.click(page.one("#fire-salvo"))
+            page.wait(lambda: not page.all("#fire-salvo") or page.text("#notice"), f"{page.name}: the salvo taken")
+            assert not page.text("#notice"), page.text("#notice")
+    alice.wait(lambda: any(s["kind"] == "laser" and s["seat"] == me and s["target"] == lasered for s in view_of(served[0], lobby)["recent"]),
+               "the laser fired at its enemy")
+    for page in pages:
+        page.driver.execute_script("window.confirm = () => true")
+        page.press("#resign")
+    for page in pages:
+        page.wait(lambda: page.text("#result").startswith("You lost"), f"{page.name} to see it lost")
 
 
 def test_a_variant_without_pictures_falls_back_to_the_generic_view(pages):
