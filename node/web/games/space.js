@@ -105,7 +105,7 @@ function field(ctx, index) {
     if (named.has(cell)) marks.push(label(cell, data.width, named.get(cell), kindOf(view, named.get(cell))?.name_en || "Fighter"));
     return marks;
   };
-  const enemy = me !== null && seat !== me && !view.fleets[me].out;
+  const enemy = me !== null && seat !== me && !view.fleets[me].out && view.living.includes(seat);
   const { cells, aimed, aiming: aims } = seaCells(ctx, index, { look, extra, targets: enemy ? targets(ctx, index, seat) : new Map(), salvo: !ctx.state.mode });
   const title = me === null ? `Star field of seat ${seat}` : seat === me ? "Your star field" : `Enemy field (seat ${seat})`;
   const count = fleet.ships === null ? "fleet size not declared yet" : `${fleet.afloat} of ${fleet.ships} ships afloat${fleet.squadrons ? ` (${fleet.squadrons} squadron${fleet.squadrons > 1 ? "s" : ""} landed)` : ""}`;
