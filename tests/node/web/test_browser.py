@@ -320,12 +320,11 @@ def test_the_viewer_draws_every_golden_game_from_every_seat(pages, name):
     alice.wait(lambda: "game over" in alice.text("#replay-text"), "the last step")
     seats = len(alice.all("#replay-perspective option")) - 2
     Select(alice.one("#replay-perspective")).select_by_value("all")
-    if has_pictures(alice, game, variant):
-        alice.wait(lambda: len(alice.all(f"#replay-board > .panel .{game}")) == seats, "every seat's board, drawn")
-        assert not alice.all("#replay-board dl.tree"), "a game with pictures is not shown as data"
-    else:  # e.g. zeeslag's space battle: each seat's view in the generic view
-        alice.wait(lambda: len(alice.all("#replay-board > .panel")) == seats, "every seat's view, in the generic view")
-        assert alice.text("#replay-board").strip(), "each seat's view is shown"
+    alice.wait(lambda: len(alice.all(f"#replay-board > .panel .{game}")) == seats, "every seat's board, drawn")
+    assert not alice.all("#replay-board dl.tree"), "a game with pictures is not shown as data"
+    if variant == "space":  # every seat's view draws every star field, the sunk ships with their kinds
+        assert len(alice.all("#replay-board .star-field")) == seats * seats
+        assert alice.all("#replay-board .star-field text.kind") and alice.all("#replay-board .star-field rect.cell.sunk")
     alice.press("#replay-first")
     alice.wait(lambda: alice.text("#replay-position").startswith("step 1 of"), "the first step")
     alice.screenshot(f"viewer-{name}")
@@ -404,19 +403,7 @@ def test_two_players_play_a_whole_drachenherz_game_by_clicking_a_table_found_nea
 @pytest.mark.parametrize("variant", ["duel", "shared"])
 def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pages, served, variant):
     alice = pages[0]
-    robot = served[2]
-    lobby = robot.call(robot.node.host, "zeeslag", variant, {}, 3).lobby_id
-    for page in pages:
-        page.driver.get(page.driver.current_url.split("#")[0] + "#/")
-        page.press(f'#nearby button.join[data-lobby="{lobby}"]')
-        page.one(f'#your-tables li[data-lobby="{lobby}"]')
-    def seated() -> int:
-        return len(next(t for t in robot.call(robot.node.list_tables, None) if t.lobby_id == lobby).joined)
-
-    alice.wait(lambda: seated() == 3, "three seats taken")
-    robot.call(robot.node.start, lobby)
-    for page in pages:
-        page.press(f'li[data-lobby="{lobby}"] a.open')
+    bot_table(pages, served[2], variant, {}, 3)
     if variant == "shared":  # alice's window: the border column left of her block, her block, the one right of it
         seat = int(alice.text("#table-page .seat.me").split(":")[0].split()[1])
         column = 10 * seat + 1
@@ -432,10 +419,7 @@ def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pa
         for page in pages:
             if not page.all("#fire-salvo") or fired[page.name] >= 2:
                 continue
-            while page.all("#fire-salvo[disabled]"):
-                free = zip(page.cells("rect.salvo-target:not(.chosen)"), page.cells("rect.salvo-target:not(.chosen)", "enemy"))
-                cell, enemy = next(free)
-                page.click(page.one(f'rect.salvo-target[data-cell="{cell}"][data-enemy="{enemy}"]'))
+            fill_salvo(page)
             if fired[page.name] == 1:
                 page.screenshot(f"zeeslag-{variant}-salvo")
             page.click(page.one("#fire-salvo"))
@@ -450,18 +434,153 @@ def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pa
     alice.screenshot(f"zeeslag-{variant}-three")
 
 
-def has_pictures(page, game: str, variant: str) -> bool:
-    """Whether the page has a board of pictures for ``variant`` of ``game`` (others get the generic view)."""
-    script = ("const done = arguments[arguments.length - 1];"
-              f"import('/boards.js').then(async (m) => done(!!(await m.board({json.dumps(game)}, {json.dumps(variant)}))));")
-    return page.driver.execute_async_script(script)
+def bot_table(pages: list[Page], robot: Served, variant: str, options: dict, seats: int) -> str:
+    """A table of zeeslag ``variant`` the robot's node hosts (a random bot in its seat) and the
+    pages join from the tables nearby, started and open on every page; its lobby id."""
+    lobby = robot.call(robot.node.host, "zeeslag", variant, options, seats).lobby_id
+    for page in pages:
+        page.driver.get(page.driver.current_url.split("#")[0] + "#/")
+        page.press(f'#nearby button.join[data-lobby="{lobby}"]')
+        page.one(f'#your-tables li[data-lobby="{lobby}"]')
+
+    def seated() -> int:
+        return len(next(t for t in robot.call(robot.node.list_tables, None) if t.lobby_id == lobby).joined)
+
+    pages[0].wait(lambda: seated() == seats, f"{seats} seats taken")
+    robot.call(robot.node.start, lobby)
+    for page in pages:
+        page.press(f'li[data-lobby="{lobby}"] a.open')
+    return lobby
+
+
+def view_of(node: Served, lobby: str) -> dict:
+    """The view ``node``'s seat has of the table: what its node accepted."""
+    (table,) = [update for update in node.call(node.node.my_tables) if update.lobby_id == lobby]
+    return table.view
+
+
+def cell_of(name: str, width: int = 20) -> int:
+    return (ord(name[0]) - ord("A")) * width + int(name[1:]) - 1
+
+
+def test_a_person_buys_places_shoots_and_fires_a_laser_in_the_space_battle(pages, served):
+    alice = pages[0]
+    lobby = bot_table([alice], served[2], "space", {"money": 100, "turn_seconds": 0}, 2)
+
+    def budget() -> str:
+        return alice.text("#budget")
+
+    alice.press('button.buy[data-kind="station"]')
+    alice.wait(lambda: budget().endswith("20 of 100 left"), "the station bought")
+    for kind, refused in (("dreadnought", "at most one capital ship"), ("lancer", "over budget: a Lancer costs 40 and 20 is left")):
+        alice.press(f'button.buy[data-kind="{kind}"]')
+        alice.wait(lambda: refused in alice.text("#fleet-message"), f"the {kind} refused")
+    alice.press('button.sell[data-kind="station"]')
+    alice.press('button.buy[data-kind="lancer"]')
+    alice.press('button.buy[data-kind="spirit"]')
+    alice.wait(lambda: budget() == "2 ships for 90; 10 of 100 left", "a Lancer and a Spirit bought")
+    alice.press("#to-placement")
+    alice.wait(lambda: "Spirit" in alice.text(".purchase h3"), "the Spirit, the larger, placed first")
+    alice.one("body").send_keys("r")  # the T turned a quarter: its first cell on top, three below to its left
+    alice.wait(lambda: "2 of 4" in alice.text("#rotate"), "the Spirit turned by the R key")
+    alice.press('rect[data-place="B2"]')
+    alice.wait(lambda: sorted(alice.cells("rect.cell.place.ship", "place")) == ["B2", "C1", "C2", "D2"], "the turned Spirit placed")
+    alice.press("#rotate")
+    alice.wait(lambda: "2 of 2" in alice.text("#rotate"), "the Lancer turned upright")
+    alice.press('rect[data-place="E3"]')
+    alice.wait(lambda: "would touch the Spirit" in alice.text("#fleet-message"), "a Lancer touching the Spirit refused")
+    alice.press('rect[data-place="A10"]')
+    alice.wait(lambda: len(alice.cells("rect.cell.place.ship", "place")) == 7, "the Lancer placed")
+    alice.press("#undo-ship")
+    alice.wait(lambda: len(alice.cells("rect.cell.place.ship", "place")) == 4, "the Lancer taken back")
+    alice.press('rect[data-place="A15"]')  # a new ship starts in its first turn: A15 A16 A17
+    alice.screenshot("zeeslag-space-placing")
+    alice.press("#confirm-fleet")
+    me = alice.wait(lambda: view_of(served[0], lobby)["seat"] is not None and view_of(served[0], lobby), "alice's view")["seat"]
+    alice.wait(lambda: view_of(served[0], lobby)["fleets"][me]["layout"], "the fleet committed")
+    spirit, lancer = 7, 5  # the ids of Spirit 1 and Lancer 1: slots 6 and 4
+    expected = sorted([[cell_of(c), spirit] for c in ("B2", "C1", "C2", "D2")] + [[cell_of(c), lancer] for c in ("A15", "A16", "A17")])
+    assert view_of(served[0], lobby)["fleets"][me]["layout"] == expected
+    enemy = 1 - me
+    fired = []
+    while not alice.all("#ability-laser"):
+        assert len(fired) < 12, alice.screenshot("zeeslag-space-stuck")
+        alice.wait(lambda: alice.all("#ability-laser") or alice.all(f'.star-field[data-seat="{enemy}"] rect.target'), "alice's turn")
+        targets = alice.cells(f'.star-field[data-seat="{enemy}"] rect.target')
+        if alice.all("#ability-laser") or not targets:
+            continue
+        fired.append(targets[len(fired) * 7 % len(targets)])
+        alice.click(alice.one(f'.star-field[data-seat="{enemy}"] rect.target[data-cell="{fired[-1]}"]'))
+        alice.wait(lambda: cell_of(fired[-1]) in view_of(served[0], lobby)["seas"][enemy]["shots"], "the shot taken by the node")
+    assert fired, "alice shot before her laser was ready"
+    state = {e["ability"]: e for e in view_of(served[0], lobby)["fleets"][me]["abilities"]}
+    assert alice.text(f'.star-field[data-seat="{me}"] li[data-ability="laser"]').endswith("ready")
+    alice.press("#ability-laser")
+    beams = alice.wait(lambda: alice.cells(f'.star-field[data-seat="{enemy}"] rect.target', "move"), "the laser's cells")
+    assert {json.dumps({"laser": cell}, separators=(",", ":")) for cell in (*range(20), *range(180, 200))} >= set(beams) and beams
+    alice.screenshot("zeeslag-space-laser")
+    alice.click(alice.one(f'.star-field[data-seat="{enemy}"] rect.target[data-cell="J7"]'))
+    after = alice.wait(lambda: (v := view_of(served[0], lobby)) and any(s["kind"] == "laser" and s["seat"] == me for s in v["recent"]) and v,
+                       "the laser fired")
+    (entry,) = [e for e in after["fleets"][me]["abilities"] if e["ability"] == "laser"]
+    assert entry["next"] == state["laser"]["next"] + 3, "the laser used in the round it became ready"
+    alice.driver.execute_script("window.confirm = () => true")
+    alice.press("#resign")
+    alice.wait(lambda: alice.text("#result").startswith("You lost"), "alice to see she lost")
+
+
+def fill_salvo(page: Page) -> None:
+    """Pick the salvo's free cells, the first offered each time, until it may be fired."""
+    while page.all("#fire-salvo[disabled]"):
+        free = zip(page.cells("rect.salvo-target:not(.chosen)"), page.cells("rect.salvo-target:not(.chosen)", "enemy"))
+        cell, enemy = next(free)
+        page.click(page.one(f'rect.salvo-target[data-cell="{cell}"][data-enemy="{enemy}"]'))
+
+
+def test_three_seats_fire_a_space_salvo_with_a_laser_in_place_of_the_shots_at_one_enemy(pages, served):
+    alice, bob = pages
+    lobby = bot_table(pages, served[2], "space", {"money": 100, "turn_seconds": 0}, 3)
+    alice.press('button.buy[data-kind="lancer"]')
+    alice.press("#to-placement")
+    alice.press('rect[data-place="A1"]')
+    alice.press("#confirm-fleet")
+    bob.press("#random-fleet")
+    me = alice.wait(lambda: view_of(served[0], lobby)["fleets"][view_of(served[0], lobby)["seat"]]["layout"] and view_of(served[0], lobby),
+                    "alice's fleet committed")["seat"]
+    deadline = time.monotonic() + GAME_SECONDS
+    lasered = None
+    while lasered is None:
+        assert time.monotonic() < deadline, [page.screenshot("space-salvo-stuck") for page in pages]
+        for page in pages:
+            if not page.all("#fire-salvo"):
+                continue
+            if page is alice and alice.all("#ability-laser"):
+                lasered = next(int(seat) for seat in alice.cells(".star-field[data-seat]", "seat") if int(seat) != me)
+                alice.press("#ability-laser")
+                alice.press(f'.star-field[data-seat="{lasered}"] rect.target[data-cell="A5"]')
+                alice.wait(lambda: alice.text("#salvo-ability") == f"; laser A5 at seat {lasered}", "the laser in the salvo")
+                enemy = 3 - me - lasered
+                assert set(alice.cells("rect.salvo-target", "enemy")) == {str(enemy)}, "no shots at the lasered enemy"
+            fill_salvo(page)
+            if page is alice and lasered is not None:
+                alice.screenshot("zeeslag-space-salvo")
+            page.click(page.one("#fire-salvo"))
+            page.wait(lambda: not page.all("#fire-salvo") or page.text("#notice"), f"{page.name}: the salvo taken")
+            assert not page.text("#notice"), page.text("#notice")
+    alice.wait(lambda: any(s["kind"] == "laser" and s["seat"] == me and s["target"] == lasered for s in view_of(served[0], lobby)["recent"]),
+               "the laser fired at its enemy")
+    for page in pages:
+        page.driver.execute_script("window.confirm = () => true")
+        page.press("#resign")
+    for page in pages:
+        page.wait(lambda: page.text("#result").startswith("You lost"), f"{page.name} to see it lost")
 
 
 def test_a_variant_without_pictures_falls_back_to_the_generic_view(pages):
     script = ("const done = arguments[arguments.length - 1];"
               "import('/boards.js').then(async (m) => done([!!(await m.board('zeeslag', 'duel')), !!(await m.board('zeeslag', 'space')),"
-              " !!(await m.board('duel', '1v1'))]));")
-    assert pages[0].driver.execute_async_script(script) == [True, False, True]
+              " !!(await m.board('zeeslag', 'a-new-variant')), !!(await m.board('duel', '1v1'))]));")
+    assert pages[0].driver.execute_async_script(script) == [True, True, False, True]
 
 
 def test_nothing_on_the_pages_failed(pages):
