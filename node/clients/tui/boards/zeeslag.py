@@ -99,7 +99,7 @@ class ZeeslagBoard(Board):
 
     def waters(self) -> Waters:
         view = self.seen
-        return SharedSea(view["seats"]) if view["variant"] == "shared" else OwnSeas(view["seats"])
+        return SharedSea(view["seats"]) if view["variant"] == "shared" else OwnSeas(view["seats"], grid_of(view["seas"][0]))
 
     def placing(self) -> bool:
         """Our fleet is still to be chosen (the seats commit in turn, but anyone may place at once)."""
