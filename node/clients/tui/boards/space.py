@@ -405,14 +405,15 @@ class SpaceBoard(ZeeslagBoard):
         name, cell = self.aim, self.cursor_cell()
         grid = grid_of(self.seen["seas"][self.sea_shown()])
         key = next(key for key, value in KEYS.items() if value == name)
-        then = "Enter puts it in the salvo" if self.due() else "Enter fires"
+        then = "Enter adds it to the salvo" if self.due() else "Enter fires"
         if name == "laser":
             x, y = grid.xy(cell)
-            return f"laser down column {x + 1} from row {'A' if y == 0 else 'J'} (↑ A, ↓ J): {then}, {key} back to shots"
-        if name == "reserve":
-            return f"reserve: 3 fighters land on your field; {then}, {key} back to shots"
-        what = {"scan": f"scan the 3×3 around {grid.name(cell)}", "nuke": f"nuke {grid.name(cell)}"}[str(name)]
-        return f"{what}: arrows aim, {then}, {key} back to shots"
+            what = f"laser down column {x + 1} from {'A' if y == 0 else 'J'} (↑ A, ↓ J)"
+        elif name == "reserve":
+            what = "reserve: 3 fighters land on your field"
+        else:
+            what = {"scan": f"scan the 3×3 around {grid.name(cell)}", "nuke": f"nuke {grid.name(cell)}"}[str(name)] + ", arrows aim"
+        return f"{what} · {then} · {key}: shots"
 
     def salvo_words(self) -> str:
         words = super().salvo_words()
