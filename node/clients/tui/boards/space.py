@@ -408,7 +408,7 @@ class SpaceBoard(ZeeslagBoard):
         then = "Enter adds it to the salvo" if self.due() else "Enter fires"
         if name == "laser":
             x, y = grid.xy(cell)
-            what = f"laser down column {x + 1} from {'A' if y == 0 else 'J'} (↑ A, ↓ J)"
+            what = f"laser {'down' if y == 0 else 'up'} column {x + 1} from {'A' if y == 0 else 'J'} (↑ A, ↓ J)"
         elif name == "reserve":
             what = "reserve: 3 fighters land on your field"
         else:

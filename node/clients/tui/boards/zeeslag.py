@@ -10,7 +10,7 @@ aim, Tab goes to the next enemy, Space marks or unmarks a shot, Enter marks one 
 salvo is complete, fires it, Backspace takes the last mark back; typed, ``1:b7 2:c3`` (the
 game's own reading of a salvo). At 80 columns three seas fit side by side (Tab pages through
 more); the shared sea is drawn one character a cell and, past seven seats, scrolls with the
-cursor.
+cursor. The space battle has its own board on this one's pieces (``space``).
 """
 
 from __future__ import annotations

@@ -10,8 +10,10 @@ from typing import Any
 from fairtable.games.zeeslag.abilities import Ability
 from fairtable.games.zeeslag.bots import RandomBot, random_fleet, usable
 from fairtable.games.zeeslag.render import ready_abilities
+from fairtable.games.zeeslag.sea import Grid
 from fairtable.games.zeeslag.targets import public_targets
 
+GRID = Grid(20, 10)
 SCOUT, LANCER, SPIRIT, CRUISER, DREADNOUGHT, STATION = 0, 4, 6, 8, 13, 14
 """Slots (ship ids - 1) of each kind's first copy."""
 
@@ -58,3 +60,9 @@ BUYING = dict(game_id="zeeslag", variant="space", seats=2, seed=1, money=150)
 ARMED = dict(game_id="zeeslag", variant="space", seats=2, seed=2, bot=armed, where=ready("laser", "scan", "nuke"))
 LANDING = dict(game_id="zeeslag", variant="space", seats=2, seed=3, bot=station, where=is_landing)
 SALVO = dict(game_id="zeeslag", variant="space", seats=3, seed=4, bot=armed, where=ready("scan"))
+
+
+def keys_to(cursor: tuple[int, int], cell: int) -> list[str]:
+    """The arrow keys that move the cursor from ``cursor`` to ``cell``."""
+    x, y = GRID.xy(cell)
+    return ["right" if x > cursor[0] else "left"] * abs(x - cursor[0]) + ["down" if y > cursor[1] else "up"] * abs(y - cursor[1])

@@ -10,23 +10,16 @@ from typing import Any
 from fairtable.games.zeeslag.fleet import fleet_problem, layers_of
 from fairtable.games.zeeslag.purchase import bought
 from fairtable.games.zeeslag.reserve import landing
-from fairtable.games.zeeslag.sea import Grid
 from fairtable.games.zeeslag.shape import Berth
 from fairtable.games.zeeslag.starships import CATALOGUE, SPACE
 from fairtable.node.clients.tui.app import PlayApp
 from fairtable.node.clients.tui.boards import RANDOM
 from fairtable.node.clients.tui.boards.zeeslag import opened
 from fairtable.node.clients.tui.screens.table import TableScreen
-from tests.node.clients.tui.space_tables import ARMED, BUYING, CRUISER, DREADNOUGHT, LANDING, SALVO, SCOUT
+from tests.node.clients.tui.space_tables import ARMED, BUYING, CRUISER, DREADNOUGHT, GRID, LANDING, SALVO, SCOUT, keys_to
 from tests.node.clients.tui.tables import table_at
 from tests.node.clients.tui.test_snapshots import StubBridge
 from tests.node.clients.tui.world import FakeClock, screen_text
-
-GRID = Grid(20, 10)
-def keys_to(cursor: tuple[int, int], cell: int) -> list[str]:
-    """The arrow keys that move the cursor from ``cursor`` to ``cell``."""
-    x, y = GRID.xy(cell)
-    return ["right" if x > cursor[0] else "left"] * abs(x - cursor[0]) + ["down" if y > cursor[1] else "up"] * abs(y - cursor[1])
 
 
 class Person:
