@@ -393,7 +393,7 @@ class SpaceBoard(ZeeslagBoard):
             return self._aiming()
         doing = super()._doing(update)
         ready = [f"{key} {name}" for key, name in KEYS.items() if name in ready_abilities(self.seen)]
-        if update.get("legal_moves") and "shoot" in str(update["legal_moves"][0]):
+        if any(isinstance(move, dict) and "shoot" in move for move in update.get("legal_moves") or ()):
             action = self.seen["actions"] + 1
             doing = f"arrows aim, Enter fires at {self.grid().name(self.cursor_cell())} (action {action} of 3)"
         keys = " · " + ", ".join(ready)
