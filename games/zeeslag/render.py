@@ -107,9 +107,14 @@ def ready_abilities(view: dict) -> list[str]:
     seat = view["seat"]
     if view["variant"] != "space" or seat is None:
         return []
-    fleet = view["fleets"][seat]
-    turn = fleet["rounds"] + (0 if view["turn"] == seat and view["actions"] else 1)
-    return [entry["ability"] for entry in fleet["abilities"] if entry["afloat"] and entry["next"] <= turn]
+    turn = own_round(view)
+    return [entry["ability"] for entry in view["fleets"][seat]["abilities"] if entry["afloat"] and entry["next"] <= turn]
+
+
+def own_round(view: dict) -> int:
+    """The own round this seat chooses for now (space battle): the duel turn under way, else the next."""
+    seat = view["seat"]
+    return view["fleets"][seat]["rounds"] + (0 if view["turn"] == seat and view["actions"] else 1)
 
 
 def parse_move(view: dict, text: str) -> dict | None:
@@ -455,7 +460,7 @@ def _space(view: dict) -> str:
         indices = order[start:start + per]
         body.append(GAP.join(f"{_field_label(view, index, names):<22}" for index in indices).rstrip())
         if start == 0:
-            body.append(GAP.join("  " + _ticks(_grid_of(view, index).width) for index in indices))
+            body.append(GAP.join("  " + ticks(_grid_of(view, index).width) for index in indices))
         grids = [_small(view, view["fleets"][index]["sea"]) for index in indices]
         body.extend(GAP.join(grid[row] for grid in grids) for row in range(len(grids[0])))
     hint = move_hint(view)
@@ -476,7 +481,7 @@ def _space(view: dict) -> str:
     return "\n".join(lines + extra + tail)
 
 
-def _ticks(width: int) -> str:
+def ticks(width: int) -> str:
     """Column numbers 1, 5, 10, 15, 20 over their columns, one character a column."""
     line = [" "] * width
     for x in range(1, width + 1):
@@ -497,12 +502,13 @@ def _field_label(view: dict, index: int, names: list[str]) -> str:
     return f"{who} {count}"
 
 
-def _kinds(ships: list[int]) -> str:
-    """``Scout 3, Lancer 2``: counts by kind in catalogue order (fighters last)."""
+def kinds(ships: list[int], english: bool = False) -> str:
+    """``Verkenner 3, Lancer 2``: counts by kind in catalogue order (fighters last), in the rule
+    text's language or in English."""
     counts: dict[str, int] = {}
     for ship in sorted(ships):
         kind = CATALOGUE.kind_of(ship)
-        label = CATALOGUE.fighter_name if kind is None else kind.name
+        label = (CATALOGUE.fighter_name_en if english else CATALOGUE.fighter_name) if kind is None else kind.name_en if english else kind.name
         counts[label] = counts.get(label, 0) + 1
     return ", ".join(f"{label} {count}" for label, count in counts.items())
 
@@ -511,7 +517,7 @@ def _own_fleet_line(view: dict, seat: int) -> str:
     fleet = view["fleets"][seat]
     ships = {value - 1 for _, value in fleet["layout"]} | {ship for _, ship in fleet["fighters"] or ()}
     afloat = sorted(ships - set(fleet["sunk"]))
-    return f"Afloat: {_kinds(afloat) or 'nothing'}"[:WIDTH]
+    return f"Afloat: {kinds(afloat) or 'nothing'}"[:WIDTH]
 
 
 def _abilities_line(view: dict, seat: int) -> str:
@@ -530,5 +536,5 @@ def _enemy_fleet_line(view: dict, index: int, names: list[str]) -> str:
     if fleet["squadrons"]:
         line += f" ({fleet['squadrons']} reserves)"
     if fleet["sunk"]:
-        line += f", sunk: {_kinds(fleet['sunk'])}"
+        line += f", sunk: {kinds(fleet['sunk'])}"
     return line if len(line) <= WIDTH else line[: WIDTH - 3] + "..."

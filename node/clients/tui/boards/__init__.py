@@ -114,10 +114,11 @@ def board_for(update: dict) -> Board:
     from fairtable.node.clients.tui.boards.duel import DuelBoard
     from fairtable.node.clients.tui.boards.generic import GenericBoard
     from fairtable.node.clients.tui.boards.shengji import ShengjiBoard
+    from fairtable.node.clients.tui.boards.space import SpaceBoard
     from fairtable.node.clients.tui.boards.towers import TowersBoard
     from fairtable.node.clients.tui.boards.zeeslag import ZeeslagBoard
 
-    boards: tuple[type[Board], ...] = (TowersBoard, ZeeslagBoard, ShengjiBoard, DrachenherzBoard, DuelBoard)
+    boards: tuple[type[Board], ...] = (TowersBoard, ZeeslagBoard, SpaceBoard, ShengjiBoard, DrachenherzBoard, DuelBoard)
     for board in boards:
         if board.game == update.get("game") and (board.variants is None or update.get("variant") in board.variants):
             return board()

@@ -10,7 +10,7 @@ aim, Tab goes to the next enemy, Space marks or unmarks a shot, Enter marks one 
 salvo is complete, fires it, Backspace takes the last mark back; typed, ``1:b7 2:c3`` (the
 game's own reading of a salvo). At 80 columns three seas fit side by side (Tab pages through
 more); the shared sea is drawn one character a cell and, past seven seats, scrolls with the
-cursor.
+cursor. The space battle has its own board on this one's pieces (``space``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games.zeeslag.fleet import FLEETS, Fleet, Placement, fleet_problem, layers
+from fairtable.games.zeeslag.fleet import FLEETS, Fleet, Placed, Ship, fleet_problem, layers_of
 from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
 from fairtable.games.zeeslag.waters import BLOCK, OwnSeas, SharedSea, Waters
 from fairtable.node.clients.tui.boards import RANDOM, Board
@@ -31,21 +31,26 @@ GAP = "  "
 WIDTH = 78
 """Columns the board may fill (the screen's 80 less a margin)."""
 MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
-MARKS = {"ship": "■", "hit": "X", "sunk": "#", "miss": "o", "water": "~", "unknown": "·", "owner": "?", "aimed": "*"}
+MARKS = {"ship": "■", "hit": "X", "sunk": "#", "miss": "o", "water": "~", "unknown": "·", "owner": "?", "aimed": "*",
+         "fighter": "F", "seen": "+"}
 LEGEND = "■ ship  X hit  ? owner unknown  # sunk  o miss  ~ water  · unknown  * aimed"
 SHOWN = 3
 """Seas side by side at most: yours and two others' (more: Tab pages through them)."""
 
 
 def marks(view: dict, index: int) -> list[str]:
-    """One mark per cell of sea ``index`` as the view shows it (the ships the view knows)."""
+    """One mark per cell of sea ``index`` as the view shows it (the ships and fighters the view
+    knows, the space battle's scanned ship cells)."""
     sea = view["seas"][index]
     out = [MARKS["unknown"]] * (sea["width"] * sea["height"])
     for fleet in view["fleets"]:
         if fleet["sea"] == index:
             for cell, _ship in fleet["layout"] or ():
                 out[cell] = MARKS["ship"]
-    for kind, cells in (("water", sea["water"]), ("miss", sea["shots"]), ("hit", sea["hits"]), ("owner", sea["unknown"])):
+            for cell, _ship in fleet.get("fighters") or ():  # the space battle's reserve fighters
+                out[cell] = MARKS["fighter"]
+    layers = (("seen", sea.get("seen", ())), ("water", sea["water"]), ("miss", sea["shots"]), ("hit", sea["hits"]), ("owner", sea["unknown"]))
+    for kind, cells in layers:
         for cell in cells:
             out[cell] = MARKS[kind]
     for sunk in sea["sunk"]:
@@ -66,12 +71,18 @@ def grid_of(sea: dict) -> Grid:
 class ZeeslagBoard(Board):
     game = "zeeslag"
     variants = frozenset({"duel", "shared"})
+    shown = SHOWN
+    """Seas side by side at most."""
+    cell_width = 2
+    """Characters a cell of an own sea takes."""
+    legend = LEGEND
 
     def __init__(self) -> None:
         super().__init__()
         self.cursor = (0, 0)
-        self.horizontal = True
-        self.placed: list[Placement] = []
+        self.turn = 0
+        """The stance of the ship to place (``Ship.stances``): ``r`` steps through them."""
+        self.placed: list[Placed] = []
         self.target: int | None = None
         self.problem = ""
         self.ready: Any = None
@@ -88,7 +99,7 @@ class ZeeslagBoard(Board):
 
     def waters(self) -> Waters:
         view = self.seen
-        return SharedSea(view["seats"]) if view["variant"] == "shared" else OwnSeas(view["seats"])
+        return SharedSea(view["seats"]) if view["variant"] == "shared" else OwnSeas(view["seats"], grid_of(view["seas"][0]))
 
     def placing(self) -> bool:
         """Our fleet is still to be chosen (the seats commit in turn, but anyone may place at once)."""
@@ -128,6 +139,13 @@ class ZeeslagBoard(Board):
     def fleet(self) -> Fleet:
         return FLEETS[self.seen["fleet"]]
 
+    def ships(self) -> tuple[Ship, ...]:
+        """The ships to place, in the order the player places them."""
+        return self.fleet().ships
+
+    def ship_name(self, ship: int) -> str:
+        return self.fleet().ships[ship].name_en
+
     def grid(self) -> Grid:
         """The grid the cursor moves on: the placing board, or the sea aimed at."""
         if self.placing():
@@ -138,12 +156,12 @@ class ZeeslagBoard(Board):
     def sea_shown(self) -> int:
         return 0 if isinstance(self.waters(), SharedSea) else self.aimed_at()
 
-    def ghost(self) -> Placement | None:
-        ships = self.fleet().ships
+    def ghost(self) -> Placed | None:
+        ships = self.ships()
         if len(self.placed) >= len(ships):
             return None
-        x, y = self.cursor
-        return Placement(x, y, ships[len(self.placed)].length, self.horizontal)
+        stances = ships[len(self.placed)].stances(*self.cursor)
+        return stances[self.turn % len(stances)]
 
     def blocked(self) -> set[int]:
         grid = self.waters().board
@@ -169,7 +187,16 @@ class ZeeslagBoard(Board):
     def on_key(self, event: events.Key) -> None:
         if not self.current or self.current.get("view") is None:
             return
-        key = event.key
+        before, self.problem = self.problem, ""
+        if not self.press(event.key):
+            self.problem = before
+            return
+        event.stop()
+        self.redraw()
+
+    def press(self, key: str) -> bool:
+        """Act on ``key`` (saying in :attr:`problem` what it cannot do); False for a key this
+        board does not take now, which then starts typing a move."""
         if key in MOVES:
             grid = self.grid()
             dx, dy = MOVES[key]
@@ -178,7 +205,7 @@ class ZeeslagBoard(Board):
         elif key == "tab" and not self.placing():
             self._next_target()
         elif self.placing() and key == "r":
-            self.horizontal = not self.horizontal
+            self.turn = (self.turn + 1) % 4  # every ship has 1, 2 or 4 stances
         elif self.placing() and key == "backspace" and self.placed:
             self.placed.pop()
         elif self.placing() and key == "a":
@@ -190,10 +217,8 @@ class ZeeslagBoard(Board):
         elif key == "enter":
             self._enter()
         else:
-            return
-        event.stop()
-        self.problem = self.problem if key in ("enter", "space") else ""
-        self.redraw()
+            return False
+        return True
 
     def _next_target(self) -> None:
         """The next sea to aim at (own seas), or the next enemy's home block (the shared sea)."""
@@ -210,7 +235,7 @@ class ZeeslagBoard(Board):
             self._place()
         elif self.due():
             if self.complete():
-                self.choose({"salvo": sorted([foe, cell] for foe, cell in self.salvo)})
+                self.choose(self.salvo_move())
             else:
                 self._mark(toggle=False)
         else:
@@ -235,16 +260,28 @@ class ZeeslagBoard(Board):
             return
         self.problem = ""
         self.placed.append(ghost)
-        if len(self.placed) == len(self.fleet().ships):
-            data = layers(layout.board, self.placed)
-            problem = fleet_problem(layout.board, self.fleet(), data, partial(layout.place_problem, seat))
+        if len(self.placed) == len(self.ships()):
+            data = layers_of(layout.board, {ship.index: placed for ship, placed in zip(self.ships(), self.placed)})
+            problem = self.fleet_problem(data)
             if problem is not None:
                 self.problem = problem
                 self.placed.pop()
                 return
             self.commit({layer: list(values) for layer, values in data.items()})
 
+    def fleet_problem(self, data: dict[str, tuple[int, ...]]) -> str | None:
+        """What the game would refuse in the fleet placed (its own check)."""
+        layout = self.waters()
+        return fleet_problem(layout.board, self.fleet(), data, partial(layout.place_problem, self.seen["seat"]))
+
     # ------------------------------------------------------------------ the salvo
+
+    def shots_due(self) -> dict[int, int]:
+        """The shots the salvo must hold per enemy (what is due, less what an ability replaces)."""
+        return self.due()
+
+    def salvo_move(self) -> dict:
+        return {"salvo": sorted([foe, cell] for foe, cell in self.salvo)}
 
     def enemy_at(self, cell: int) -> int | None:
         """The enemy a shot at ``cell`` of the sea shown is aimed at: the sea's owner, or in the
@@ -257,7 +294,9 @@ class ZeeslagBoard(Board):
         return block if block in covering else covering[0] if covering else None
 
     def complete(self) -> bool:
-        due, counts = self.due(), self.counts()
+        due, counts = self.shots_due(), self.counts()
+        if not due:  # an ability replaces the whole salvo
+            return not counts
         if self.seen["salvo"] == "focus":
             return len(counts) == 1 and all(counts[foe] == due[foe] for foe in counts)
         return counts == due
@@ -287,10 +326,17 @@ class ZeeslagBoard(Board):
             self.problem = "your own ship lies there"
         elif self.seen["salvo"] == "focus" and any(other != foe for other, _ in self.salvo):
             self.problem = "focus: every shot at one enemy (Backspace takes marks back)"
-        elif self.counts().get(foe, 0) >= self.due()[foe]:
-            self.problem = f"all {self.due()[foe]} shots at {self.who(foe)} are marked"
+        elif self.counts().get(foe, 0) >= self.shots_due().get(foe, 0):
+            self.problem = f"all {self.shots_due().get(foe, 0)} shots at {self.who(foe)} are marked"
         else:
             self.salvo.append((foe, cell))
+
+    def round_mark(self) -> Any:
+        """What changes from one salvo round to the next: the shots fired."""
+        return sum(len(sea["shots"]) + len(sea["hits"]) for sea in self.seen["seas"])
+
+    def new_salvo(self) -> None:
+        self.salvo = []
 
     def who(self, seat: int) -> str:
         return "you" if seat == self.seen["seat"] else str(self.current["seats"][seat])
@@ -303,11 +349,12 @@ class ZeeslagBoard(Board):
             self.placed, self.ready = [], None
         elif self.ready is not None and update.get("decision") == "hidden":
             self.call_later(self.commit, self.ready)
-        shots = sum(len(sea["shots"]) + len(sea["hits"]) for sea in view["seas"])
+        shots = self.round_mark()
         if not self.due():
             self.salvo, self.salvo_round = [], None
         elif shots != self.salvo_round:  # a new round: a new salvo, aimed first at the first enemy due
-            self.salvo, self.salvo_round, self.target = [], shots, next(iter(self.due()))
+            self.new_salvo()
+            self.salvo_round, self.target = shots, next(iter(self.due()))
             if isinstance(self.waters(), SharedSea):
                 self.cursor = (BLOCK * self.target + self.cursor[0] % BLOCK, self.cursor[1])
         grid = self.grid()
@@ -319,7 +366,7 @@ class ZeeslagBoard(Board):
             self._draw_shared(text)
         else:
             self._draw_seas(text)
-        text.append(LEGEND + "\n", style="dim")
+        text.append(self.legend + "\n", style="dim")
         text.append(self._afloat()[:WIDTH] + "\n")
         text.append(self._doing(update)[:WIDTH] + "\n", style="bold")
         for shot in view["recent"][-2:]:
@@ -354,51 +401,71 @@ class ZeeslagBoard(Board):
         view = self.seen
         me = view["seat"]
         others = self.others()
-        if len(others) >= SHOWN:  # a window of the others from the one aimed at (Tab moves it)
+        if len(others) >= self.shown:  # a window of the others from the one aimed at (Tab moves it)
             first = others.index(self.aimed_at())
-            others = [others[(first + step) % len(others)] for step in range(SHOWN - 1)]
+            others = [others[(first + step) % len(others)] for step in range(self.shown - 1)]
         shown = ([me] if me is not None else []) + others
         aiming = view["seats"] > 2 and not self.placing()
         titles = [self.label(seat) + (" ◀" if seat == self.aimed_at() and aiming else "") for seat in shown]
-        text.append(GAP.join(f"{title[:22]:<22}" for title in titles) + "\n", style="underline")
         grids = [self._grid(seat) for seat in shown]
-        for row in range(len(grids[0])):
-            for index, grid in enumerate(grids):
-                if index:
-                    text.append(GAP)
-                text.append_text(grid[row])
-            text.append("\n")
+        width = len(grids[0][0]) - 1
+        side = self.side()
+        text.append(GAP.join(f"{title[:width]:<{width}}" for title in titles), style="underline")
+        for row in range(len(grids[0]) + 1):
+            if row:
+                for index, grid in enumerate(grids):
+                    if index:
+                        text.append(GAP)
+                    text.append_text(grid[row - 1])
+            text.append((GAP + side[row] if row < len(side) else "").rstrip() + "\n")
+
+    def side(self) -> list[str]:
+        """Lines beside the seas (from their titles' row down), where they leave room: none here."""
+        return []
 
     def _grid(self, seat: int) -> list[Text]:
-        """One seat's own sea, two characters a cell."""
+        """One seat's own sea, ``cell_width`` characters a cell, under its column numbers."""
         view = self.seen
         sea_index = view["fleets"][seat]["sea"]
-        sea = view["seas"][sea_index]
-        grid = grid_of(sea)
+        grid = grid_of(view["seas"][sea_index])
         cells = marks(view, sea_index)
-        highlight: set[int] = set()
-        own = seat == view["seat"]
-        if own and self.placing():
-            for placement in self.placed:
-                for cell in placement.cells(grid) or ():
-                    cells[cell] = MARKS["ship"]
-            ghost = self.ghost()
-            highlight = set((ghost.cells(grid) or ()) if ghost is not None else ())
-        elif not own and seat == self.aimed_at() and (self.current.get("legal_moves") or self.due()):
-            highlight = {grid.cell(*self.cursor)}
+        highlight = self.highlight(seat, grid, cells)
+        shade = self.shade(seat)
         for foe, cell in self.salvo:
             if foe == seat:
                 cells[cell] = MARKS["aimed"]
-        rows = [Text("  " + "".join(f"{(x + 1) % 10:>2}" for x in range(grid.width)) + " ")]  # columns 1..9, 0 for 10
+        rows = [Text("  " + self.columns(grid.width) + " ")]
         for y in range(grid.height):
             row = Text(f"{ROW_LETTERS[y]} ")
             for x in range(grid.width):
                 cell = grid.cell(x, y)
-                style = "reverse" if cell in highlight else "bold yellow" if cells[cell] == MARKS["aimed"] else None
-                row.append(f"{cells[cell]:>2}", style=style)
+                style = "reverse" if cell in highlight else "bold yellow" if cells[cell] == MARKS["aimed"] else \
+                    "on grey23" if cell in shade else None
+                row.append(f"{cells[cell]:>{self.cell_width}}", style=style)
             row.append(" ")
             rows.append(row)
         return rows
+
+    def columns(self, width: int) -> str:
+        """The column numbers over a sea: 1..9, 0 for 10."""
+        return "".join(f"{(x + 1) % 10:>2}" for x in range(width))
+
+    def highlight(self, seat: int, grid: Grid, cells: list[str]) -> set[int]:
+        """The cells of ``seat``'s sea drawn reversed (the ship being placed, the cell aimed at),
+        marking the ships placed so far in ``cells``."""
+        if seat == self.seen["seat"] and self.placing():
+            for placement in self.placed:
+                for cell in placement.cells(grid) or ():
+                    cells[cell] = MARKS["ship"]
+            ghost = self.ghost()
+            return set((ghost.cells(grid) or ()) if ghost is not None else ())
+        if seat != self.seen["seat"] and seat == self.aimed_at() and (self.current.get("legal_moves") or self.due()):
+            return {grid.cell(*self.cursor)}
+        return set()
+
+    def shade(self, seat: int) -> set[int]:
+        """Cells of ``seat``'s sea drawn shaded: none here."""
+        return set()
 
     def _draw_shared(self, text: Text) -> None:
         """The shared sea: a label over each block, two characters a cell while it fits, else
@@ -491,15 +558,17 @@ class ZeeslagBoard(Board):
         """What to do now, in words (or what is going on)."""
         if self.placing():
             ghost = self.ghost()
-            ship = self.fleet().ships[len(self.placed)] if ghost is not None else None
+            ship = self.ships()[len(self.placed)] if ghost is not None else None
             if self.ready is not None:
                 return "fleet chosen: sent when your turn to commit comes"
             what = f"place {ship.name_en} ({ship.length})" if ship else "fleet placed"
             return f"{what}: arrows + Enter, r rotate, Backspace undo, a random"
-        due = self.due()
-        if due:
-            marked = " ".join(f"{foe}:{self.grid().name(cell)}" for foe, cell in sorted(self.salvo)) or "none yet"
-            if self.seen["salvo"] == "focus":
+        if self.due():
+            due = self.shots_due()
+            marked = self.salvo_words() or "none yet"
+            if not due:
+                need = "no shots"
+            elif self.seen["salvo"] == "focus":
                 need = f"{max(due.values())} at one of {len(due)} enemies"
             elif len(set(due.values())) == 1 and len(due) > 2:
                 need = f"{next(iter(due.values()))} at each of {len(due)} enemies"
@@ -512,13 +581,24 @@ class ZeeslagBoard(Board):
         lines = (update.get("text") or "").splitlines()
         return lines[-1] if lines else ""
 
+    def salvo_words(self) -> str:
+        """The salvo marked so far: ``1:B7 2:C3``."""
+        return " ".join(f"{foe}:{self.grid().name(cell)}" for foe, cell in sorted(self.salvo))
+
     def _shot_line(self, shot: dict) -> str:
-        view, fleet = self.seen, self.fleet()
-        hit = shot["hit"]
+        """``bob shot B7: hit, Cruiser sunk``; the space battle's abilities by their own verbs."""
+        view = self.seen
+        hit, kind, who = shot["hit"], shot.get("kind", "shot"), self.who(shot["seat"])
         outcome = "being opened" if hit is None else "miss" if not hit else "hit" if hit == 1 else f"{hit} ships hit"
         for owner, ship in shot["sunk"]:
             whose = "" if view["seats"] == 2 else f" of {self.who(owner)}"
-            outcome += f", {fleet.ships[ship].name_en}{whose} sunk"
+            outcome += f", {self.ship_name(ship)}{whose} sunk"
         at = f" at {self.who(shot['target'])}" if view["seats"] > 2 and view["variant"] != "shared" else ""
         timer = " (timer)" if shot["timer"] else ""
-        return f"{self.who(shot['seat'])} shot {grid_of(view['seas'][0]).name(shot['cell'])}{at}: {outcome}{timer}"
+        where = grid_of(view["seas"][0]).name(shot["cell"]) if shot["cell"] >= 0 else ""
+        if kind == "reserve":
+            return f"{who} landed a reserve squadron"
+        if kind == "scan":
+            return f"{who} scanned {where}{at}: " + ("being opened" if hit is None else f"{hit} ship cells found")
+        verb = {"shot": "shot", "nuke": "nuked", "blast": "blasted", "laser": "lasered"}[kind]
+        return f"{who} {verb} {where}{at}: {outcome}{timer}"

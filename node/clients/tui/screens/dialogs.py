@@ -12,7 +12,10 @@ HELP = """Keys at the table
   arrows / Enter   choose and play (each board's last line says how)
   Space            mark (cards of one play, a salvo's shots, a deck's cards)
   Tab              zeeslag: the next enemy's waters
-  a                let your node choose at random (a fleet, a deck)
+  r / Backspace    zeeslag: turn the ship to place / take one back
+  ← → + -          zeeslag space: sell or buy a ship of the kind (↑↓)
+  l s n r          zeeslag space: laser, scan, nuke, reserve (again: shots)
+  a                let your node choose at random (a fleet, a squadron, a deck)
   typing           a move's number, a cell such as b7, a salvo such as 1:b7 2:c3,
                    a card's name or code, a deck-list file's path; Enter sends
   R                resign (asks first)

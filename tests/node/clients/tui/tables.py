@@ -9,6 +9,7 @@ there (nothing a seat may not know).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from fairtable.games import referee, registry
@@ -36,12 +37,17 @@ def forced(game: Any, state: Any) -> bool:
     return decision_of(game.pending(state)) == "move" and len(game.legal_moves(state, 0)) == 1
 
 
-def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, events: int | None = None, **options: Any) -> dict:
+def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, events: int | None = None,
+             bot: Callable[[random.Random], Any] | None = None, where: Callable[[Any, Any], bool] | None = None,
+             **options: Any) -> dict:
     """Seat 0's ``table`` event at its ``nth`` decision (counted from 0) of a seeded game, or
-    after its first ``events`` events (a moment it decides nothing: blind play, say)."""
+    after its first ``events`` events (a moment it decides nothing: blind play, say), or at its
+    first decision in a state ``where(game, state)`` holds; seat 0 played by ``bot`` (made from
+    its random generator) instead of a random one."""
     game = registry.get(game_id)
     chosen = game.options_of(game.setup(variant, options, seats))
-    bots = [make(game, "random", random.Random(seed * 10 + seat)) for seat in range(seats)]
+    bots = [(bot if bot is not None and seat == 0 else lambda rng: make(game, "random", rng))(random.Random(seed * 10 + seat))
+            for seat in range(seats)]
     played = referee.play(game, variant, options, bots, random.Random(seed), lockstep=True)
     state, count = game.setup(variant, options, seats), -1
     for index, event in enumerate(played.seat_events[0]):
@@ -49,7 +55,7 @@ def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, ev
             break
         if events is None and decision_of(game.pending(state)) is not None and not forced(game, state):
             count += 1
-            if count == nth:
+            if (count == nth and where is None) or (where is not None and where(game, state)):
                 break
         state = game.apply(state, event)
     else:

@@ -6,6 +6,7 @@ from fairtable.node.clients.tui.boards import board_for, move_hint, pick, typed_
 from fairtable.node.clients.tui.boards.drachenherz import DrachenherzBoard
 from fairtable.node.clients.tui.boards.duel import DuelBoard
 from fairtable.node.clients.tui.boards.generic import GenericBoard
+from fairtable.node.clients.tui.boards.space import SpaceBoard
 from fairtable.node.clients.tui.boards.zeeslag import ZeeslagBoard
 from fairtable.node.clients.tui.screens.final import outcome
 from tests.node.clients.tui.tables import table_at
@@ -15,7 +16,8 @@ def test_each_game_gets_its_board_and_an_unknown_game_or_variant_the_generic_one
     assert type(board_for({"game": "zeeslag", "variant": "shared"})) is ZeeslagBoard
     assert type(board_for({"game": "duel", "variant": "ffa"})) is DuelBoard
     assert type(board_for({"game": "drachenherz", "variant": "standard"})) is DrachenherzBoard
-    assert type(board_for({"game": "zeeslag", "variant": "space"})) is GenericBoard  # a variant still to come
+    assert type(board_for({"game": "zeeslag", "variant": "space"})) is SpaceBoard
+    assert type(board_for({"game": "zeeslag", "variant": "nebula"})) is GenericBoard  # a variant still to come
     assert type(board_for({"game": "chess", "variant": "blitz"})) is GenericBoard
 
 

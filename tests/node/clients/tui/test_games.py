@@ -1,5 +1,6 @@
 """Every game on its own board, through Textual's pilot against in-process nodes with bots:
-zeeslag salvos for three (cursor and typed) and the shared sea's fleet by hand, drachenherz by
+zeeslag salvos for three (cursor and typed), the shared sea's fleet by hand, a space battle
+bought, placed and shot by hand to its verified end, drachenherz by
 keys and typing, duel decks (a deck-list file, refused and accepted; picked in the client; at
 random), attacks at a chosen seat, the draft, and blind play to its verified end."""
 
@@ -9,6 +10,7 @@ from fairtable.games.duel.decklist import write
 from fairtable.games.zeeslag.sea import Grid
 from fairtable.node.clients.tui.app import HostSettings, Start
 from fairtable.node.clients.tui.boards.zeeslag import opened
+from tests.node.clients.tui.space_tables import keys_to
 from tests.node.clients.tui.world import World, deciding, my_turn, on, run, screen_text, seat_guest, table, until
 
 
@@ -94,6 +96,31 @@ def test_zeeslag_shared_sea_a_fleet_placed_by_hand_in_the_window_then_a_typed_sa
             await until(pilot, lambda: fired(app, len(update["view"]["due"])), "the typed salvo")
 
     run(tmp_path, 3, body)
+
+
+def test_zeeslag_space_a_scout_bought_and_placed_by_hand_then_shots_by_cursor_to_the_verified_end(tmp_path):
+    async def body(world: World) -> None:
+        app = world.app(Start(host=HostSettings("zeeslag", "space", options={"turn_seconds": 0, "money": 20}, start=True)))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await seat_guest(world, app, pilot)
+            await until(pilot, lambda: deciding(app, "hidden") and "Fleet: 0 ships" in screen_text(app), "buying")
+            await pilot.press("right", "enter")
+            await until(pilot, lambda: "place Scout 1" in screen_text(app), "placing")
+            await pilot.press("r", "enter")  # upright at A1
+            await until(pilot, lambda: table(app)["view"]["fleets"][0]["layout"], "our fleet committed")
+            assert table(app)["view"]["fleets"][0]["layout"] == [[0, 1], [20, 1]]
+            while True:
+                await until(pilot, lambda: (table(app).get("legal_moves") and app.screen.board.current is table(app))
+                            or table(app).get("result") is not None, "our shot or the end")
+                if table(app)["result"] is not None:
+                    break
+                update = table(app)
+                cell = next(move["shoot"] for move in update["legal_moves"] if "shoot" in move)
+                await pilot.press(*keys_to(app.screen.board.cursor, cell), "enter")
+                await until(pilot, lambda: table(app) is not update, "our shot taken")
+            await until(pilot, lambda: on(app, "FinalScreen") and "VALID" in screen_text(app), "the verified result")
+
+    run(tmp_path, 2, body)
 
 
 def test_drachenherz_cards_laid_by_keys_and_by_typing(tmp_path):

@@ -19,6 +19,7 @@ import pytest
 
 from fairtable.node.clients.tui.app import PlayApp
 from fairtable.node.clients.tui.screens.table import TableScreen
+from tests.node.clients.tui.space_tables import ARMED, BUYING, LANDING, SALVO
 from tests.node.clients.tui.tables import table_at
 from tests.node.clients.tui.world import FakeClock
 
@@ -68,6 +69,11 @@ CASES: dict[str, tuple[dict, tuple[str, ...]]] = {
     "zeeslag-shared": (dict(game_id="zeeslag", variant="shared", seats=3, seed=2, nth=3), ("right", "enter")),
     "zeeslag-shared-8": (dict(game_id="zeeslag", variant="shared", seats=8, seed=2, nth=2, teams=2), ("tab", "tab", "tab", "enter")),
     "zeeslag-shared-placing": (dict(game_id="zeeslag", variant="shared", seats=4, seed=2), ("right", "enter", "down", "down")),
+    "space-purchase": (BUYING, ("right", "down", "down", "down", "right", "down", "down", "right")),
+    "space-placing": (BUYING, ("right", "down", "down", "down", "right", "enter", "enter", "r", "right", "right", "right", "right", "right", "right")),
+    "space-battle": (ARMED, ("s", "right", "down", "down")),
+    "space-landing": (LANDING, ("right", "enter")),
+    "space-salvo": (SALVO, ("right", "enter", "tab", "l", "right")),
     "drachenherz": (dict(game_id="drachenherz", variant="standard", seats=2, seed=3, nth=12, match=2), ("right", "space")),
     "duel-deck": (dict(game_id="duel", variant="1v1", seats=2, seed=1), ("space", "down", "space", "down")),
     "duel-rebuild": (dict(game_id="duel", variant="blind", seats=2, seed=1, nth=1), ("down", "space")),
