@@ -9,7 +9,7 @@ import random
 import pytest
 
 from fairtable.games.contract import OpenHidden
-from fairtable.games.zeeslag import effects
+from fairtable.games.zeeslag import abilities, effects, purchase
 from fairtable.games.zeeslag.bots import GreedyBot
 from fairtable.games.zeeslag.sea import FIELD
 from fairtable.protocol.envelope import Envelope
@@ -173,3 +173,62 @@ def test_a_squadron_left_closed_by_a_resignation_is_revealed_with_the_seed_and_j
         assert report.valid, report.violations
     else:
         assert [(v.index, v.seat, v.rule) for v in report.violations] == [(seed.seq, seat, "zeeslag.reserve")]
+
+
+def play_to_rejection(table: SelfPlay) -> tuple[Envelope, Rejected]:
+    """Play on until an honest session refuses an envelope; that envelope and the refusal."""
+    while not table.finished:
+        envelope = table.seal(*table.next_message())
+        try:
+            table.deliver(envelope)
+        except Rejected as rejected:
+            return envelope, rejected
+    raise AssertionError("nobody refused anything")
+
+
+def test_a_false_fleet_size_money_could_buy_is_named_at_the_full_opening(monkeypatch):
+    """A size within what the money buys cannot be refused by anyone but the seat's own node; a
+    cheating node skips that check (modelled by hiding its fleet from its own declaration check),
+    signs the lie, and its full opening shows the true count."""
+    table = space()
+    play_until(table, stage_is("muster", "move"))
+    seat = table.sessions[0].slot.seat
+    bought = purchase.truth(table.sessions[seat].state, seat)["ships"]
+    declared = bought - 1  # the bots buy as many ships as they can: one fewer is always affordable
+    lie = table.seal(seat, "move", {"faces": [], "keys": [], "move": {"ships": declared}})
+    monkeypatch.setattr(purchase, "truth", lambda state, seat: None)
+    table.deliver(lie)
+    monkeypatch.undo()
+    opening, rejected = play_to_rejection(table)
+    assert (rejected.violation.seat, rejected.violation.rule) == (seat, "zeeslag.count")
+    assert f"it declared {declared} ships and bought {bought}" in str(rejected)
+    found = verify_bytes(file_bytes(table, [opening])).violations
+    assert [(v.seat, v.rule) for v in found] == [(seat, "zeeslag.count")]
+
+
+def test_a_laser_without_a_lancer_is_named_at_the_full_opening(monkeypatch):
+    """Seat 1 buys no Lancer. Whether one is afloat only its own node can tell; a cheating node
+    that does not ask (modelled by making seat 1's checks blind to its own fleet) lasers anyway,
+    everyone else accepts it, and its full opening proves the lie."""
+    table = space()
+    play_until(table, lambda t: t.sessions[0].slot.kind == "hidden" and t.sessions[0].slot.seat == 1)
+    ids = [0] * FIELD.size
+    for ship, names in ((6, "E10 E11 E12 F11"), (11, "E1 E2 E3 E4 F2"), (8, "H1 H2 H3 I1")):  # Spirit, Frigate, Cruiser
+        for name in names.split():
+            ids[FIELD.parse(name)] = ship + 1
+    data = {"ships": [int(value != 0) for value in ids], "ids": ids}
+    table.deliver(table.seal(1, "hidden", table.sessions[1].run.hidden_body(1, table.sessions[1].pending, data)))
+    honest = abilities.afloat
+    monkeypatch.setattr(abilities, "afloat", lambda state, seat, name, knowing=True: honest(state, seat, name, knowing and seat != 1))
+    play_until(table, lambda t: t.sessions[0].slot.seat == 1 and t.sessions[0].state.stage == "aim"
+               and abilities.usable(t.sessions[0].state, 1, "laser"))
+    state = table.sessions[0].state
+    start = next(cell for cell in range(FIELD.size) if FIELD.xy(cell)[1] == 0 and cell not in state.seas[0].opened)
+    laser = table.seal(1, "move", {"faces": [], "keys": [], "move": {"laser": start}})
+    table.deliver(laser)  # every session takes it: none can tell seat 1 has no Lancer
+    monkeypatch.undo()
+    opening, rejected = play_to_rejection(table)
+    assert (rejected.violation.seat, rejected.violation.rule) == (1, "zeeslag.ability")
+    assert "used its laser with no Lancer afloat" in str(rejected)
+    found = verify_bytes(file_bytes(table, [opening])).violations
+    assert [(v.seat, v.rule) for v in found] == [(1, "zeeslag.ability")]
