@@ -50,6 +50,7 @@ def test_bench_verify_reports_the_ratio_and_both_process_counts(capsys):
     assert set(other) == {"entry_checks", "card_points", "derived_scalars", "envelope_hashes", "chain_hashes"}
     assert other["entry_checks"] == 0 and other["card_points"] > 0  # an honest replay checks nothing it computed
     assert 0 < figures["ratio_to_all_crypto"] <= figures["ratio"]
+    assert 0 < figures["decode_us_per_envelope"] and "goal_budget_us_per_envelope" in figures
 
 
 @pytest.mark.parametrize("args", [["seats", "--cards", "15"], ["memory", "--tables", "0"], ["verify", "--games", "0"]])
