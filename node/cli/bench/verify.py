@@ -45,7 +45,7 @@ from fairtable.protocol.hashing import digest
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.session.verify import revealed_seeds, verify
 from fairtable.protocol.testing import SelfPlay
-from fairtable.protocol.transcript_file import TranscriptReader, dump, load
+from fairtable.protocol.transcript_file import TranscriptFile, TranscriptReader, dump, load
 
 NAME = "verify"
 HELP = "transcript verification against raw signature checks and scalar multiplications; 1 and N processes"
@@ -70,11 +70,11 @@ def _group_work(data: bytes) -> Ops:
     return session.ops
 
 
-def _decoded(data: bytes) -> None:
+def _decoded(data: bytes) -> TranscriptFile:
     """Read a file into envelopes with every link checked but no signature: the decoding alone."""
     reader = TranscriptReader(signed=False)
     reader.feed(data)
-    reader.close()
+    return reader.close()
 
 
 def _each(count: int, batch: int, work: Callable[[], object]) -> float:
