@@ -12,7 +12,8 @@ process and play towers over loopback TCP with random bots. Figures:
 ``ratio`` is the total TCP game time over the total in-process time; the goal is 1.3. Both nodes'
 journal fsyncs (one per batch, before the node acts on it: spec/node.md) are timed during the
 TCP games: ``fsync_s_per_game`` is their total, ``ratio_without_fsync`` the ratio with it taken
-out, i.e. what the node adds beyond the disk's latency, which the journal cannot avoid.
+out, i.e. what the node adds beyond the disk's latency, which the journal cannot avoid, and
+``fsync_floor_ratio`` the least ``ratio`` can be on this disk: the in-process game plus the fsyncs.
 """
 
 from __future__ import annotations
@@ -158,6 +159,7 @@ async def _measure(root: Path, games: int) -> dict:
         "fsyncs_per_game": round(fsyncs.calls / games, 1),
         "fsync_s_per_game": round(fsyncs.seconds / games, 4),
         "ratio_without_fsync": round((sum(tcp) - fsyncs.seconds) / sum(local), 3),
+        "fsync_floor_ratio": round((sum(local) + fsyncs.seconds) / sum(local), 3),
         "ratio": round(sum(tcp) / sum(local), 3),
         "goal": GOAL,
     }
