@@ -34,7 +34,7 @@ from fairtable.games.zeeslag.reserve import squadron_problem
 from fairtable.games.zeeslag.sea import Grid
 from fairtable.games.zeeslag.starships import CATALOGUE, SPACE, Kind
 from fairtable.games.zeeslag.state import Squadron
-from fairtable.node.clients.tui.boards import RANDOM
+from fairtable.node.clients.tui.boards import RANDOM, pick
 from fairtable.node.clients.tui.boards.zeeslag import GAP, MARKS, MOVES, WIDTH, ZeeslagBoard, grid_of, opened
 
 KEYS = {"l": "laser", "s": "scan", "n": "nuke", "r": "reserve"}
@@ -63,6 +63,11 @@ class SpaceBoard(ZeeslagBoard):
         """The ability being aimed (None: shots)."""
         self.ability: dict | None = None
         """The ability in the salvo, as the salvo's ``ability`` entry."""
+
+    def typed(self, update: dict, text: str) -> Any | None:
+        """A bare cell is a shot there, although a laser, scan or nuke could also be aimed at it
+        (``a5`` ends ``laser A5`` too); an ability is typed with its name."""
+        return pick(update, f"shoot {text}") or super().typed(update, text)
 
     # ------------------------------------------------------------------ state from the update
 

@@ -14,6 +14,7 @@ from fairtable.games.zeeslag.shape import Berth
 from fairtable.games.zeeslag.starships import CATALOGUE, SPACE
 from fairtable.node.clients.tui.app import PlayApp
 from fairtable.node.clients.tui.boards import RANDOM
+from fairtable.node.clients.tui.boards.space import SpaceBoard
 from fairtable.node.clients.tui.boards.zeeslag import opened
 from fairtable.node.clients.tui.screens.table import TableScreen
 from tests.node.clients.tui.space_tables import ARMED, BUYING, CRUISER, DREADNOUGHT, GRID, LANDING, SALVO, SCOUT, keys_to
@@ -185,3 +186,14 @@ def test_in_a_salvo_an_ability_replaces_the_shots_at_the_enemy_aimed_at():
         assert person.sent == [{"salvo": [[first, free[0][0]]], "ability": {"scan": GRID.cell(10, 5), "at": second}}]
 
     play(update, body)
+
+
+def test_a_typed_bare_cell_is_a_shot_even_where_an_ability_could_be_aimed():
+    update = table_at(**ARMED)
+    legal = update["legal_moves"]
+    cell = next(cell for cell in range(GRID.width) if {"shoot": cell} in legal and {"laser": cell} in legal)
+    board = SpaceBoard()
+    name = GRID.name(cell).lower()
+    assert board.typed(update, name) == {"shoot": cell}
+    assert board.typed(update, f"laser {name}") == {"laser": cell}
+    assert board.typed(update, "1") == legal[0]
