@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,14 +45,21 @@ class StubBridge:
         return future
 
 
+@asynccontextmanager
+async def table_screen(update: dict) -> AsyncIterator[tuple[PlayApp, Any]]:
+    """The app at 80x24 on the table screen of a fixed ``update``, through a stub connection; and its pilot."""
+    app = PlayApp(StubBridge(), clock=FakeClock())  # type: ignore[arg-type]
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.connection_status(None)
+        app.table_event(update)
+        await app.push_screen(TableScreen(update["lobby_id"]))
+        await pilot.pause()
+        yield app, pilot
+
+
 def shot(update: dict, keys: tuple[str, ...] = ()) -> str:
     async def take() -> str:
-        app = PlayApp(StubBridge(), clock=FakeClock())  # type: ignore[arg-type]
-        async with app.run_test(size=(80, 24)) as pilot:
-            app.connection_status(None)
-            app.table_event(update)
-            await app.push_screen(TableScreen(update["lobby_id"]))
-            await pilot.pause()
+        async with table_screen(update) as (app, pilot):
             await pilot.press(*keys)
             await pilot.pause()
             return app.export_screenshot(title="fairtable")

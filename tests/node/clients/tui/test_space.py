@@ -16,11 +16,10 @@ from fairtable.node.clients.tui.app import PlayApp
 from fairtable.node.clients.tui.boards import RANDOM
 from fairtable.node.clients.tui.boards.space import SpaceBoard
 from fairtable.node.clients.tui.boards.zeeslag import opened
-from fairtable.node.clients.tui.screens.table import TableScreen
 from tests.node.clients.tui.space_tables import ARMED, BUYING, CRUISER, DREADNOUGHT, GRID, LANDING, SALVO, SCOUT, keys_to
 from tests.node.clients.tui.tables import table_at
-from tests.node.clients.tui.test_snapshots import StubBridge
-from tests.node.clients.tui.world import FakeClock, screen_text
+from tests.node.clients.tui.test_snapshots import table_screen
+from tests.node.clients.tui.world import screen_text
 
 
 class Person:
@@ -48,12 +47,7 @@ class Person:
 
 def play(update: dict, body: Any) -> None:
     async def run() -> None:
-        app = PlayApp(StubBridge(), clock=FakeClock())  # type: ignore[arg-type]
-        async with app.run_test(size=(80, 24)) as pilot:
-            app.connection_status(None)
-            app.table_event(update)
-            await app.push_screen(TableScreen(update["lobby_id"]))
-            await pilot.pause()
+        async with table_screen(update) as (app, pilot):
             await body(Person(app, pilot))
     asyncio.run(run())
 
