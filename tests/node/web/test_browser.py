@@ -1,22 +1,27 @@
 """The browser client in a real headless Chromium, against real nodes: log in with the printed
 link, host, join by invite, from a node's list and from the tables announced nearby, play whole
 towers, zeeslag, duel (a deck from a deck list) and drachenherz games by clicking (one player on
-a phone-sized screen), fire salvos at a table of three, see the result; the replay viewer steps to
-a planted violation and draws every golden game. Screenshots of each game are saved in
-``build/screenshots`` (or the directory ``FAIRTABLE_SCREENSHOTS`` names), replaced on each run."""
+a phone-sized screen), fire salvos at a table of three, land a space station's reserve squadron,
+see the result; the replay viewer steps to a planted violation and draws every golden game.
+Screenshots of each game are saved in ``build/screenshots`` (or the directory
+``FAIRTABLE_SCREENSHOTS`` names), replaced on each run."""
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fairtable.games import registry
+from fairtable.games.bots import RandomBot
+from fairtable.games.contract import Game
 from fairtable.node.discovery import factory_for
 from tests.export_golden import transcripts
 from tests.node.cheated import unaffordable_play
@@ -524,6 +529,79 @@ def test_a_person_buys_places_shoots_and_fires_a_laser_in_the_space_battle(pages
                        "the laser fired")
     (entry,) = [e for e in after["fleets"][me]["abilities"] if e["ability"] == "laser"]
     assert entry["next"] == state["laser"]["next"] + 3, "the laser used in the round it became ready"
+    alice.driver.execute_script("window.confirm = () => true")
+    alice.press("#resign")
+    alice.wait(lambda: alice.text("#result").startswith("You lost"), "alice to see she lost")
+
+
+class FirstShot(RandomBot):
+    """A bot that shoots the first cell it may, in reading order (A1, A2, ...): a field whose
+    ships lie below row A is never hit by it in the few rounds a test plays."""
+
+    def choose(self, game: Game, state: Any, seat: int) -> Any:
+        moves = game.legal_moves(state, seat)
+        return next((move for move in moves if "shoot" in move), moves[0])
+
+
+def shooting_first_cells(robot: Served, lobby: str) -> None:
+    """The robot's seat at ``lobby`` plays :class:`FirstShot` from now on (its node's bot is random)."""
+    async def swap() -> None:
+        robot.node.mesh.find(lobby).bot = FirstShot(random.Random(0))
+    robot.call(swap)
+
+
+def test_a_person_lands_a_reserve_squadron_by_clicking_in_the_space_battle(pages, served):
+    alice = pages[0]
+    lobby = bot_table([alice], served[2], "space", {"turn_seconds": 0}, 2)
+    shooting_first_cells(served[2], lobby)  # row A only: the station below is never hit
+    alice.press('button.buy[data-kind="station"]')
+    alice.press("#to-placement")
+    alice.press('rect[data-place="H18"]')
+    alice.wait(lambda: len(alice.cells("rect.cell.place.ship", "place")) == 8, "the station placed")
+    alice.press("#confirm-fleet")
+    me = alice.wait(lambda: view_of(served[0], lobby)["seat"] is not None and view_of(served[0], lobby), "alice's view")["seat"]
+    enemy = 1 - me
+    fired = []
+    while not alice.all("#ability-reserve"):  # a random fleet for 500 has over 30 cells: 8 rounds of 3 shots sink none
+        assert len(fired) <= 24, alice.screenshot("zeeslag-space-reserve-stuck")
+        alice.wait(lambda: alice.all("#ability-reserve") or alice.all(f'.star-field[data-seat="{enemy}"] rect.target'), "alice's turn")
+        targets = alice.cells(f'.star-field[data-seat="{enemy}"] rect.target')
+        if alice.all("#ability-reserve") or not targets:
+            continue
+        fired.append(targets[len(fired) * 7 % len(targets)])
+        alice.click(alice.one(f'.star-field[data-seat="{enemy}"] rect.target[data-cell="{fired[-1]}"]'))
+        alice.wait(lambda: cell_of(fired[-1]) in view_of(served[0], lobby)["seas"][enemy]["shots"], "the shot taken by the node")
+    before = view_of(served[0], lobby)
+    assert before["fleets"][me]["rounds"] == 8 and cell_of("A1") in before["seas"][me]["shots"], "the 9th own round, A1 shot"
+    assert alice.text(f'.star-field[data-seat="{me}"] li[data-ability="reserve"]').endswith("ready")
+    alice.press("#ability-reserve")
+    alice.wait(lambda: (view_of(served[0], lobby)["placing"] or {}).get("fighters") == 3, "the node asking for the squadron")
+    alice.one("rect[data-land]")
+
+    def refused(cell: str, why: str) -> None:
+        alice.press(f'rect[data-land="{cell}"]')
+        alice.wait(lambda: why in alice.text("#landing-message"), f"{cell} refused")
+        view = view_of(served[0], lobby)
+        assert view["placing"] and view["fleets"][me]["squadrons"] == 0, "nothing sent"
+
+    refused("A1", "A1 is not free")
+    refused("I19", "I19 is not free")  # the station's hole
+    landed = ("C5", "E5", "C8")
+    alice.press(f'rect[data-land="{landed[0]}"]')
+    refused("D6", "fighters may not touch each other")
+    for cell in landed[1:]:
+        alice.press(f'rect[data-land="{cell}"]')
+    alice.wait(lambda: sorted(alice.cells("rect.cell.place.fighter", "land")) == sorted(landed), "three fighters chosen")
+    assert alice.text("#landing-message").strip() == ""
+    alice.screenshot("zeeslag-space-landing")
+    alice.press("#confirm-landing")
+    after = alice.wait(lambda: (v := view_of(served[0], lobby))["fleets"][me]["squadrons"] == 1 and v, "the squadron landed")
+    wing = [0] * 200
+    for number, cell in enumerate(landed, 1):
+        wing[cell_of(cell)] = number
+    assert served[0].node.mesh.find(lobby).session.state.boards[me].own["wing1"] == tuple(wing)
+    assert sorted(after["fleets"][me]["fighters"]) == sorted([cell_of(cell), 15 + n] for n, cell in enumerate(landed))
+    alice.wait(lambda: sorted(alice.cells(f'.star-field[data-seat="{me}"] rect.cell.fighter')) == sorted(landed), "the fighters on her field")
     alice.driver.execute_script("window.confirm = () => true")
     alice.press("#resign")
     alice.wait(lambda: alice.text("#result").startswith("You lost"), "alice to see she lost")
