@@ -361,16 +361,21 @@ function landing(ctx, placing) {
   const panel = h("div", { class: "sea-panel placing landing", "data-seat": me });
   const free = new Set(placing.free || []);
   const ships = known(view, me);
+  const sea = view.seas[me];
+  const shot = new Set([...sea.shots, ...sea.hits, ...sea.water]);
+  const why = (cell) => ships.has(cell) ? "holds a ship" : shot.has(cell) ? "was shot at"
+    : "is next to a ship or aimed at this round";
   const paint = () => {
     const rects = [];
     for (let cell = 0; cell < width * height; cell++) {
       const chosen = memo.cells.includes(cell);
-      const kind = chosen ? "fighter" : ships.has(cell) ? (ships.get(cell) === "fighter" ? "fighter" : "ship") : free.has(cell) ? "free" : "closed";
+      const kind = chosen ? "fighter" : ships.has(cell) ? (ships.get(cell) === "fighter" ? "fighter" : "ship")
+        : free.has(cell) ? "free" : shot.has(cell) ? "closed shot" : "closed";
       rects.push(cellRect(cell, width, {
         class: `cell place ${kind}`, "data-land": cellName(cell, width),
         onclick: () => {
           if (chosen) memo.cells = memo.cells.filter((c) => c !== cell);
-          else if (!free.has(cell)) memo.note = `Refused: ${cellName(cell, width)} is not free (shot, shown, or next to a ship)`;
+          else if (!free.has(cell)) memo.note = `Refused: ${cellName(cell, width)} ${why(cell)}`;
           else if (touching([cell], memo.cells.map((c) => ({ index: c, cells: [c] })), width, height) !== undefined) memo.note = `Refused: fighters may not touch each other`;
           else if (memo.cells.length >= placing.fighters) memo.note = `Refused: a squadron is ${placing.fighters} fighters`;
           else memo.cells.push(cell);

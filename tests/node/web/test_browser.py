@@ -584,8 +584,9 @@ def test_a_person_lands_a_reserve_squadron_by_clicking_in_the_space_battle(pages
         view = view_of(served[0], lobby)
         assert view["placing"] and view["fleets"][me]["squadrons"] == 0, "nothing sent"
 
-    refused("A1", "A1 is not free")
-    refused("I19", "I19 is not free")  # the station's hole
+    refused("A1", "A1 was shot at")
+    refused("H18", "H18 holds a ship")
+    refused("I19", "I19 is next to a ship")  # the station's hole
     landed = ("C5", "E5", "C8")
     alice.press(f'rect[data-land="{landed[0]}"]')
     refused("D6", "fighters may not touch each other")
