@@ -14,7 +14,9 @@ Encoding uses the ``msgpack`` library, after a walk that sorts keys and refuses 
 wire cannot carry. Decoding is our own strict parser, because the canonical rules and
 the precise error messages (with byte offsets) are the point: it raises only
 :class:`CodecError`, never allocates more than the input it has seen, and refuses deep
-nesting before descending.
+nesting before descending. :func:`decode` lets msgpack's C decoder read first, for speed:
+its value stands only when it is plainly within the limits and its canonical encoding is
+the input itself; every other input goes to the strict parser.
 """
 
 from __future__ import annotations
@@ -270,7 +272,47 @@ def decode(data: bytes, limits: Limits = DEFAULT_LIMITS) -> Value:
         raise CodecError(f"expected bytes, got {type(data).__name__}")
     if len(data) > limits.max_size:
         raise CodecError(f"input of {len(data)} bytes exceeds the size limit of {limits.max_size}")
+    fast = _read_canonical(data, limits)
+    if fast is not _UNDECIDED:
+        return fast
     value, end = decode_prefix(data, 0, limits)
     if end != len(data):
         raise CodecError(f"{len(data) - end} trailing bytes after the value", end)
     return value
+
+
+_UNDECIDED = object()
+_SCALARS = frozenset({type(None), bool, int, str, bytes})
+
+
+def _read_canonical(data: bytes, limits: Limits) -> Any:
+    """The value, when msgpack's C decoder reads one that lies well inside the limits and whose
+    canonical encoding is ``data`` itself; else ``_UNDECIDED``, and the strict parser decides.
+
+    The canonical encoding is unique, so ``encode(value) == data`` accepts exactly what the strict
+    parser accepts; anything else (an error, a float, an extension, a limit approached) goes to the
+    strict parser, which is the one place that decides and names what is wrong. For a value
+    whose keys are sorted, msgpack's packer writes the canonical encoding (:func:`encode`).
+    """
+    try:
+        size = len(data)  # no length may promise more than the input holds: nothing is allocated beyond it
+        value = msgpack.unpackb(data, use_list=False, raw=False, strict_map_key=True, max_ext_len=0,
+                                max_str_len=min(limits.max_str, size), max_bin_len=min(limits.max_bin, size),
+                                max_array_len=min(limits.max_items, size), max_map_len=min(limits.max_items, size // 2))
+    except Exception:  # whatever msgpack refuses, the strict parser names
+        return _UNDECIDED
+    if not _plain(value, limits.max_depth - 1) or msgpack.packb(value, use_bin_type=True) != data:
+        return _UNDECIDED
+    return value
+
+
+def _plain(value: Any, room: int) -> bool:
+    """Wire types only, map keys strings in canonical order, containers nested fewer than ``room`` deep."""
+    kind = type(value)
+    if kind is tuple:
+        return room > 0 and all(_plain(item, room - 1) for item in value)
+    if kind is dict:
+        keys = list(value)
+        return (room > 0 and all(type(key) is str for key in keys) and keys == sorted(keys)
+                and all(_plain(item, room - 1) for item in value.values()))
+    return kind in _SCALARS

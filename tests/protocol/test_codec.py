@@ -1,6 +1,7 @@
 import json
 import tracemalloc
 
+import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -177,3 +178,51 @@ def test_decode_prefix_distinguishes_too_large_from_incomplete():
 def test_decoder_rejects_non_bytes_input():
     with pytest.raises(codec.CodecError, match="expected bytes"):
         codec.decode("not bytes")
+
+
+def strictly(data: bytes):
+    """The strict parser alone: the one value spanning ``data``, or its CodecError."""
+    value, end = codec.decode_prefix(data, 0, codec.DEFAULT_LIMITS)
+    if end != len(data):
+        raise codec.CodecError("trailing bytes")
+    return value
+
+
+@given(wire_values, st.data())
+@settings(max_examples=1500)
+def test_the_fast_reading_gives_the_strict_parsers_value_or_leaves_the_input_to_it(value, data):
+    """msgpack's C decoder reads first; it may only ever agree with the strict parser or abstain."""
+    encoded = bytearray(codec.encode(value))
+    if data.draw(st.booleans()) and encoded:
+        encoded[data.draw(st.integers(0, len(encoded) - 1))] ^= data.draw(st.integers(1, 255))
+    fast = codec._read_canonical(bytes(encoded), codec.DEFAULT_LIMITS)
+    try:
+        expected = strictly(bytes(encoded))
+    except codec.CodecError:
+        assert fast is codec._UNDECIDED
+        return
+    assert fast is codec._UNDECIDED or fast == expected
+
+
+@pytest.mark.parametrize("data, problem", [
+    (msgpack.packb({"b": 1, "a": 2}), "map keys out of order"),
+    (b"\x82\xa1a\x01\xa1a\x02", "duplicate map key"),
+    (msgpack.packb(1.5), "floats are not allowed"),
+    (b"\xcd\x00\x05", "not in its shortest form"),
+    (b"\xd0\x05", "encoded as signed"),
+    (b"\xd9\x01a", "not in its shortest form"),
+    (msgpack.packb(msgpack.ExtType(1, b"x")), "extension types"),
+    (msgpack.packb([{"z": 0, "y": 0}]), "map keys out of order"),
+], ids=["unsorted", "duplicate", "float", "long int", "signed", "long str", "ext", "nested unsorted"])
+def test_what_msgpack_reads_but_the_wire_forbids_is_refused_with_the_strict_parsers_words(data, problem):
+    assert codec._read_canonical(data, codec.DEFAULT_LIMITS) is codec._UNDECIDED
+    with pytest.raises(codec.CodecError, match=problem):
+        codec.decode(data)
+
+
+def test_nesting_at_the_limit_is_decided_by_the_strict_parser():
+    limits = codec.Limits(max_depth=3)
+    inside, beyond = b"\x91\x91\x91\x01", b"\x91\x91\x91\x91\x01"
+    assert codec.decode(inside, limits) == (((1,),),)
+    with pytest.raises(codec.CodecError, match="nesting deeper than 3"):
+        codec.decode(beyond, limits)
