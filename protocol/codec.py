@@ -309,10 +309,24 @@ def _read_canonical(data: bytes, limits: Limits) -> Any:
 def _plain(value: Any, room: int) -> bool:
     """Wire types only, map keys strings in canonical order, containers nested fewer than ``room`` deep."""
     kind = type(value)
-    if kind is tuple:
-        return room > 0 and all(_plain(item, room - 1) for item in value)
+    if kind is not tuple and kind is not dict:
+        return kind in _SCALARS
+    if room <= 0:
+        return False
+    items: Any = value
     if kind is dict:
         keys = list(value)
-        return (room > 0 and all(type(key) is str for key in keys) and keys == sorted(keys)
-                and all(_plain(item, room - 1) for item in value.values()))
-    return kind in _SCALARS
+        for key in keys:
+            if type(key) is not str:
+                return False
+        if keys != sorted(keys):
+            return False
+        items = value.values()
+    for item in items:  # scalars checked here: most items are, and a call each would cost more than the check
+        inner = type(item)
+        if inner is tuple or inner is dict:
+            if not _plain(item, room - 1):
+                return False
+        elif inner not in _SCALARS:
+            return False
+    return True
