@@ -11,7 +11,8 @@ holds is the truth), nothing is signed, clients are told why, and the write is r
 Timers (``spec/node.md``): this seat's timed decision falls back to the rules' default after
 ``turn_seconds`` (measured from when the slot became due, which survives a restart); a bot
 moves after ``bot_delay``; a decision with one legal move is played at once; absence claims
-and settling are the replica's (:meth:`Replica.next_wake`).
+and settling are the replica's (:meth:`Replica.next_wake`). What is played at once on a
+received envelope is written in the same batch as that envelope.
 """
 
 from __future__ import annotations
@@ -209,6 +210,8 @@ class LiveTable:
         if self.stalled is not None:
             return Offered(Outcome.HELD, f"not taking envelopes while the journal cannot be written: {self.stalled}")
         offered = self.replica.receive(envelope, self.clock())
+        if offered.outcome is Outcome.ACCEPTED:
+            self._act_at_once()
         self._commit()
         return offered
 
@@ -345,6 +348,15 @@ class LiveTable:
         planned = self._own_action()
         if planned is not None and planned[0] <= self.clock():
             planned[1]()
+
+    def _act_at_once(self) -> None:
+        """What this seat does at once on an envelope just placed (a bot without delay, a decision
+        with one legal move) goes into the same journal batch: one fsync, and still nothing leaves
+        the node before both are on disk. A failure here must not cost the envelope its place."""
+        try:
+            self._act()
+        except Exception:
+            log.exception("table %s: acting on the envelope just placed failed", self.name)
 
     def _tick(self) -> None:
         self.replica.tick(self.clock())

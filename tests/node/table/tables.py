@@ -74,7 +74,8 @@ async def forward(source: LiveTable, target: LiveTable) -> None:
 
 
 def settle(tables: Sequence[LiveTable]) -> None:
-    """Hand envelopes around (no timers, no bots) until no table learns anything more."""
+    """Hand envelopes around (no timers) until no table learns anything more; a bot answers what
+    it is handed at once, as on a node."""
     changed = True
     while changed:
         changed = False

@@ -1,9 +1,12 @@
 """The node's table logic without a network: timers (on a mock clock), absence, forks, equivocation, journal."""
 
+import os
+
 import pytest
 import trio
 import trio.testing
 
+from fairtable.node.table.journal import TableFiles
 from fairtable.node.table.live import Outcome, Timing
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.session.verify import verify
@@ -80,7 +83,7 @@ async def test_claimants_take_turns_one_grace_apart_so_a_silent_claimant_cannot_
 
 async def test_a_late_seats_envelope_refutes_the_claim_made_while_it_was_cut_off(tmp_path, autojump_clock):
     genesis = signed_genesis("counting", 2, {"turn_seconds": 5})
-    claimant, late = live_table(tmp_path, genesis, 0, timing=Timing(grace=10)), live_table(tmp_path, genesis, 1, bot=False)
+    claimant, late = live_table(tmp_path, genesis, 0, bot=False, timing=Timing(grace=10)), live_table(tmp_path, genesis, 1, bot=False)
     settle([claimant, late])
     claimant.play(2)
     settle([claimant, late])
@@ -267,3 +270,26 @@ async def test_a_cheat_caught_live_is_shown_to_the_client_and_exported_as_a_proo
     assert len(proof.transcript) == 2 and proof.evidence == (cheat,)
     assert (0, "counting.move") in [(v.seat, v.rule) for v in verify(proof).violations]
     assert [v.rule for v in reload(tables[1]).violations()] == ["counting.move"]  # the evidence is journaled
+
+
+async def test_a_bots_reply_is_journaled_in_one_batch_with_the_envelope_it_answers(tmp_path):
+    """One fsync for both, and nothing of either leaves the node before both are on disk."""
+    genesis = signed_genesis("counting", 2)
+    batches: list[bytes] = []
+
+    def writer(fd: int, data: bytes) -> int:
+        batches.append(data)
+        return os.write(fd, data)
+
+    person = live_table(tmp_path, genesis, 0, bot=False)
+    bot = live_table(tmp_path, genesis, 1, files=TableFiles(tmp_path / "node-1", genesis.table_id, writer=writer))
+    settle([person, bot])
+    person.play(1)
+    move = person.envelopes[-1]
+    version, before = bot.version, len(batches)
+    assert bot.offer(move).outcome is Outcome.ACCEPTED
+    reply = bot.envelopes[-1]
+    assert bot.envelopes[-2] == move and reply.seat == 1 and reply.kind == "move"  # answered at once
+    assert len(batches) == before + 1 and move.content in batches[-1] and reply.content in batches[-1]
+    assert bot.version > version
+    assert reload(bot).envelopes == bot.envelopes
