@@ -11,7 +11,7 @@ from fairtable.games.zeeslag.sea import Grid
 from fairtable.node.clients.tui.app import HostSettings, Start
 from fairtable.node.clients.tui.boards.zeeslag import opened
 from tests.node.clients.tui.space_tables import keys_to
-from tests.node.clients.tui.world import World, deciding, my_turn, on, run, screen_text, seat_guest, table, until
+from tests.node.clients.tui.world import World, board_ready, deciding, my_turn, on, run, screen_text, seat_guest, table, until
 
 
 async def host_and_seat(world: World, app, pilot, guests: int) -> None:
@@ -32,8 +32,7 @@ def free_cells(update: dict, foe: int) -> list[int]:
 
 def salvo_due(app) -> bool:
     update = table(app)
-    return on(app, "TableScreen") and bool(update.get("your_turn")) and bool((update.get("view") or {}).get("due")) \
-        and app.screen.board.current is update
+    return bool(update.get("your_turn")) and bool((update.get("view") or {}).get("due")) and board_ready(app)
 
 
 def fired(app, count: int) -> bool:
@@ -110,7 +109,7 @@ def test_zeeslag_space_a_scout_bought_and_placed_by_hand_then_shots_by_cursor_to
             await until(pilot, lambda: table(app)["view"]["fleets"][0]["layout"], "our fleet committed")
             assert table(app)["view"]["fleets"][0]["layout"] == [[0, 1], [20, 1]]
             while True:
-                await until(pilot, lambda: (table(app).get("legal_moves") and app.screen.board.current is table(app))
+                await until(pilot, lambda: (table(app).get("legal_moves") and board_ready(app))
                             or table(app).get("result") is not None, "our shot or the end")
                 if table(app)["result"] is not None:
                     break

@@ -163,11 +163,18 @@ async def seat_guest(world: World, app, pilot, guest: int = 1) -> None:
     await world.trio(world.nodes[guest].join, invite.address, invite.lobby_id, invite.fingerprint)
 
 
+def board_ready(app) -> bool:
+    """The table screen's board shows the newest update and has the keys: the screen redraws just
+    after the event, and takes the focus just after it is mounted, so a key pressed before either
+    would be lost."""
+    return on(app, "TableScreen") and app.screen.board.current is table(app) and app.screen.board.has_focus
+
+
 async def my_turn(app, pilot) -> None:
-    """Wait until it is our decision and the board shows it (the screen redraws just after the event)."""
-    await until(pilot, lambda: on(app, "TableScreen") and table(app).get("your_turn") and app.screen.board.current is table(app), "our turn")
+    """Wait until it is our decision and the board is ready for our keys."""
+    await until(pilot, lambda: table(app).get("your_turn") and board_ready(app), "our turn")
 
 
 def deciding(app, decision: str) -> bool:
-    """Our decision is ``decision`` and the board shows it (the screen redraws just after the event)."""
-    return on(app, "TableScreen") and table(app).get("decision") == decision and app.screen.board.current is table(app)
+    """Our decision is ``decision`` and the board is ready for our keys."""
+    return table(app).get("decision") == decision and board_ready(app)
