@@ -63,6 +63,10 @@ class Page:
         script = "return [...document.querySelectorAll(arguments[0])].map((element) => element.dataset[arguments[1]])"
         return self.driver.execute_script(script, css, key)
 
+    def values(self, css: str) -> list[str]:
+        """The ``value`` of every input ``css`` finds, read in one call (a redraw cannot intervene)."""
+        return self.driver.execute_script("return [...document.querySelectorAll(arguments[0])].map((input) => input.value)", css)
+
     def press(self, css: str) -> None:
         """Click what ``css`` finds, finding it again if the page redrew it meanwhile."""
         def pressed() -> bool:
@@ -161,8 +165,8 @@ def host(page: Page, game: str, options: dict[str, str] | None = None) -> str:
         field.send_keys(value)
     page.press("#host-button")
     page.wait(lambda: "offered" in page.text("#host-message"), "the table to be offered")
-    invite = page.one("#your-tables input.invite-code").get_attribute("value")
-    assert invite in page.text("#host-message")
+    invite = page.text("#host-message").rsplit("Invite: ", 1)[-1].strip()
+    page.wait(lambda: invite in page.values("#your-tables input.invite-code"), "the new table among the node's own")
     return invite
 
 
