@@ -472,6 +472,23 @@ def cell_of(name: str, width: int = 20) -> int:
     return (ord(name[0]) - ord("A")) * width + int(name[1:]) - 1
 
 
+
+def shoot_until_ready(page: Page, node: Served, lobby: str, enemy: int, ability: str, most: int) -> list[str]:
+    """Click listed shots at ``enemy``'s field, each taken by the node, until ``ability``'s button
+    shows (at most ``most`` shots); the cells shot."""
+    button, targets_css = f"#ability-{ability}", f'.star-field[data-seat="{enemy}"] rect.target'
+    fired: list[str] = []
+    while not page.all(button):
+        assert len(fired) <= most, page.screenshot(f"zeeslag-space-{ability}-stuck")
+        page.wait(lambda: page.all(button) or page.all(targets_css), f"{page.name}'s turn")
+        targets = page.cells(targets_css)
+        if page.all(button) or not targets:
+            continue
+        fired.append(targets[len(fired) * 7 % len(targets)])
+        page.click(page.one(f'{targets_css}[data-cell="{fired[-1]}"]'))
+        page.wait(lambda: cell_of(fired[-1]) in view_of(node, lobby)["seas"][enemy]["shots"], "the shot taken by the node")
+    return fired
+
 def test_a_person_buys_places_shoots_and_fires_a_laser_in_the_space_battle(pages, served):
     alice = pages[0]
     lobby = bot_table([alice], served[2], "space", {"money": 100, "turn_seconds": 0}, 2)
@@ -511,16 +528,7 @@ def test_a_person_buys_places_shoots_and_fires_a_laser_in_the_space_battle(pages
     expected = sorted([[cell_of(c), spirit] for c in ("B2", "C1", "C2", "D2")] + [[cell_of(c), lancer] for c in ("A15", "A16", "A17")])
     assert view_of(served[0], lobby)["fleets"][me]["layout"] == expected
     enemy = 1 - me
-    fired = []
-    while not alice.all("#ability-laser"):
-        assert len(fired) < 12, alice.screenshot("zeeslag-space-stuck")
-        alice.wait(lambda: alice.all("#ability-laser") or alice.all(f'.star-field[data-seat="{enemy}"] rect.target'), "alice's turn")
-        targets = alice.cells(f'.star-field[data-seat="{enemy}"] rect.target')
-        if alice.all("#ability-laser") or not targets:
-            continue
-        fired.append(targets[len(fired) * 7 % len(targets)])
-        alice.click(alice.one(f'.star-field[data-seat="{enemy}"] rect.target[data-cell="{fired[-1]}"]'))
-        alice.wait(lambda: cell_of(fired[-1]) in view_of(served[0], lobby)["seas"][enemy]["shots"], "the shot taken by the node")
+    fired = shoot_until_ready(alice, served[0], lobby, enemy, "laser", most=11)
     assert fired, "alice shot before her laser was ready"
     state = {e["ability"]: e for e in view_of(served[0], lobby)["fleets"][me]["abilities"]}
     assert alice.text(f'.star-field[data-seat="{me}"] li[data-ability="laser"]').endswith("ready")
@@ -565,16 +573,8 @@ def test_a_person_lands_a_reserve_squadron_by_clicking_in_the_space_battle(pages
     alice.press("#confirm-fleet")
     me = alice.wait(lambda: view_of(served[0], lobby)["seat"] is not None and view_of(served[0], lobby), "alice's view")["seat"]
     enemy = 1 - me
-    fired = []
-    while not alice.all("#ability-reserve"):  # a random fleet for 500 has over 30 cells: 8 rounds of 3 shots sink none
-        assert len(fired) <= 24, alice.screenshot("zeeslag-space-reserve-stuck")
-        alice.wait(lambda: alice.all("#ability-reserve") or alice.all(f'.star-field[data-seat="{enemy}"] rect.target'), "alice's turn")
-        targets = alice.cells(f'.star-field[data-seat="{enemy}"] rect.target')
-        if alice.all("#ability-reserve") or not targets:
-            continue
-        fired.append(targets[len(fired) * 7 % len(targets)])
-        alice.click(alice.one(f'.star-field[data-seat="{enemy}"] rect.target[data-cell="{fired[-1]}"]'))
-        alice.wait(lambda: cell_of(fired[-1]) in view_of(served[0], lobby)["seas"][enemy]["shots"], "the shot taken by the node")
+    # a random fleet for 500 has over 30 cells: 8 rounds of 3 shots sink none
+    shoot_until_ready(alice, served[0], lobby, enemy, "reserve", most=24)
     before = view_of(served[0], lobby)
     assert before["fleets"][me]["rounds"] == 8 and cell_of("A1") in before["seas"][me]["shots"], "the 9th own round, A1 shot"
     assert alice.text(f'.star-field[data-seat="{me}"] li[data-ability="reserve"]').endswith("ready")
