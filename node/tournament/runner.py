@@ -17,6 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import trio
 
@@ -35,6 +36,8 @@ from fairtable.protocol.identity import PublicKey, SecretKey
 from fairtable.protocol.tournament.bundle import Tournament, check_table
 from fairtable.protocol.tournament.progress import Progress, Table, progress
 from fairtable.protocol.tournament.results import Outcome
+
+T = TypeVar("T")
 
 log = logging.getLogger("fairtable.node")
 
@@ -208,14 +211,10 @@ class Tournaments:
         TableFiles(self.mesh.root, genesis.table_id).secret()
         signatures = [genesis.sign(self.key)]
         for participant in table.spec.seats[1:]:
-            key = running.tournament.signed.record.participants[participant].key
-            try:
-                channel = await self._connect(running.addresses[participant], key)
-                async with channel:
-                    await channel.send(message("ttable", v=PROTOCOL_VERSION, genesis=genesis.encoded))
-                    reply = parse(await channel.receive(timeout=self.timeout), "signature", "refused")
-            except (OSError, ValueError, trio.TooSlowError, ChannelError, BadMessage) as exc:
-                log.debug("tournament %s: %s: seat of %s not reachable: %s", running.id.hex()[:12], table.spec.label, participant, exc)
+            request = message("ttable", v=PROTOCOL_VERSION, genesis=genesis.encoded)
+            reply = await self._ask(running, participant, request, self._reply("signature", "refused"),
+                                    f"{table.spec.label}: seat of {participant} not reachable")
+            if reply is None:
                 return
             if reply["t"] == "refused":
                 log.debug("tournament %s: %s: %s", running.id.hex()[:12], table.spec.label, reply["reason"])
@@ -231,20 +230,34 @@ class Tournaments:
             self.mesh.start(signed, lobby_name(running, table), addresses)
             log.info("tournament %s: %s started", running.id.hex()[:12], table.spec.label)
 
+    async def _ask(self, running: Running, participant: int, request: dict,
+                   answer: Callable[[Channel], Awaitable[T]], failure: str) -> T | None:
+        """Send ``request`` to ``participant`` on a channel of its own and read its ``answer``;
+        None (logged with ``failure``) if it cannot be reached or answers out of protocol."""
+        key = running.tournament.signed.record.participants[participant].key
+        try:
+            channel = await self._connect(running.addresses[participant], key)
+            async with channel:
+                await channel.send(request)
+                return await answer(channel)
+        except (OSError, ValueError, trio.TooSlowError, ChannelError, BadMessage) as exc:
+            log.debug("tournament %s: %s: %s", running.id.hex()[:12], failure, exc)
+            return None
+
+    def _reply(self, *kinds: str) -> Callable[[Channel], Awaitable[dict]]:
+        """Read one message of ``kinds`` within the timeout."""
+        async def read(channel: Channel) -> dict:
+            return parse(await channel.receive(timeout=self.timeout), *kinds)
+        return read
+
     async def _fetch(self, running: Running, table: Table) -> None:
         """A table this node does not sit at: its transcript from one of its seats, else from any
         participant who has verified it already (a seat may have left once its table finished)."""
         others = [p for p in range(len(running.addresses)) if p not in table.spec.seats and p != running.me]
         for participant in (*table.spec.seats, *others):
-            key = running.tournament.signed.record.participants[participant].key
-            try:
-                channel = await self._connect(running.addresses[participant], key)
-                async with channel:
-                    await channel.send(message("tget", v=PROTOCOL_VERSION, tournament=running.id, table=table.table_id))
-                    data = await _receive_file(channel, self.timeout)
-            except (OSError, ValueError, trio.TooSlowError, ChannelError, BadMessage) as exc:
-                log.debug("tournament %s: %s: no transcript from %s: %s", running.id.hex()[:12], table.spec.label, participant, exc)
-                continue
+            request = message("tget", v=PROTOCOL_VERSION, tournament=running.id, table=table.table_id)
+            data = await self._ask(running, participant, request, lambda channel: _receive_file(channel, self.timeout),
+                                   f"{table.spec.label}: no transcript from {participant}")
             if data is not None and self._count(running, table, data):
                 return
 
@@ -252,16 +265,10 @@ class Tournaments:
         """Tell every other participant this node holds the whole tournament, until each has heard it."""
         while not running.settled:
             for participant in set(range(len(running.addresses))) - running.told - {running.me}:
-                key = running.tournament.signed.record.participants[participant].key
-                try:
-                    channel = await self._connect(running.addresses[participant], key)
-                    async with channel:
-                        await channel.send(message("tdone", v=PROTOCOL_VERSION, tournament=running.id))
-                        reply = parse(await channel.receive(timeout=self.timeout), "tdone", "refused")
-                except (OSError, ValueError, trio.TooSlowError, ChannelError, BadMessage) as exc:
-                    log.debug("tournament %s: %s did not hear we are done: %s", running.id.hex()[:12], participant, exc)
-                    continue
-                if reply["t"] == "tdone":
+                request = message("tdone", v=PROTOCOL_VERSION, tournament=running.id)
+                reply = await self._ask(running, participant, request, self._reply("tdone", "refused"),
+                                        f"{participant} did not hear we are done")
+                if reply is not None and reply["t"] == "tdone":
                     running.told.add(participant)
                     self.updates.wake()
             with trio.move_on_after(self.heartbeat):
