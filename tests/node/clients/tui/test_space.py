@@ -4,52 +4,18 @@ checked against the game's own rules and legal moves, and what it refuses in wor
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
-
 from fairtable.games.zeeslag.fleet import fleet_problem, layers_of
 from fairtable.games.zeeslag.purchase import bought
 from fairtable.games.zeeslag.reserve import landing
 from fairtable.games.zeeslag.shape import Berth
 from fairtable.games.zeeslag.starships import CATALOGUE, SPACE
-from fairtable.node.clients.tui.app import PlayApp
 from fairtable.node.clients.tui.boards import RANDOM
 from fairtable.node.clients.tui.boards.space import SpaceBoard
 from fairtable.node.clients.tui.boards.zeeslag import opened
-from tests.node.clients.tui.space_tables import ARMED, BUYING, CRUISER, DREADNOUGHT, GRID, LANDING, SALVO, SCOUT, keys_to
+from tests.node.clients.tui.person import Person, play
+from tests.node.clients.tui.space_tables import ARMED, BUYING, CRUISER, DREADNOUGHT, GRID, LANDING, SALVO, SCOUT
 from tests.node.clients.tui.tables import table_at
-from tests.node.clients.tui.test_snapshots import table_screen
 from tests.node.clients.tui.world import screen_text
-
-
-class Person:
-    """The table screen on a fixed table update; ``press`` returns what the screen says then, ``sent`` the moves sent so far."""
-
-    def __init__(self, app: PlayApp, pilot: Any) -> None:
-        self.app, self.pilot = app, pilot
-
-    @property
-    def board(self) -> Any:
-        return self.app.screen.board
-
-    async def press(self, *keys: str) -> str:
-        await self.pilot.press(*keys)
-        await self.pilot.pause()
-        return screen_text(self.app)
-
-    async def to(self, cell: int) -> str:
-        return await self.press(*keys_to(self.board.cursor, cell))
-
-    @property
-    def sent(self) -> list[Any]:
-        return [fields["move"] for op, fields in self.app.bridge.sent if op == "move"]  # type: ignore[attr-defined]
-
-
-def play(update: dict, body: Any) -> None:
-    async def run() -> None:
-        async with table_screen(update) as (app, pilot):
-            await body(Person(app, pilot))
-    asyncio.run(run())
 
 
 def test_a_fleet_bought_within_the_rules_then_placed_by_hand_with_turns_is_the_hidden_data_the_game_accepts():
