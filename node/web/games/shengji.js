@@ -52,16 +52,26 @@ function hand(ctx, cards) {
   const inHand = new Set(view.hand.map((entry) => entry.handle));
   for (const handle of [...selected]) if (!inHand.has(handle)) selected.delete(handle);
   const area = h("div", { class: "hand-area" });
+  // The game lists one move per face, naming the first of two identical cards: a move fits the
+  // selection when it lays a card of each selected card's face (the selected copy or its twin).
+  const faceOf = (handle) => view.hand.find((entry) => entry.handle === handle)?.card;
+  const within = (chosen, laid) => {
+    const left = laid.map(faceOf);
+    return chosen.every((handle) => {
+      const at = left.indexOf(faceOf(handle));
+      return at >= 0 && left.splice(at, 1).length === 1;
+    });
+  };
   function paint() {
     const legal = ctx.legal || [];
-    const matching = legal.filter((move) => [...selected].every((handle) => handles(move).includes(handle)));
+    const matching = legal.filter((move) => within([...selected], handles(move)));
     const cardsShown = view.hand.map(({ handle, card: face }) => h("button", {
       class: `pick${selected.has(handle) ? " selected" : ""}`, "data-handle": handle,
       onclick: () => { if (selected.has(handle)) selected.delete(handle); else selected.add(handle); paint(); },
     }, card(cards, face)));
     const label = (move) => {
       const kind = KINDS.find((k) => k in move) || Object.keys(move)[0];
-      const faces = handles(move).map((handle) => view.hand.find((entry) => entry.handle === handle)?.card);
+      const faces = handles(move).map(faceOf);
       return `${kind} ${faces.map((face) => (face === null || face === undefined ? "??" : cards[face].code)).join(" ")}`.trim();
     };
     fill(area, h("h3", {}, "Your hand"), h("div", { class: "hand" }, cardsShown),

@@ -25,6 +25,7 @@ from fairtable.games.contract import Game
 from fairtable.node.discovery import factory_for
 from tests.export_golden import transcripts
 from tests.node.cheated import unaffordable_play
+from tests.node.clients.tui.tables import sj_played, table_with_copy
 from tests.node.web.browser import WAIT, Served, chromium, nodes
 from tests.paths import ROOT, VECTORS
 
@@ -657,6 +658,37 @@ def test_three_seats_fire_a_space_salvo_with_a_laser_in_place_of_the_shots_at_on
         page.press("#resign")
     for page in pages:
         page.wait(lambda: page.text("#result").startswith("You lost"), f"{page.name} to see it lost")
+
+
+FIXED_BOARD = """const [update, done] = [arguments[0], arguments[arguments.length - 1]];
+import(`/games/${update.game}.js`).then(async (game) => {
+  window.sentMoves = [];
+  const ctx = { game: update.game, variant: update.variant, view: update.view, legal: update.legal_moves, texts: update.move_texts,
+    text: update.text, decision: update.decision, yourTurn: update.your_turn, send: async (move) => window.sentMoves.push(move),
+    state: {}, final: null, repaint: () => {} };
+  const board = document.createElement("section");
+  board.id = "fixed-board";
+  board.append(await game.render(ctx));
+  document.body.prepend(board);
+  done(true);
+});"""
+"""The game's board drawn alone, from a fixed table update, on top of the page; moves it sends go to ``window.sentMoves``."""
+
+
+def test_shengji_selecting_the_unlisted_copy_of_a_card_offers_the_move_the_game_lists_for_its_face(pages):
+    alice = pages[0]
+    update, index = table_with_copy("shengji")
+    entry = update["view"]["hand"][index]
+    assert alice.driver.execute_async_script(FIXED_BOARD, update)
+    try:
+        alice.press(f"#fixed-board button.pick[data-handle='{entry['handle']}']")
+        moves = alice.wait(lambda: alice.all("#fixed-board button.move"), "the moves the selected card makes")
+        moves[0].click()
+        sent = alice.driver.execute_script("return window.sentMoves")
+        hand = {card["handle"]: card["card"] for card in update["view"]["hand"]}
+        assert len(sent) == 1 and sent[0] in update["legal_moves"] and entry["card"] in [hand[h] for h in sj_played(sent[0])]
+    finally:
+        alice.driver.execute_script("document.getElementById('fixed-board').remove()")
 
 
 def test_a_variant_without_pictures_falls_back_to_the_generic_view(pages):

@@ -10,6 +10,8 @@ game alike. A game without a board of its own is played through the node's text 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Set
 from typing import Any
 
 from rich.console import RenderableType
@@ -79,6 +81,19 @@ def pick(update: dict, text: str) -> Any | None:
     if len(named) != 1:
         named = [move for move, line in zip(moves, words) if line.lower() == text]
     return named[0] if len(named) == 1 else None
+
+
+def moves_laying(moves: Iterable[Any], chosen: Set[int], handles_of: Callable[[Any], Set[int] | None],
+                 label: Callable[[int], Hashable]) -> list[Any]:
+    """The legal moves laying exactly the hand cards ``chosen``; failing that, those laying cards
+    with the same labels (a card's face, say). A game lists one move per distinct play, naming
+    the first of two identical cards, so a player who picks the other copy means that move."""
+    moves = list(moves)
+    exact = [move for move in moves if handles_of(move) == chosen]
+    if exact:
+        return exact
+    wanted = Counter(map(label, chosen))
+    return [move for move in moves if (handles := handles_of(move)) is not None and Counter(map(label, handles)) == wanted]
 
 
 def game_of(update: dict) -> Any | None:

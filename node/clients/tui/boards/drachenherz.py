@@ -18,7 +18,7 @@ from textual import events
 
 from fairtable.games.drachenherz.catalogue import CARDS, FIELDS, KINDS, MARKS, SPECIAL, field_name, kind_of
 from fairtable.games.drachenherz.render import card_name, effect
-from fairtable.node.clients.tui.boards import Board, Refused, pick
+from fairtable.node.clients.tui.boards import Board, Refused, moves_laying, pick
 
 WIDTH = 78
 STYLES = {"chest": "yellow", "fire_dragon": "red", "huntress": "magenta", "fossil": "grey62", "princess": "bright_magenta",
@@ -34,6 +34,8 @@ class DrachenherzBoard(Board):
         self.marked: set[int] = set()
         self.asking: list[dict] = []
         """The plays that differ only in the field taken, while the player chooses one."""
+        self.problem = ""
+        """Why the last Enter laid nothing, shown under the hand."""
 
     @property
     def seen(self) -> dict:
@@ -43,11 +45,22 @@ class DrachenherzBoard(Board):
         return list(self.seen.get("hand") or [])
 
     def moves_for(self, handles: set[int]) -> list[dict]:
-        return [move for move in self.current.get("legal_moves") or () if set(move["play"]) == handles and len(move["play"]) == len(handles)]
+        """The plays laying ``handles``, or cards of the same kinds and values (the game lists
+        one play per distinct set of values)."""
+        faces = {entry["handle"]: entry["card"] for entry in self.hand()}
+
+        def label(handle: int) -> tuple[str, int] | None:
+            face = faces.get(handle)
+            return None if face is None else (kind_of(face).id, CARDS[face].value)
+
+        return moves_laying(self.current.get("legal_moves") or (), handles, lambda move: set(move["play"]), label)
 
     def play(self, handles: set[int]) -> Any | None:
-        """The one move laying ``handles``, or None after asking which field to take."""
+        """The one move laying ``handles``, or None after asking which field to take (or saying,
+        in :attr:`problem`, that these cards make no play now)."""
         moves = self.moves_for(handles)
+        self.problem = "" if moves or not self.current.get("legal_moves") else (
+            "these cards make no play now: a play lays cards of one kind, no more than their field has room for")
         if len(moves) == 1:
             self.marked = set()
             return moves[0]
@@ -68,7 +81,14 @@ class DrachenherzBoard(Board):
     def on_key(self, event: events.Key) -> None:
         if not self.current or self.current.get("view") is None:
             return
-        key, hand = event.key, self.hand()
+        if self.press(event.key):
+            event.stop()
+            self.redraw()
+
+    def press(self, key: str) -> bool:
+        """Act on ``key``; False (changing nothing) for a key this board does not take now, which
+        then starts typing a move."""
+        hand = self.hand()
         if self.asking:
             if key in ("1", "2") and int(key) <= len(self.asking):
                 move, self.asking, self.marked = self.asking[int(key) - 1], [], set()
@@ -76,20 +96,21 @@ class DrachenherzBoard(Board):
             elif key == "escape":
                 self.asking = []
             else:
-                return
+                return False
         elif key in ("left", "right") and hand:
             self.cursor = (self.cursor + (1 if key == "right" else -1)) % len(hand)
+            self.problem = ""
         elif key == "space" and hand:
             self.marked ^= {hand[self.cursor]["handle"]}
+            self.problem = ""
         elif key == "enter":
             chosen = self.marked or ({hand[self.cursor]["handle"]} if hand else set())
             played = self.play(chosen)
             if played is not None:
                 self.choose(played)
         else:
-            return
-        event.stop()
-        self.redraw()
+            return False
+        return True
 
     # ------------------------------------------------------------------ drawing
 
@@ -125,6 +146,8 @@ class DrachenherzBoard(Board):
         if self.asking:
             options = "  ".join(f"{number} the {field_name(move['take'])}" for number, move in enumerate(self.asking, 1))
             text.append(f"Take which field? {options}  (Escape: back)\n", style="bold reverse")
+        elif self.problem and update.get("legal_moves"):
+            text.append(self.problem + "\n", style="bold red")
         elif update.get("legal_moves"):
             text.append("←→ choose, Space marks more of a kind, Enter lays (or type 3, or a code: pr3/pd)\n", style="bold")
         elif lines:

@@ -14,7 +14,7 @@ from textual import events
 
 from fairtable.games.shengji.catalogue import CARDS
 from fairtable.games.shengji.render import code, render
-from fairtable.node.clients.tui.boards import Board
+from fairtable.node.clients.tui.boards import Board, moves_laying
 
 KINDS = ("declare", "bury", "lead", "play")
 RED = {"H", "D"}
@@ -37,22 +37,24 @@ class ShengjiBoard(Board):
         super().__init__()
         self.cursor = 0
         self.marked: set[int] = set()
+        self.problem = ""
+        """Why the last Enter played nothing, shown under the hand."""
 
     def hand(self) -> list[dict]:
         return list((self.current.get("view") or {}).get("hand") or [])
 
     def move_for(self, handles: set[int]) -> Any | None:
-        for move in self.current.get("legal_moves") or ():
-            if handles_of(move) == frozenset(handles):
-                return move
-        return None
+        """The move playing ``handles``, or identical cards (the game lists one move per face)."""
+        faces = {entry["handle"]: entry["card"] for entry in self.hand()}
+        moves = moves_laying(self.current.get("legal_moves") or (), handles, handles_of, faces.get)
+        return moves[0] if moves else None
 
     def on_key(self, event: events.Key) -> None:
         hand = self.hand()
         if not hand:
             return
         self.cursor = min(self.cursor, len(hand) - 1)
-        handle = hand[self.cursor]["handle"]
+        handle, problem = hand[self.cursor]["handle"], ""
         if event.key in ("left", "right"):
             self.cursor = (self.cursor + (1 if event.key == "right" else -1)) % len(hand)
         elif event.key == "space":
@@ -62,12 +64,15 @@ class ShengjiBoard(Board):
             if move is not None:
                 self.marked = set()
                 self.choose(move)
+            elif self.current.get("legal_moves"):
+                problem = "these cards make no move now (Space marks the cards of a pair or a tractor)"
         elif event.key == "p":
             passing = [move for move in self.current.get("legal_moves") or () if isinstance(move, dict) and "pass" in move]
             if passing:
                 self.choose(passing[0])
         else:
             return
+        self.problem = problem
         event.stop()
         self.redraw()
 
@@ -93,5 +98,7 @@ class ShengjiBoard(Board):
                 text.append("\n" if (index + 1) % PER_ROW == 0 else " ")
             if len(hand) % PER_ROW:
                 text.append("\n")
+        if self.problem and update.get("legal_moves"):
+            text.append(self.problem + "\n", style="bold red")
         text.append(lines[-1] + "\n", style="bold")
         return text

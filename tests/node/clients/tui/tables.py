@@ -9,12 +9,14 @@ there (nothing a seat may not know).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from fairtable.games import referee, registry
 from fairtable.games.bots import make
 from fairtable.games.contract import CommitHidden, Decide, ShuffleOwned, Simultaneous
+from fairtable.games.drachenherz.catalogue import CARDS as DH_CARDS
+from fairtable.games.drachenherz.catalogue import kind_of
 from fairtable.node.api.ops import fields_of
 from fairtable.node.service import TableUpdate
 
@@ -72,3 +74,52 @@ def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, ev
                                    move_texts=tuple(renderer.move_line(view, move) for move in legal)))
     update["clock"] = {"seat": 0, "seconds": 42} if timer and decision is not None else None
     return update
+
+
+def dh_label(face: int) -> Hashable:
+    """What makes two drachenherz cards the same play: kind and value."""
+    return kind_of(face).id, DH_CARDS[face].value
+
+
+def dh_played(move: Any) -> list[int]:
+    return list(move["play"])
+
+
+def sj_played(move: Any) -> list[int]:
+    value = next((move[kind] for kind in ("declare", "bury", "lead", "play") if kind in move), [])
+    return value if isinstance(value, list) else [value]
+
+
+COPIES: dict[str, tuple[int, Callable[[int], Hashable], Callable[[Any], list[int]], dict[str, Any]]] = {
+    "drachenherz": (2, dh_label, dh_played, {"turn_seconds": 0}),
+    "shengji": (4, lambda face: face, sj_played, {"turn_seconds": 0, "deals": 1}),
+}
+"""Per card game whose legal moves name one of identical cards: seats, what makes cards identical,
+the hand cards a move lays, the options of its seeded tables."""
+
+
+def unlisted_copy(update: dict, game: str) -> int | None:
+    """The hand index of a card that no legal move lays, though one lays an identical card alone."""
+    _, label, played, _ = COPIES[game]
+    hand = update["view"]["hand"] or []
+    laid = {handle for move in update["legal_moves"] for handle in played(move)}
+    alone = {played(move)[0] for move in update["legal_moves"] if len(played(move)) == 1}
+    for index, entry in enumerate(hand):
+        twins = [other for other in hand if other["handle"] != entry["handle"] and label(other["card"]) == label(entry["card"])]
+        if entry["handle"] not in laid and any(other["handle"] in alone for other in twins):
+            return index
+    return None
+
+
+def table_with_copy(game: str) -> tuple[dict, int]:
+    """The first seeded table where seat 0 must move holding an unlisted copy of a listed card, and that copy's index."""
+    seats, _, _, options = COPIES[game]
+    for seed in range(1, 30):
+        for nth in range(12):
+            try:
+                update = table_at(game, "standard", seats, seed=seed, nth=nth, **options)
+            except AssertionError:  # the game ended before
+                break
+            if update["decision"] == "move" and (index := unlisted_copy(update, game)) is not None:
+                return update, index
+    raise AssertionError(f"no seeded {game} table has an unlisted copy of a hand card")

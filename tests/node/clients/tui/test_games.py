@@ -131,10 +131,13 @@ def test_drachenherz_cards_laid_by_keys_and_by_typing(tmp_path):
                 await my_turn(app, pilot)
                 assert "Treasure chest" in screen_text(app) and "Your hand" in screen_text(app)
                 before = table(app)["view"]
-                if typed:
-                    await pilot.press("1", "enter")
-                else:
+                if typed:  # the number of a card that can be laid alone
+                    handle = next(move["play"][0] for move in table(app)["legal_moves"] if len(move["play"]) == 1)
+                    await pilot.press(*str([entry["handle"] for entry in before["hand"]].index(handle) + 1), "enter")
+                else:  # a card its field has no room for lays nothing, and the board says so: the next one then
                     await pilot.press("right", "enter")
+                    while "these cards make no play now" in screen_text(app):
+                        await pilot.press("right", "enter")
                 if app.screen.board.asking:  # the play lets us choose the field to take
                     assert "Take which field?" in screen_text(app)
                     await pilot.press("2")
