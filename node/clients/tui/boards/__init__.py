@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable, Iterable, Set
 from typing import Any
 
 from rich.console import RenderableType
+from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
@@ -48,6 +49,8 @@ class Board(Static, can_focus=True):
     def __init__(self) -> None:
         super().__init__(id="board")
         self.current: dict = {}
+        self.problem = ""
+        """What the player's last keys could not do, and why (:meth:`draw_problem`)."""
 
     def show(self, update: dict) -> None:
         self.current = update
@@ -59,6 +62,10 @@ class Board(Static, can_focus=True):
 
     def draw(self, update: dict) -> RenderableType:
         raise NotImplementedError
+
+    def draw_problem(self, text: Text) -> None:
+        if self.problem:
+            text.append(self.problem + "\n", style="bold red")
 
     def typed(self, update: dict, text: str) -> Any | None:
         """The move the player typed, or None: by default its number among the legal moves, a

@@ -34,8 +34,6 @@ class DrachenherzBoard(Board):
         self.marked: set[int] = set()
         self.asking: list[dict] = []
         """The plays that differ only in the field taken, while the player chooses one."""
-        self.problem = ""
-        """Why the last Enter laid nothing, shown under the hand."""
 
     @property
     def seen(self) -> dict:
@@ -147,7 +145,7 @@ class DrachenherzBoard(Board):
             options = "  ".join(f"{number} the {field_name(move['take'])}" for number, move in enumerate(self.asking, 1))
             text.append(f"Take which field? {options}  (Escape: back)\n", style="bold reverse")
         elif self.problem and update.get("legal_moves"):
-            text.append(self.problem + "\n", style="bold red")
+            self.draw_problem(text)
         elif update.get("legal_moves"):
             text.append("←→ choose, Space marks more of a kind, Enter lays (or type 3, or a code: pr3/pd)\n", style="bold")
         elif lines:

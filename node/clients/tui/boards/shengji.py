@@ -37,8 +37,6 @@ class ShengjiBoard(Board):
         super().__init__()
         self.cursor = 0
         self.marked: set[int] = set()
-        self.problem = ""
-        """Why the last Enter played nothing, shown under the hand."""
 
     def hand(self) -> list[dict]:
         return list((self.current.get("view") or {}).get("hand") or [])
@@ -98,7 +96,7 @@ class ShengjiBoard(Board):
                 text.append("\n" if (index + 1) % PER_ROW == 0 else " ")
             if len(hand) % PER_ROW:
                 text.append("\n")
-        if self.problem and update.get("legal_moves"):
-            text.append(self.problem + "\n", style="bold red")
+        if update.get("legal_moves"):
+            self.draw_problem(text)
         text.append(lines[-1] + "\n", style="bold")
         return text

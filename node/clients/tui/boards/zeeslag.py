@@ -84,7 +84,6 @@ class ZeeslagBoard(Board):
         """The stance of the ship to place (``Ship.stances``): ``r`` steps through them."""
         self.placed: list[Placed] = []
         self.target: int | None = None
-        self.problem = ""
         self.ready: Any = None
         """A fleet chosen before this seat's turn to commit came."""
         self.salvo: list[tuple[int, int]] = []
@@ -371,8 +370,7 @@ class ZeeslagBoard(Board):
         text.append(self._doing(update)[:WIDTH] + "\n", style="bold")
         for shot in view["recent"][-2:]:
             text.append(self._shot_line(shot)[:WIDTH] + "\n", style="italic")
-        if self.problem:
-            text.append(self.problem + "\n", style="bold red")
+        self.draw_problem(text)
         return text
 
     def _title(self) -> str:
