@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fairtable.games import bots as game_bots
@@ -40,6 +40,8 @@ class SelfPlay:
     keys: tuple[SecretKey, ...]
     sessions: tuple[TableSession, ...]
     bots: tuple[Bot, ...]
+    evidence: list[Envelope] = field(default_factory=list)
+    """Signed envelopes off the chain that the transcript file carries (other seats' absence claims)."""
 
     @classmethod
     def create(cls, game_id: str, variant: str, options: Mapping[str, Any], seat_count: int,
@@ -91,6 +93,24 @@ class SelfPlay:
         for session in self.sessions:
             session.receive(envelope)
 
+    def absence_claims(self) -> list[Envelope]:
+        """Every other present seat's claim that the due seat is absent, lowest seat first: nodes
+        sign them each by its own clock, and with three or more seats a claim takes its slot only
+        once all of them are in (``spec/session.md`` §10)."""
+        reference = self.sessions[0]
+        assert reference.slot is not None, "the table is finished"
+        due = reference.slot.seat
+        return [self.seal(seat, *self.sessions[seat].absence_claim_body())
+                for seat in range(len(self.sessions)) if seat != due and seat not in reference.absent]
+
+    def claim_absent(self) -> Envelope:
+        """The due seat is declared absent: the lowest claimant's claim takes the slot, the others'
+        go with the transcript file as the evidence that makes it final."""
+        first, *others = self.absence_claims()
+        self.deliver(first)
+        self.evidence.extend(others)
+        return first
+
     def step(self, tamper: Tamper | None = None) -> Envelope:
         seat, kind, body = self.next_message()
         if tamper is not None:
@@ -107,7 +127,7 @@ class SelfPlay:
         return self.transcript_file()
 
     def transcript_file(self) -> TranscriptFile:
-        return TranscriptFile(self.sessions[0].transcript())
+        return TranscriptFile(self.sessions[0].transcript(), evidence=tuple(self.evidence))
 
 
 def make_bot(game: Game, kind: str, rng: random.Random) -> Bot:

@@ -2,22 +2,23 @@
 
 A live node and the verifier hold a :class:`Replica`. It takes envelopes in any order (from
 peers, relays, a journal, a transcript file's chain and evidence) and keeps the one
-**canonical chain** every honest replica converges on (``spec/session.md`` §5):
+**canonical chain** every honest replica converges on (``spec/session.md`` §10):
 
 - An envelope is signature-checked before it is kept anywhere; envelopes that do not continue
   our chain yet (ahead of it, or on another fork) wait in a bounded :class:`_Pool`, so a forged
   or garbage relay can never make a replica ignore the real envelope.
-- For one slot (same sequence number and ``prev``) the candidates are ranked: the due seat's
-  own envelope first (in-slot), then out-of-turn stoppers (absence claims, disputes) by seat
-  number. At every slot the best candidate the session accepts is on the chain. A replica that
-  holds a worse one switches when a better one arrives, so replicas that have seen the same
-  envelopes hold the same chain, whatever the order of arrival.
-- An absence claim is a candidate only once the claimed seat's deadline plus grace has passed
-  by this replica's own clock; before that it is held. A claim that loses its slot to the
-  claimed seat's in-slot envelope is refuted, and its claimant is named
-  (``session.refuted-claim``).
+- For one slot (same sequence number and ``prev``) the candidates are ranked: a **final**
+  absence claim first (every present seat but the due one declared it absent for that slot),
+  then the due seat's own envelope, then out-of-turn stoppers (disputes, and the lone claim of
+  a table where only one other seat is present) by seat number. At every slot the best
+  candidate the session accepts is on the chain. A replica that holds a worse one switches when
+  a better one arrives, so replicas that have seen the same envelopes hold the same chain,
+  whatever the order of arrival.
+- A claim that is not final names nobody when the due seat's own envelope takes the slot, and
+  the due seat's envelope that arrives after a final claim is late evidence, naming nobody
+  either: without a common clock these are timing forks (:meth:`Replica.timing_forks`).
 - Two different envelopes one seat signed for one slot (same ``seq`` and ``prev``) are an
-  equivocation: the first stays, the proof is kept.
+  equivocation: the proof is kept and both stay candidates (the hash decides).
 - A signed envelope the session refuses is kept as evidence with the violation it proves.
 
 Time comes in as a number (``now``, seconds): the replica never reads a clock. It says when
@@ -77,7 +78,10 @@ class Outcome(enum.Enum):
     HELD = "held"
     """Kept for later: ahead of the chain, on another fork, or a claim whose time has not come."""
     REFUSED = "refused"
-    """Signed by its seat but refused by the session, or losing its slot: kept as evidence."""
+    """Signed by its seat but refused by the session: kept as evidence."""
+    OUTRANKED = "outranked"
+    """Acceptable, but another envelope ranks first at its slot (or a claim waits for the others'):
+    kept off the chain as evidence. A peer that sent it holds another chain: send ours."""
     CONFLICT = "conflict"
     """A second envelope of one seat for one slot: the proof is kept, the first envelope stays."""
     INVALID = "invalid"
@@ -100,7 +104,8 @@ class Placed:
 @dataclass(frozen=True)
 class Kept:
     """Journal record: a signed envelope off the chain, kept as evidence: ``violation`` is what
-    it proves, if anything; ``twin`` the seat's other envelope for the same slot (an equivocation)."""
+    it proves, if anything; ``twin`` the seat's other envelope for the same slot (an equivocation).
+    With neither, it is this seat's own absence claim, held until every other claimant's joins it."""
 
     envelope: Envelope
     violation: Violation | None = None
@@ -135,6 +140,29 @@ class SlotInfo:
     kind: str
     since: float
     allowance: float
+    claimants: tuple[int, ...] = ()
+    """The present seats other than the due one: a claim is final once each declared it absent."""
+
+
+@dataclass(frozen=True)
+class TimingFork:
+    """Slot ``index``, due to ``seat``, was contested by the absence claims of ``claimants``.
+
+    ``held_by`` says who kept the slot: ``"claim"`` (the claim was final and ``seat``'s own
+    envelope came later) or ``"seat"`` (``seat``'s own envelope came before the claim was final).
+    Nobody is named: without a common clock an early claim and a late envelope look alike.
+    ``exposed`` lists the seats whose seed was revealed on the side that lost the slot.
+    """
+
+    index: int
+    seat: int
+    claimants: tuple[int, ...]
+    held_by: str
+    exposed: tuple[int, ...] = ()
+
+    def to_value(self) -> dict:
+        return {"claimants": list(self.claimants), "exposed": list(self.exposed), "held_by": self.held_by,
+                "index": self.index, "seat": self.seat}
 
 
 def timed(request: Request) -> bool:
@@ -162,17 +190,19 @@ def allowance(session: TableSession) -> float:
 
 
 class _Pool:
-    """Signature-checked envelopes off the chain, by the hash they link to; bounded per seat."""
+    """Signature-checked envelopes off the chain, by the hash they link to; bounded per seat
+    (``limit``) on a live node, unbounded for the verifier, whose file bounds it."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int | None = POOL_PER_SEAT) -> None:
         self._by_prev: dict[bytes, dict[bytes, Envelope]] = {}
         self._per_seat: dict[int, int] = {}
+        self._limit = limit
 
     def add(self, envelope: Envelope) -> bool:
         siblings = self._by_prev.setdefault(envelope.prev, {})
         if envelope.hash in siblings:
             return True
-        if self._per_seat.get(envelope.seat, 0) >= POOL_PER_SEAT:
+        if self._limit is not None and self._per_seat.get(envelope.seat, 0) >= self._limit:
             return False
         siblings[envelope.hash] = envelope
         self._per_seat[envelope.seat] = self._per_seat.get(envelope.seat, 0) + 1
@@ -221,7 +251,7 @@ class Replica:
         self.session = self._new_session(private)
         self.slots: Recent[SlotInfo | None] = Recent()
         self.slots.append(self._slot_info(now))
-        self.pool = _Pool()
+        self.pool = _Pool(None if seat is None else POOL_PER_SEAT)
         self.signed: dict[tuple[int, bytes], Envelope] = {}
         self.evidence: dict[tuple[bytes, str], Kept] = {}
         """What signed envelopes off the chain prove, by (envelope hash, rule): one envelope may
@@ -275,6 +305,57 @@ class Replica:
         out = {e.hash: e for e in found if e.hash not in on_chain}
         return sorted(out.values(), key=lambda e: (e.seq, e.seat, e.hash))
 
+    def timing_forks(self) -> list[TimingFork]:
+        """Every slot of our chain that absence claims contested with the due seat's own envelope.
+
+        These name nobody: a transcript holds no clock, so nothing in it tells an early claim from
+        a late envelope (``spec/session.md`` §10). ``exposed`` lets a ``session.seed-exposed``
+        dispute be checked: the disputer's seed was revealed on the side that lost."""
+        forks: list[TimingFork] = []
+        if not any(True for _ in self.pool):
+            return forks  # nothing off the chain contests any slot (a forgetting verifier's case too)
+        for index in range(max(self.chain.first, self.slots.first), len(self.chain)):
+            info = self.slots[index]
+            on_chain = self.chain[index]
+            rivals = self.pool.children(on_chain.prev)
+            if info is None or not rivals:
+                continue
+            claims = [e for e in (*rivals, on_chain) if _claims(e, info.seat)]
+            own = [e for e in rivals if e.seat == info.seat]
+            if on_chain.seat == info.seat and claims:
+                losers, held_by = claims, "seat"
+            elif _claims(on_chain, info.seat) and own:
+                losers, held_by = own, "claim"
+            else:
+                continue
+            claimants = tuple(sorted({e.seat for e in claims}))
+            forks.append(TimingFork(index, info.seat, claimants, held_by, self._seeds_after(losers)))
+        return forks
+
+    def claimants(self, index: int) -> tuple[int, ...]:
+        """The seats whose claims against the due seat of chain slot ``index`` we hold."""
+        info, on_chain = self.slots[index], self.chain[index]
+        if info is None:
+            return ()
+        return tuple(sorted({e.seat for e in (*self.pool.children(on_chain.prev), on_chain) if _claims(e, info.seat)}))
+
+    def waiting_claim(self) -> Envelope | None:
+        """A claim at our head that waits for the other claimants' (none while the slot is open otherwise)."""
+        slot = self.slot
+        if slot is None:
+            return None
+        return next((e for e in self.pool.children(self.head) if _claims(e, slot.seat)), None)
+
+    def _seeds_after(self, envelopes: Iterable[Envelope]) -> tuple[int, ...]:
+        """The seats whose ``seed`` envelope we hold on top of any of ``envelopes`` (off our chain)."""
+        seats, todo = set(), list(envelopes)
+        while todo:
+            envelope = todo.pop()
+            if envelope.kind == SEED:
+                seats.add(envelope.seat)
+            todo.extend(self.pool.children(envelope.hash))
+        return tuple(sorted(seats))
+
     def drain(self) -> list[Record]:
         """The journal records produced since the last call, in the order they must be written."""
         records, self._records = self._records, []
@@ -289,13 +370,13 @@ class Replica:
         return slot.since + turn if turn and timed(self.session.pending) else None
 
     def claim_time(self) -> float | None:
-        """When this seat declares the due seat absent if it stays silent: its deadline plus grace
-        for the lowest present other seat, plus one grace more for each seat before ours."""
+        """When this seat declares the due seat absent if it stays silent: its deadline plus grace.
+        Every other present seat does the same by its own clock (a claim is final once all did);
+        None once this seat has claimed for the slot."""
         slot = self.slot
-        if slot is None or self.seat is None or slot.seat == self.seat or self.seat in self.session.absent:
+        if slot is None or self.seat is None or self.seat not in slot.claimants or (len(self.chain), self.head) in self.signed:
             return None
-        present = [s for s in range(self.session.seat_count) if s != slot.seat and s not in self.session.absent]
-        return max(self.claims_from, slot.since + slot.allowance + (present.index(self.seat) + 1) * self.timing.grace)
+        return max(self.claims_from, slot.since + slot.allowance + self.timing.grace)
 
     def next_wake(self) -> float | None:
         """The earliest time :meth:`tick` may have something to do (a claim to make or adopt, a
@@ -304,7 +385,7 @@ class Replica:
         if slot is None:
             return None
         times = [t for t in (self.claim_time(), self._settled_at()) if t is not None]
-        if any(e.kind == ABSENT for e in self.pool.children(self.head)):
+        if len(slot.claimants) == 1 and any(e.kind == ABSENT for e in self.pool.children(self.head)):
             times.append(self._claims_open_at())
         return min(times, default=None)
 
@@ -347,7 +428,7 @@ class Replica:
         self._extend(now)
         claim_at = self.claim_time()
         if claim_at is not None and now >= claim_at and not self.finished:
-            self._sign_own(*self.session.absence_claim_body(), now)
+            self._claim(now)
 
     def decide(self, decision: Any, now: float) -> Envelope:
         """Sign this seat's decision (a move, hidden data or a simultaneous choice). Raises
@@ -394,7 +475,12 @@ class Replica:
             if envelope.hash not in {e.hash for e in self.chain}:
                 self.pool.add(envelope)
         for record in kept:
-            self.evidence.setdefault(_key(record), record)
+            if record.violation is None and record.twin is None:
+                if record.envelope.hash not in {e.hash for e in self.chain}:
+                    self.pool.add(record.envelope)  # our own claim, waiting for the others'
+                self.signed.setdefault((record.envelope.seq, record.envelope.prev), record.envelope)
+            else:
+                self.evidence.setdefault(_key(record), record)
         self._seen_violations = len(self.session.violations)
         if since is not None and self.slot is not None:
             self.slots[-1] = SlotInfo(self.slot.seat, self.slot.kind, since, self.slot.allowance)
@@ -410,12 +496,34 @@ class Replica:
         expected = self.genesis.table_id if envelope.seq == 0 else self.chain[envelope.seq - 1].hash
         return envelope.seq if envelope.prev == expected else None
 
-    def _rank(self, index: int, envelope: Envelope) -> tuple[int, int, bytes]:
-        """Lower ranks first: the due seat's envelope, then stoppers by seat; the hash breaks the
-        tie between two envelopes of one seat (an equivocation), so every replica picks alike."""
+    def _rank(self, index: int, envelope: Envelope) -> tuple[int, int, bytes] | None:
+        """Lower ranks first: a final absence claim, the due seat's envelope, then stoppers by seat;
+        the hash breaks the tie between two envelopes of one seat (an equivocation), so every
+        replica picks alike. None: not a candidate yet (a claim still waiting for the others')."""
         info = self.slots[index]
-        in_slot = info is not None and envelope.seat == info.seat
-        return (0 if in_slot else 1, envelope.seat, envelope.hash)
+        if info is None:
+            return (2, envelope.seat, envelope.hash)
+        if envelope.seat == info.seat:
+            return (1, envelope.seat, envelope.hash)
+        if _claims(envelope, info.seat) and len(info.claimants) > 1:
+            return (0, envelope.seat, envelope.hash) if self._final(index, envelope.prev) else None
+        return (2, envelope.seat, envelope.hash)
+
+    def _held_at(self, index: int, prev: bytes) -> list[Envelope]:
+        """Every candidate we hold for the slot after ``prev`` at ``index``: our chain's and the pool's."""
+        held = self.pool.children(prev)
+        if index < len(self.chain) and self.chain[index].prev == prev:
+            held.append(self.chain[index])
+        return held
+
+    def _final(self, index: int, prev: bytes) -> bool:
+        """Every present seat but the due one declared it absent for this slot (two seats at least:
+        one seat's word against the due seat's envelope proves nothing either way)."""
+        info = self.slots[index]
+        if info is None or len(info.claimants) < 2:
+            return False
+        claimed = {e.seat for e in self._held_at(index, prev) if _claims(e, info.seat)}
+        return claimed.issuperset(info.claimants)
 
     def _claims_open_at(self) -> float:
         slot = self.slot
@@ -423,21 +531,24 @@ class Replica:
         return slot.since + slot.allowance + self.timing.grace
 
     def _adoptable(self, index: int, envelope: Envelope, now: float) -> bool:
-        """A claim counts only past the claimed seat's deadline plus grace, by our clock."""
+        """A lone claim counts only past the claimed seat's deadline plus grace, by our clock (a
+        final one carries every other seat's judgement by its own clock)."""
         if envelope.kind != ABSENT or self.auditing:
             return True
         info = self.slots[index]
-        return info is not None and now >= info.since + info.allowance + self.timing.grace
+        return info is None or len(info.claimants) > 1 or now >= info.since + info.allowance + self.timing.grace
+
+    def _ranked(self, index: int, envelopes: Iterable[Envelope], now: float) -> list[Envelope]:
+        """The candidates among ``envelopes`` for slot ``index`` that may be placed now, best first."""
+        ranks = [(rank, e) for e in envelopes if (rank := self._rank(index, e)) is not None and self._adoptable(index, e, now)]
+        return [e for _, e in sorted(ranks, key=lambda pair: pair[0])]
 
     def _extend(self, now: float) -> None:
         """Place the best acceptable candidate at our head, again and again; then our own messages."""
         progress = True
         while progress and not self.finished:
             progress = False
-            index = len(self.chain)
-            for candidate in sorted(self.pool.children(self.head), key=lambda e: self._rank(index, e)):
-                if not self._adoptable(index, candidate, now):
-                    continue
+            for candidate in self._ranked(len(self.chain), self.pool.children(self.head), now):
                 self.pool.remove(candidate)
                 if self._place(candidate, now):
                     progress = True
@@ -462,32 +573,38 @@ class Replica:
         return True
 
     def _contest(self, envelope: Envelope, now: float) -> Offered:
-        """``envelope`` is for a slot our chain already fills with another seat's envelope."""
+        """``envelope`` is for a slot our chain already fills: it joins the candidates there, and
+        if the best of them is no longer the one we hold, our chain switches to it."""
         index = envelope.seq
         held = self.chain[index]
-        if self._rank(index, envelope) >= self._rank(index, held) or not self._adoptable(index, envelope, now):
-            if _claimed(envelope) == held.seat and self._rank(index, held)[0] == 0:
-                self._refute(envelope, held)
-                return self._fate(envelope, "")
-            self.pool.add(envelope)
-            return Offered(Outcome.REFUSED, f"slot {index} holds seat {held.seat}'s envelope, which ranks first")
-        trial = self._rebuilt(index)
-        try:
-            trial.accept_linked(envelope)
-        except Rejected as rejected:
-            self._keep(Kept(envelope, rejected.violation))
-            return self._fate(envelope, "")
+        if not self.pool.add(envelope):
+            return Offered(Outcome.REFUSED, f"seat {envelope.seat} has too many envelopes off the chain here")
+        held_rank = self._rank(index, held) or (3, held.seat, held.hash)
+        for better in self._ranked(index, self.pool.children(held.prev), now):
+            if self._rank(index, better) >= held_rank:  # type: ignore[operator]
+                break
+            trial = self._rebuilt(index)
+            try:
+                trial.accept_linked(better)
+            except Rejected as rejected:
+                self._keep(Kept(better, rejected.violation))
+                continue
+            self.pool.remove(better)
+            self._switch(index, better, trial, now)
+            break
+        return self._fate(envelope, "")
+
+    def _switch(self, index: int, envelope: Envelope, trial: TableSession, now: float) -> None:
+        """Our chain leaves its envelope at ``index`` for ``envelope`` (``trial`` has taken it)."""
         dropped = self.chain[index:]
-        if _claimed(held) == envelope.seat:
-            self._refute(held, envelope)
         self.session = trial
         self._seen_violations = len(trial.violations)
         if self._disputing is not None and self._disputing.index >= index:
             self._disputing = None  # what it disputed is no longer on the chain
         if any(old.kind == SEED and old.seat == self.seat for old in dropped):
             # our seed of this game was revealed on the fork we left: its hidden cards are no longer
-            # hidden, so the game cannot go on fairly; stop it (the refuted claim names the claimant)
-            detail = f"seat {self.seat}'s seed was revealed on top of a claim that envelope {index} refuted"
+            # hidden, so the game cannot go on fairly; stop it (a timing fork, naming nobody)
+            detail = f"seat {self.seat}'s seed was revealed on the side of a timing fork at envelope {index} that lost the slot"
             self._disputing = Violation(index, None, "session.seed-exposed", detail)
         del self.slots[index + 1:]
         self._records.append(Placed(envelope))
@@ -498,7 +615,6 @@ class Replica:
                 self.pool.add(old)
         self.forks.append(index)
         self._extend(now)
-        return self._fate(envelope, "")
 
     def _rebuilt(self, index: int) -> TableSession:
         """A fresh session fed our chain up to ``index``: the state a slot was decided in."""
@@ -515,25 +631,34 @@ class Replica:
         if kept:
             outcome = Outcome.CONFLICT if any(k.twin is not None for k in kept) else Outcome.REFUSED
             return Offered(outcome, "; ".join(f"{k.violation.rule}: {k.violation.detail}" for k in kept if k.violation is not None))
+        index = self._parent_index(envelope)
+        if index is not None and index < len(self.chain):
+            held = self.chain[index]
+            return Offered(Outcome.OUTRANKED, f"slot {index} holds seat {held.seat}'s {held.kind!r}, which ranks first")
         if envelope.kind == ABSENT and self.pool.holds(envelope) and envelope.prev == self.head:
-            return Offered(Outcome.HELD, f"seat {envelope.seat}'s claim waits for the claimed seat's deadline plus grace")
+            return Offered(Outcome.HELD, f"seat {envelope.seat}'s claim waits for the claimed seat's deadline plus grace, or the other seats' claims")
         return Offered(Outcome.HELD, otherwise)
 
     def _slot_info(self, now: float) -> SlotInfo | None:
-        """The slot now due. After an out-of-turn stopper the next seat waits ``settle`` before it
-        builds on it (:meth:`_settled_at`), so the others allow it that much more."""
+        """The slot now due. After an out-of-turn stopper that may still lose its slot, the next
+        seat waits ``settle`` before it builds on it (:meth:`_settled_at`), so the others allow it
+        that much more."""
         slot = self.session.slot
         if slot is None:
             return None
         extra = self.timing.settle_seconds if self._ends_in_stopper() else 0.0
-        return SlotInfo(slot.seat, slot.kind, now, allowance(self.session) + extra)
+        claimants = tuple(s for s in range(self.session.seat_count) if s != slot.seat and s not in self.session.absent)
+        return SlotInfo(slot.seat, slot.kind, now, allowance(self.session) + extra, claimants)
 
     def _ends_in_stopper(self) -> bool:
-        """The chain's last envelope is an absence claim or dispute sent out of turn."""
+        """The chain's last envelope is an absence claim or dispute sent out of turn that the due
+        seat's own envelope could still outrank (not a final claim)."""
         if not self.chain or self.chain[-1].kind not in STOPPERS or len(self.slots) < len(self.chain):
             return False
-        before = self.slots[len(self.chain) - 1]
-        return before is not None and self.chain[-1].seat != before.seat
+        index = len(self.chain) - 1
+        before = self.slots[index]
+        last = self.chain[-1]
+        return before is not None and last.seat != before.seat and not (_claims(last, before.seat) and self._final(index, last.prev))
 
     # ------------------------------------------------------------------ findings
 
@@ -562,19 +687,28 @@ class Replica:
                 self.pool.remove(kept.envelope)
             self._records.append(kept)
 
-    def _refute(self, claim: Envelope, refutation: Envelope) -> None:
-        """An absence claim lost its slot to the claimed seat's own envelope: the claim is void
-        and its claimant is named (the verifier has no clock to say who was late)."""
-        detail = (f"declared seat {refutation.seat} absent at envelope {claim.seq}, but seat {refutation.seat} "
-                  "signed its own envelope for that slot; the claim is void")
-        self._keep(Kept(claim, Violation(claim.seq, claim.seat, "session.refuted-claim", detail, claim)))
-
     # ------------------------------------------------------------------ our own envelopes
 
     def _refuse_twice(self) -> None:
         """A decision this seat signed for this slot before (on a fork it returned to) is final."""
         if (len(self.chain), self.head) in self.signed:
             raise NotYourTurn("this seat already signed its envelope for this slot")
+
+    def _claim(self, now: float) -> Envelope:
+        """Declare the due seat absent for the current slot. With one other present seat the claim
+        takes the slot as any stopper; with more it waits in the pool until every other present
+        seat's claim joins it (it is journaled first: a node never signs twice for a slot)."""
+        slot = self.slot
+        assert self._key is not None and self.seat is not None and slot is not None
+        if len(slot.claimants) == 1:
+            return self._sign_own(*self.session.absence_claim_body(), now)
+        kind, body = self.session.absence_claim_body()
+        envelope = Envelope.seal(self._key, self.genesis.table_id, len(self.chain), self.head, self.seat, kind, body)
+        self.signed[(envelope.seq, envelope.prev)] = envelope
+        self._records.append(Kept(envelope))
+        self.pool.add(envelope)
+        self._extend(now)
+        return envelope
 
     def _sign_own(self, kind: str, body: Any, now: float) -> Envelope:
         assert self._key is not None and self.seat is not None
@@ -629,12 +763,9 @@ class Replica:
         return True
 
 
-def _claimed(envelope: Envelope) -> int | None:
-    """The seat an absence claim declares absent, or None for any other envelope."""
-    if envelope.kind != ABSENT or not isinstance(envelope.body, dict):
-        return None
-    seat = envelope.body.get("seat")
-    return seat if type(seat) is int else None
+def _claims(envelope: Envelope, seat: int) -> bool:
+    """``envelope`` is a well-formed claim that ``seat`` is absent (the only one a seat can sign for a slot)."""
+    return envelope.kind == ABSENT and envelope.seat != seat and envelope.body == {"seat": seat}
 
 
 def _key(kept: Kept) -> tuple[bytes, str]:

@@ -18,11 +18,14 @@ from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.fair.seeds import SEED_SIZE
 from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.session.errors import Violation
-from fairtable.protocol.session.replica import Replica
+from fairtable.protocol.session.replica import Replica, TimingFork
 from fairtable.protocol.session.slots import COMPOSITION, SEED
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript import EquivocationProof
 from fairtable.protocol.transcript_file import RevealedSeed, TranscriptFile, TranscriptFileError, TranscriptReader
+
+SEED_EXPOSED = "session.seed-exposed"
+"""The dispute of a seat whose seed was revealed on the side of a timing fork that lost its slot."""
 
 VALID = "valid"
 VIOLATION = "violation"
@@ -48,19 +51,23 @@ class Owed:
 
 @dataclass(frozen=True)
 class Absence:
-    """``seat`` forfeited at envelope ``index`` because ``claimant`` declared it absent.
+    """``seat`` forfeited at envelope ``index`` because ``claimants`` declared it absent (the
+    claim on the chain is ``claimant``'s; with three or more seats every other present seat's
+    claim makes it final, ``spec/session.md`` §10).
 
     Not a finding against ``seat``: a transcript holds no clock, so the forfeit rests on the
-    claimant's word. A claim the absent seat's own envelope refutes is a violation instead
-    (``session.refuted-claim``)."""
+    claimants' word."""
 
     index: int
     seat: int
     claimant: int
+    claimants: tuple[int, ...] = ()
 
     def to_value(self) -> dict:
-        note = f"declared absent by seat {self.claimant}: a forfeit on seat {self.claimant}'s word"
-        return {"claimant": self.claimant, "index": self.index, "note": note, "seat": self.seat}
+        who = self.claimants or (self.claimant,)
+        names = " and ".join(f"seat {seat}" for seat in who)
+        note = f"declared absent by {names}: a forfeit on their word" if len(who) > 1 else f"declared absent by {names}: a forfeit on its word"
+        return {"claimant": self.claimant, "claimants": list(who), "index": self.index, "note": note, "seat": self.seat}
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,9 @@ class Report:
     """Each deal's own result, for a match of several deals."""
     owed: tuple[Owed, ...] = field(default=())
     damage: str | None = None
+    timing: tuple[TimingFork, ...] = ()
+    """Slots where absence claims and the due seat's own envelope competed: timing forks, which
+    name nobody (a transcript holds no clock)."""
 
     @property
     def status(self) -> str:
@@ -108,6 +118,7 @@ class Report:
             "result": None if self.result is None else self.result.to_value(),
             "seats": list(self.seats),
             "status": self.status,
+            "timing": [fork.to_value() for fork in self.timing],
             "valid": self.valid,
             "variant": self.variant,
             "violations": [violation.to_value() for violation in self.violations],
@@ -184,16 +195,29 @@ def _report(genesis: SignedGenesis, count: int, replica: Replica, broken: Protoc
     violations = replica.violations()
     # A refused envelope ends the replay and names its seat: nothing is owed after it.
     owed = _owed(session) if len(session.envelopes) >= count else ()
-    violations.extend(_false_disputes(session, violations))
+    timing = tuple(replica.timing_forks())
+    violations.extend(_false_disputes(session, violations, timing))
     violations = _named(violations)
     violations.sort(key=lambda violation: violation.index)
     table = genesis.genesis
     return Report(
         table.game, table.variant, tuple(seat.key.fingerprint for seat in table.seats),
         count, session.result, tuple(violations),
-        tuple(Absence(index, seat, claimant) for index, claimant, seat in session.claims), tuple(session.deal_results),
-        owed, None if broken is None else str(broken),
+        tuple(Absence(index, seat, claimant, replica.claimants(index)) for index, claimant, seat in session.claims),
+        tuple(session.deal_results), owed, _damage(replica, count, broken), timing,
     )
+
+
+def _damage(replica: Replica, count: int, broken: ProtocolError | None) -> str | None:
+    """What keeps the file from being verified whole: a break in its bytes, or a chain that stops
+    at a claim the file does not show final (its other claimants' claims are missing)."""
+    if broken is not None:
+        return str(broken)
+    claim = replica.waiting_claim() if len(replica.chain) < count else None
+    if claim is None:
+        return None
+    return (f"envelope {claim.seq} is seat {claim.seat}'s absence claim against seat {claim.body['seat']}, which the file "
+            "does not show final: the other present seats' claims for that slot are missing")
 
 
 def load(chunks: Iterable[bytes]) -> tuple[TranscriptFile, ProtocolError | None]:
@@ -300,13 +324,16 @@ def find_equivocations(files: Iterable[TranscriptFile]) -> list[Violation]:
     return found
 
 
-def _false_disputes(session: TableSession, found: list[Violation]) -> list[Violation]:
-    """A dispute stopped the game; with every seed known, the replay must name a culprit,
-    or the seat that disputed did so falsely."""
-    if not session.disputes or any(v.seat is not None for v in found):
+def _false_disputes(session: TableSession, found: list[Violation], timing: tuple[TimingFork, ...]) -> list[Violation]:
+    """A dispute stopped the game; with every seed known, the replay must name a culprit, or show
+    the timing fork whose losing side revealed the disputer's seed (``session.seed-exposed``);
+    otherwise the seat that disputed did so falsely."""
+    exposed = {seat for fork in timing for seat in fork.exposed}
+    disputes = [d for d in session.disputes if not (d[2] == SEED_EXPOSED and d[1] in exposed)]
+    if not disputes or any(v.seat is not None for v in found):
         return []
     return [Violation(index, seat, "session.false-dispute", f"disputed envelope {about} ({rule}), but the replay with every seed finds no violation")
-            for index, seat, rule, about in session.disputes]
+            for index, seat, rule, about in disputes]
 
 
 def _named(found: list[Violation]) -> list[Violation]:

@@ -185,8 +185,7 @@ def test_a_resigning_seat_is_out_and_the_others_play_on_to_the_end():
 def test_an_absent_seat_whose_keys_are_still_needed_ends_the_game_with_the_default_result():
     table = blind()
     play_until(table, slot_is("choice", seat=2))
-    claim = table.seal(0, *table.sessions[0].absence_claim_body())
-    table.deliver(claim)
+    claim = table.claim_absent()
     assert table.sessions[0].state.out == (2,)  # the game goes on without it: seats 0 and 1 choose again
     play_until(table, slot_is("keys"))  # the next deal needs seat 2's keys
     file = table.play()
@@ -202,7 +201,7 @@ def test_choices_revealed_before_an_absence_stand():
     play_until(table, slot_is("reveal", seat=2))
     committed = [table.sessions[seat].run.private[f"choice-0-{seat}"] for seat in (0, 1)]
     events = []
-    claim = table.seal(1, *table.sessions[1].absence_claim_body())
+    claim, *_ = table.absence_claims()
     for session in table.sessions:
         events = session.receive(claim)
     chosen = next(event for event in events if isinstance(event, Chosen))

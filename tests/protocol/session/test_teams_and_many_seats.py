@@ -97,7 +97,7 @@ def test_a_resigning_seat_takes_its_partner_down():
 def test_an_absent_seat_loses_with_its_partner():
     table = tricks()
     play_until(table, slot_is("move", seat=3))
-    table.deliver(table.seal(0, *table.sessions[0].absence_claim_body()))
+    table.claim_absent()
     file = table.play()
     assert table.sessions[0].result == Result((0, 2), "forfeit: absent", (0, 0), teams=PARTNERS)
     assert not any(envelope.seat == 3 for envelope in file.transcript.envelopes[-4:])
@@ -108,7 +108,7 @@ def test_an_absent_seat_loses_with_its_partner():
 def test_in_a_free_for_all_an_absent_seat_loses_and_nobody_else_wins():
     table = tricks(3, partners=False)
     play_until(table, slot_is("move", seat=1))
-    table.deliver(table.seal(2, *table.sessions[2].absence_claim_body()))
+    table.claim_absent()
     table.play()
     result = table.sessions[0].result
     assert result == Result((), "forfeit: absent", (0, 0, 0), losers=(1,))
