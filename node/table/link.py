@@ -66,6 +66,9 @@ class Link:
         self.told_head: bytes | None = None
         """The head of the finished chain we last told the peer about (a fork can change it)."""
         self.refused = 0
+        self._lacks: int | None = None
+        """The lowest slot at which the peer sent us an envelope our chain does not hold: it lacks
+        ours there, whatever envelope count its ``sync`` claims, until its head shows otherwise."""
         self._resent = False
         self._ask = trio.Event()
         self._forks_seen = len(table.forks)
@@ -100,10 +103,13 @@ class Link:
         envelopes = self.table.envelopes
         if have > len(envelopes):
             self.peer_has = max(self.peer_has, len(envelopes))
+            if self._lacks is not None:
+                self.peer_has = min(self.peer_has, self._lacks)
             return
         ours = envelopes[have - 1].hash if have else self.table.table_id
         if ours == head:
             self.peer_has = max(self.peer_has, have)
+            self._lacks = None
         elif not self._resent:
             self._resent = True
             self.peer_has = 0
@@ -164,6 +170,8 @@ class Link:
         if offered.outcome in (Outcome.ACCEPTED, Outcome.DUPLICATE):
             if envelope.seq < len(self.table.envelopes) and self.table.envelopes[envelope.seq].hash == envelope.hash:
                 self.peer_has = max(self.peer_has, envelope.seq + 1)
+                if self._lacks is not None and envelope.seq >= self._lacks:
+                    self._lacks = None
             self._catch_forks()
             return
         if offered.outcome is Outcome.HELD:
@@ -173,6 +181,11 @@ class Link:
         if offered.outcome is not Outcome.INVALID:
             # the peer holds another envelope for this slot: let it have ours from there
             self.peer_has = min(self.peer_has, envelope.seq)
+            self._lacks = envelope.seq if self._lacks is None else min(self._lacks, envelope.seq)
+        if offered.outcome is Outcome.OUTRANKED:
+            # a fork or an absence claim the peer holds: kept as evidence, no misbehaviour
+            log.info("peer %s: envelope %d %s: %s", self.who, envelope.seq, offered.outcome.value, offered.reason)
+            return
         self.refused += 1
         log.warning("peer %s: envelope %d %s: %s", self.who, envelope.seq, offered.outcome.value, offered.reason)
         if self.refused > MAX_REFUSED:

@@ -202,7 +202,7 @@ def _report(genesis: SignedGenesis, count: int, replica: Replica, broken: Protoc
     table = genesis.genesis
     return Report(
         table.game, table.variant, tuple(seat.key.fingerprint for seat in table.seats),
-        count, session.result, tuple(violations),
+        min(count, len(replica.chain)) if replica.waiting_claim() else count, session.result, tuple(violations),
         tuple(Absence(index, seat, claimant, replica.claimants(index)) for index, claimant, seat in session.claims),
         tuple(session.deal_results), owed, _damage(replica, count, broken), timing,
     )

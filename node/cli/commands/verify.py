@@ -269,4 +269,19 @@ def _report_text(path: Path, report: Report, names: list[str], seconds: float) -
     for violation in report.violations:
         who = f"seat {violation.seat}" if violation.seat is not None else f"one of seats {list(violation.suspects)}"
         lines.append(f"  VIOLATION at envelope {violation.index}: {who} broke {violation.rule}: {violation.detail}")
+    for absence in report.absences:
+        claimants = ", ".join(_seat(seat, names) for seat in absence.claimants or (absence.claimant,))
+        lines.append(f"  ABSENT at envelope {absence.index}: {_seat(absence.seat, names)} forfeits on the word of {claimants}"
+                     " (no finding against it: a transcript holds no clock)")
+    for fork in report.timing:
+        claimants = ", ".join(_seat(seat, names) for seat in fork.claimants)
+        held = "the claim was final, so its own envelope came late" if fork.held_by == "claim" else \
+            "its own envelope holds the slot, so the claims are void"
+        exposed = f"; seeds revealed on the losing side: {', '.join(_seat(seat, names) for seat in fork.exposed)}" if fork.exposed else ""
+        lines.append(f"  TIMING FORK at envelope {fork.index}: {_seat(fork.seat, names)}'s own envelope and the absence claims of "
+                     f"{claimants} competed for the slot; {held}{exposed}. Nobody is named: a transcript holds no clock")
     return "".join(line + "\n" for line in lines)
+
+
+def _seat(seat: int, names: list[str]) -> str:
+    return f"seat {seat} ({names[seat]})" if seat < len(names) and names[seat] else f"seat {seat}"

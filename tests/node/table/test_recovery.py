@@ -96,14 +96,22 @@ async def test_a_node_restarted_mid_turn_keeps_its_deadline(tmp_path, autojump_c
     assert tables[1].replica.claim_time() == pytest.approx(restarted.replica.slot.since + 10 + 30)
 
 
-async def test_when_the_due_seat_and_the_first_claimant_are_gone_the_third_seat_ends_the_game(tmp_path, autojump_clock):
+async def test_when_the_due_seat_and_another_claimant_are_gone_the_claim_waits_for_it(tmp_path, autojump_clock):
+    """A seat cut off alone can never declare the others absent: its claim takes the slot only once
+    every other present seat has claimed too (session.md §10)."""
     genesis = signed_genesis("counting", 3, {"turn_seconds": 5})
     tables = [live_table(tmp_path, genesis, seat, bot=False) for seat in range(3)]
     settle(tables)
-    await wire(tables, cut=frozenset({0, 1}))
+    with trio.move_on_after(300):
+        await wire(tables, cut=frozenset({0, 1}))
+    assert not tables[2].finished and all(e.kind == "commit" for e in tables[2].envelopes)
+    assert [(e.seat, e.body) for e in tables[2].replica.off_chain()] == [(2, {"seat": 0})]  # its claim waits
+    await wire(tables, cut=frozenset({0}))  # seat 1 is back: it claims too, and the game ends without seat 0
     claims = [e for e in tables[2].envelopes if e.kind == "absent"]
-    assert [(c.seat, c.body["seat"]) for c in claims] == [(2, 0), (2, 1)]  # then seat 1, silent in the seed round
-    assert tables[2].finished
+    assert [(c.seat, c.body["seat"]) for c in claims] == [(1, 0)]  # the lower claimant's claim holds the slot
+    assert tables[1].envelopes == tables[2].envelopes and tables[2].finished
+    report = verify(load(tables[2].transcript_bytes()))
+    assert report.valid and [(a.seat, a.claimants) for a in report.absences] == [(0, (1, 2))]
 
 
 async def _started_without_announcement(host, guest, monkeypatch):
@@ -155,9 +163,9 @@ async def _never(*args, **kwargs):
 async def test_a_finished_table_keeps_redialling_a_peer_that_is_away_until_both_hold_one_chain(tmp_path, caplog, monkeypatch):
     """The guest signs its envelope for a slot but never gets it out, then is away past every
     deadline; the host declares it absent and finishes. When the guest is back (after more redials
-    than a finished table used to make), its own envelope for the claimed slot refutes the claim
+    than a finished table used to make), its own envelope for the claimed slot takes it back
     (session.md §10): the host, whose seed was revealed on top of the claim, stops the game, and
-    both end on one chain whose report names the claimant.
+    both end on one chain whose report shows the timing fork and names nobody.
 
     The guest's links send nothing until it is back, so it certainly holds an envelope the host
     lacks when it goes: otherwise whether there is a claim to refute would depend on where in its
@@ -206,5 +214,6 @@ async def test_a_finished_table_keeps_redialling_a_peer_that_is_away_until_both_
         assert back.tables[table.table_id].envelopes == table.envelopes
         assert [e.kind for e in table.envelopes].count("dispute") == 1
         report = verify(load(table.transcript_bytes()))
-        assert [(v.seat, v.rule) for v in report.violations] == [(0, "session.refuted-claim")]
+        assert report.violations == ()
+        assert [(f.seat, f.claimants, f.held_by, f.exposed) for f in report.timing] == [(1, (0,), "seat", (0,))]
         nursery.cancel_scope.cancel()
