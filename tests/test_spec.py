@@ -160,3 +160,18 @@ def test_every_game_has_its_parameters_listed():
     rows = re.findall(r"^\| ([a-z0-9_-]+)[ |`]", section, re.MULTILINE)
     missing = sorted(set(registry.ids()) - set(rows))
     assert not missing, f"spec/games.md 'What no message carries' lacks these games: {missing}"
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as Markdown renderers make it: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_between_spec_documents_finds_its_heading():
+    """An implementer follows the spec's cross-references: each ``doc.md#anchor`` names a heading."""
+    anchors = {path.name: {_slug(heading) for heading in re.findall(r"^#+ (.+)$", path.read_text(), re.MULTILINE)}
+               for path in SPEC.glob("*.md")}
+    broken = [(path.name, target or path.name, anchor) for path in sorted(SPEC.glob("*.md"))
+              for target, anchor in re.findall(r"\]\(([a-z-]+\.md)?#([^)]+)\)", path.read_text())
+              if anchor not in anchors.get(target or path.name, {anchor})]
+    assert not broken, f"links to no heading (document, target, anchor): {broken}"
