@@ -1,7 +1,8 @@
 """Builds ``spec/vectors/tournament.json``: an 8-participant tournament from fixed keys and draw
 values, its signed record and tournament file, the seed and the group lots, then every round's
 tables (their geneses) under fixed outcomes, the standings, the bracket and the prizes; and the
-playoff round a tie across a qualifying line calls for. ``python -m tests.protocol.tournament.vector``
+playoff round a tie across a qualifying line calls for; and a 12-participant tournament whose six
+qualifiers leave byes, with a group table lost by cheating. ``python -m tests.protocol.tournament.vector``
 rewrites the file; ``test_vector.py`` checks it equals what the code builds now.
 """
 
@@ -19,6 +20,7 @@ from tests.protocol.tournament.helpers import DRAWS, by_strength, play_out, seed
 
 PATH = VECTORS / "tournament.json"
 COUNT = 8
+BYES_COUNT = 12
 
 
 def tie_in_group_a(table: Table) -> Outcome:
@@ -26,6 +28,15 @@ def tie_in_group_a(table: Table) -> Outcome:
     if table.spec.label == "group A":
         return Outcome(tuple(SeatStats(points, 0, 0) for points in (30, 20, 20, 10)), (0,), (), "points")
     return by_strength(table)
+
+
+def cheat_in_group_c(table: Table) -> Outcome:
+    """Seat 0 of group C is named for cheating: it keeps its figures but is out; the rest by strength."""
+    if table.spec.label != "group C":
+        return by_strength(table)
+    seats = table.spec.seats
+    best = max(range(1, len(seats)), key=lambda s: seats[s])
+    return Outcome(tuple(SeatStats(10 * p, p, 2 * p) for p in seats), (best,), (0,), "cheating: seat 0")
 
 
 def scenario(done: Progress, outcomes: dict[bytes, Outcome]) -> dict:
@@ -36,6 +47,14 @@ def scenario(done: Progress, outcomes: dict[bytes, Outcome]) -> dict:
             entry["genesis"] = table.genesis.encoded.hex()
             entry["outcome"] = outcomes[table.table_id].to_value()
     return value
+
+
+def byes() -> dict:
+    """Twelve participants, ``advance`` 2: six qualifiers in a bracket of eight, seeds 1 and 2 with byes."""
+    signed = signed_record(BYES_COUNT)
+    record = signed.record
+    return {"record": record.encoded.hex(), "record_id": record.record_id.hex(), "seed": seed_of(signed).hex(),
+            **scenario(*play_out(signed, cheat_in_group_c))}
 
 
 def build() -> dict:
@@ -58,6 +77,7 @@ def build() -> dict:
         "group_order": list(draw.shuffled(seed, "groups", range(COUNT))),
         "by_strength": strength,
         "tie_in_group_a": tie,
+        "byes_12": byes(),
     }
 
 
