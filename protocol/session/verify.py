@@ -64,6 +64,36 @@ class Absence:
 
 
 @dataclass(frozen=True)
+class Unproven:
+    """``seat`` committed a seed for game ``game`` and never revealed it (it withheld it, or left).
+
+    Not a finding: the seat forfeited (§5), but whatever only that seed would show (a stage or
+    key not derived from it, a card its hidden hand or deck held) cannot be ruled out."""
+
+    game: int
+    seat: int
+
+    def to_value(self) -> dict:
+        note = (f"seat {self.seat}'s seed of game {self.game} was never revealed: deviations only that seed "
+                "would show cannot be ruled out")
+        return {"game": self.game, "note": note, "seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Unjudged:
+    """Seat ``seat``'s dispute at envelope ``index`` (``rule``), which names nobody: with a seed
+    missing, the replay cannot show the dispute false, so its sender is not named for it."""
+
+    index: int
+    seat: int
+    rule: str
+
+    def to_value(self) -> dict:
+        note = "not judged: a dispute is false only if the replay with every seed finds nothing, and a seed is missing"
+        return {"index": self.index, "note": note, "rule": self.rule, "seat": self.seat}
+
+
+@dataclass(frozen=True)
 class Report:
     """What a verification found, summed up by :attr:`status`.
 
@@ -83,6 +113,10 @@ class Report:
     """Each deal's own result, for a match of several deals."""
     owed: tuple[Owed, ...] = field(default=())
     damage: str | None = None
+    unproven: tuple[Unproven, ...] = ()
+    """Seeds never revealed, whose deviations the replay cannot rule out."""
+    unjudged: tuple[Unjudged, ...] = ()
+    """Disputes left unjudged for want of a seed."""
 
     @property
     def status(self) -> str:
@@ -108,6 +142,8 @@ class Report:
             "result": None if self.result is None else self.result.to_value(),
             "seats": list(self.seats),
             "status": self.status,
+            "unjudged": [dispute.to_value() for dispute in self.unjudged],
+            "unproven": [unproven.to_value() for unproven in self.unproven],
             "valid": self.valid,
             "variant": self.variant,
             "violations": [violation.to_value() for violation in self.violations],
@@ -184,15 +220,19 @@ def _report(genesis: SignedGenesis, count: int, replica: Replica, broken: Protoc
     violations = replica.violations()
     # A refused envelope ends the replay and names its seat: nothing is owed after it.
     owed = _owed(session) if len(session.envelopes) >= count else ()
-    violations.extend(_false_disputes(session, violations))
+    judged = _judged_disputes(session, violations)
+    violations.extend(judged)
     violations = _named(violations)
     violations.sort(key=lambda violation: violation.index)
+    unjudged = () if judged or any(v.seat is not None for v in violations) else \
+        tuple(Unjudged(index, seat, rule) for index, seat, rule, _ in session.disputes)
     table = genesis.genesis
     return Report(
         table.game, table.variant, tuple(seat.key.fingerprint for seat in table.seats),
         count, session.result, tuple(violations),
         tuple(Absence(index, seat, claimant) for index, claimant, seat in session.claims), tuple(session.deal_results),
         owed, None if broken is None else str(broken),
+        tuple(Unproven(game, seat) for game, seat in session.unproven), unjudged,
     )
 
 
@@ -300,10 +340,11 @@ def find_equivocations(files: Iterable[TranscriptFile]) -> list[Violation]:
     return found
 
 
-def _false_disputes(session: TableSession, found: list[Violation]) -> list[Violation]:
+def _judged_disputes(session: TableSession, found: list[Violation]) -> list[Violation]:
     """A dispute stopped the game; with every seed known, the replay must name a culprit,
-    or the seat that disputed did so falsely."""
-    if not session.disputes or any(v.seat is not None for v in found):
+    or the seat that disputed did so falsely. With a seed missing (withheld, or the transcript
+    stops before it) nothing shows a dispute false: it is left unjudged."""
+    if not session.disputes or not session.finished or session.unproven or any(v.seat is not None for v in found):
         return []
     return [Violation(index, seat, "session.false-dispute", f"disputed envelope {about} ({rule}), but the replay with every seed finds no violation")
             for index, seat, rule, about in session.disputes]

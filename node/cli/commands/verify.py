@@ -269,4 +269,10 @@ def _report_text(path: Path, report: Report, names: list[str], seconds: float) -
     for violation in report.violations:
         who = f"seat {violation.seat}" if violation.seat is not None else f"one of seats {list(violation.suspects)}"
         lines.append(f"  VIOLATION at envelope {violation.index}: {who} broke {violation.rule}: {violation.detail}")
+    for unproven in report.unproven:
+        lines.append(f"  UNPROVEN: seat {unproven.seat} never revealed its seed of game {unproven.game}: "
+                     "deviations only that seed would show cannot be ruled out")
+    for dispute in report.unjudged:
+        lines.append(f"  UNJUDGED: seat {dispute.seat}'s dispute at envelope {dispute.index} ({dispute.rule}): "
+                     "a seed it needs is missing, so nobody is named for it")
     return "".join(line + "\n" for line in lines)
