@@ -20,6 +20,7 @@ from fairtable.games.contract import Result
 from fairtable.games.duel.catalogue import IDS
 from fairtable.games.shengji import game as shengji_rules
 from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.fair import private_stream
 from fairtable.protocol.fair.mental_deck import Deck
 from fairtable.protocol.session import owned
 from fairtable.protocol.session.errors import Violation
@@ -145,6 +146,39 @@ def test_a_seed_withheld_after_one_deal_of_a_match_forfeits_the_match(game, opti
     assert_withheld(table, report, cheater)
 
 
+# ---------------------------------------------------------------- cards not drawn from the seed
+
+
+def own_draws(patched: pytest.MonkeyPatch, cheater: int) -> None:
+    """The cheater's node draws its private cards by a rule of its own (the infinite deck's
+    faces are accepted live as long as they are cards: only the seed shows them false)."""
+    real = private_stream.draw
+
+    def draw(seed, label, context, counter, bound, count=1):
+        return tuple((counter + i) % bound for i in range(count)) if seed.seat == cheater else real(seed, label, context, counter, bound, count)
+    patched.setattr(private_stream, "draw", draw)
+
+
+def test_towers_infinite_cards_not_drawn_from_the_seed_then_a_withheld_seed_forfeits(monkeypatch):
+    table = towers(b"withheld-draws", variant="infinite")
+    with monkeypatch.context() as patched:
+        own_draws(patched, 0)
+        play_until(table, slot_is("seed", seat=0))
+    declare_absent(table, "seed", 0)
+    report = verified(table)
+    assert_withheld(table, report, 0)
+    assert report.status == VALID
+
+
+def test_with_the_seed_the_same_draws_are_named(monkeypatch):
+    table = towers(b"withheld-draws", variant="infinite")
+    with monkeypatch.context() as patched:
+        own_draws(patched, 0)
+        table.play()
+    report = verify_bytes(file_bytes(table))
+    assert report.violations and {(v.seat, v.rule) for v in report.violations} == {(0, "private-stream.mismatch")}
+
+
 # ---------------------------------------------------------------- a false key, disputed by the honest recipient
 
 
@@ -203,6 +237,7 @@ def test_a_dispute_is_judged_false_only_with_every_seed():
     # the seed it withheld, found later (the file's seeds record), judges the dispute false
     judged = verify_bytes(file_bytes(table, seeds=all_seeds(table, b"withheld-false-dispute")))
     assert [(v.seat, v.rule) for v in judged.violations] == [(accuser, "session.false-dispute")] and not judged.unjudged
+    assert judged.result == report.result  # the chain decides the result: the accuser withheld its seed there
 
 
 def test_a_transcript_that_stops_before_the_seeds_judges_no_dispute():
