@@ -368,7 +368,7 @@ class TableSession:
             raise Rejected(Violation(index, envelope.seat, "session.over", "the table is finished; nothing more may be sent", envelope))
         if envelope.kind == ABSENT and envelope.seat != slot.seat:
             return self._absence_claim(index, envelope)
-        if envelope.kind == DISPUTE and slot.kind != SEED:
+        if envelope.kind == DISPUTE and self.disputable:
             return self._dispute(index, envelope)
         if envelope.seat != slot.seat:
             raise Rejected(Violation(index, envelope.seat, "session.out-of-turn", f"seat {slot.seat} is to send {slot.kind!r}", envelope))
@@ -438,10 +438,16 @@ class TableSession:
     def dispute_body(self, violation: Violation) -> tuple[str, Any]:
         """The ``(kind, body)`` stopping the table over ``violation`` (one this session found
         but could not pin on a seat, or could not continue past). Any seat may send it at any
-        slot before the seed round."""
-        if self.slot is None or self.slot.kind == SEED or self.seat is None:
+        slot while :attr:`disputable`."""
+        if not self.disputable or self.seat is None:
             raise NotYourTurn("a dispute stops a game still in play")
         return DISPUTE, {"index": violation.index, "rule": violation.rule}
+
+    @property
+    def disputable(self) -> bool:
+        """A dispute stops a game still in play: at any slot before its composition and seed
+        rounds. After play the game has its result and every seed is revealed anyway."""
+        return self.slot is not None and self.slot.kind not in (COMPOSITION, SEED)
 
     def absence_claim_body(self) -> tuple[str, Any]:
         """The ``(kind, body)`` declaring the due seat absent (the node decides when: after its grace period)."""

@@ -11,7 +11,6 @@ suspect, and not for a dispute only the missing seed could judge.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,9 +25,10 @@ from fairtable.protocol.session import owned
 from fairtable.protocol.session.errors import Violation
 from fairtable.protocol.session.table import WITHHELD_REASON
 from fairtable.protocol.session.verify import VALID, VIOLATION, Report
-from fairtable.protocol.testing import SelfPlay
+from fairtable.protocol.testing import SelfPlay, Tamper
 from tests.games.shengji.test_cheats import renege_due
 from tests.protocol.session.tables import all_seeds, file_bytes, play_until, slot_is, towers, verify_bytes
+from tests.protocol.session.test_cheats import dispute_a_false_key
 from tests.protocol.session.test_reveal_after_game import commit_illegal_fleet, full_opening_of, resign
 from tests.protocol.session.test_zeeslag_session import zeeslag
 
@@ -58,7 +58,7 @@ def assert_nobody_honest_named(report: Report, cheater: int) -> None:
         assert violation.seat == cheater or (violation.seat is None and set(violation.suspects) == {cheater}), violation
 
 
-def assert_withheld(table: SelfPlay, report: Report, cheater: int, game: int = 0) -> None:
+def assert_withheld(table: SelfPlay, report: Report, cheater: int) -> None:
     """The cheater's team lost by withholding; the one team left (if one) won; nobody honest is named."""
     teams = table.sessions[0].teams
     losing = next(team for team in teams if cheater in team)
@@ -67,20 +67,21 @@ def assert_withheld(table: SelfPlay, report: Report, cheater: int, game: int = 0
     assert result is not None and result.reason == WITHHELD_REASON
     assert result.winners == (left[0] if len(left) == 1 else ())
     assert not set(losing) & set(result.winners)
-    assert (game, cheater) in [(unproven.game, unproven.seat) for unproven in report.unproven]
+    assert (0, cheater) in [(unproven.game, unproven.seat) for unproven in report.unproven]
     assert_nobody_honest_named(report, cheater)
 
 
 # ---------------------------------------------------------------- a stage not built from the seed
 
 
-def swapped_stage(cheater: int, deck: str | None = None) -> Callable[[int, str, Any], tuple[str, Any]]:
-    """The cheater's first stage (of ``deck``, or of any deck) with two entries swapped: a
-    permutation its seed does not dictate, which no live seat can tell from an honest one."""
+def swapped_stage(cheater: int) -> Tamper:
+    """The cheater's first stage with two entries swapped: a permutation its seed does not
+    dictate. At a plain shuffle no live seat can tell; at a stage that also keys each position
+    (a lock), the two positions open to no card."""
     done: list[bool] = []
 
     def tamper(seat: int, kind: str, body: Any) -> tuple[str, Any]:
-        if seat == cheater and kind == "deck" and not done and deck in (None, body["deck"]):
+        if seat == cheater and kind == "deck" and not done:
             done.append(True)
             entries = list(body["entries"])
             entries[0], entries[1] = entries[1], entries[0]
@@ -89,17 +90,9 @@ def swapped_stage(cheater: int, deck: str | None = None) -> Callable[[int, str, 
     return tamper
 
 
-def play_tampered(table: SelfPlay, tamper, until: Callable[[SelfPlay], bool]) -> None:
-    for _ in range(20000):
-        if until(table):
-            return
-        table.step(tamper)
-    raise AssertionError("condition never held")
-
-
 def cheat_then_withhold_seed(table: SelfPlay, cheater: int) -> tuple[Result | None, Report]:
     """The result as played (before the seed round), and the report once the cheater withheld its seed."""
-    play_tampered(table, swapped_stage(cheater), slot_is("seed", seat=cheater))
+    play_until(table, slot_is("seed", seat=cheater), 20000, swapped_stage(cheater))
     played = table.sessions[0].result
     declare_absent(table, "seed", cheater)
     return played, verified(table)
@@ -137,7 +130,7 @@ def test_a_seed_withheld_after_one_deal_of_a_match_forfeits_the_match(game, opti
     variant = "standard"
     table = SelfPlay.create(game, variant, options, seats, b"withheld-match")
     cheater = 0  # its first stage is a plain shuffle: no live seat can tell
-    play_tampered(table, swapped_stage(cheater), slot_is("seed", seat=cheater))
+    play_until(table, slot_is("seed", seat=cheater), 20000, swapped_stage(cheater))
     assert table.sessions[0].deal_results and table.sessions[0].result is None  # the match was to go on
     claim = declare_absent(table, "seed", cheater)
     report = verified(table)
@@ -182,30 +175,9 @@ def test_with_the_seed_the_same_draws_are_named(monkeypatch):
 # ---------------------------------------------------------------- a false key, disputed by the honest recipient
 
 
-def wrong_first_key(table: SelfPlay, cheater: int) -> Callable[[Any], Any]:
-    def change(body: Any) -> Any:
-        keys = [list(pair) for pair in body["keys"]]
-        keys[0][1] = next(k for k in table.sessions[cheater].run.decks[0].keys_of(cheater).position_keys if k != keys[0][1])
-        return {"keys": keys}
-    return change
-
-
-def deal_a_false_key_and_be_disputed(table: SelfPlay) -> tuple[int, Envelope]:
-    """The first ``keys`` sender deals a false key; the honest recipient disputes it."""
-    play_until(table, slot_is("keys"))
-    cheater = table.sessions[0].slot.seat
-    seat, kind, body = table.next_message()
-    table.deliver(table.seal(seat, kind, wrong_first_key(table, cheater)(body)))
-    play_until(table, lambda t: bool(t.sessions[1 - cheater].violations))
-    victim = table.sessions[1 - cheater]
-    dispute = table.seal(1 - cheater, *victim.dispute_body(victim.violations[0]))
-    table.deliver(dispute)
-    return cheater, dispute
-
-
 def test_a_false_key_disputed_then_a_withheld_seed_names_the_cheater_as_the_only_suspect():
     table = towers(b"withheld-key")
-    cheater, dispute = deal_a_false_key_and_be_disputed(table)
+    cheater, _, dispute = dispute_a_false_key(table)
     declare_absent(table, "seed", cheater)
     report = verified(table)
     assert_withheld(table, report, cheater)
@@ -217,7 +189,7 @@ def test_a_false_key_disputed_then_a_withheld_seed_names_the_cheater_as_the_only
 
 def test_a_false_key_disputed_with_every_seed_names_the_cheater_and_judges_the_dispute():
     table = towers(b"withheld-key")
-    cheater, _ = deal_a_false_key_and_be_disputed(table)
+    cheater, _, _ = dispute_a_false_key(table)
     report = verified(table)
     assert [(v.seat, v.rule) for v in report.violations] == [(cheater, "deck.key-mismatch")]
     assert report.result == Result((), "disputed") and not report.unjudged and not report.unproven
