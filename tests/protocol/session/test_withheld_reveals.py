@@ -269,6 +269,7 @@ def test_zeeslag_an_illegal_fleet_withheld_at_the_full_opening_loses():
     table = zeeslag(b"withheld-fleet", {"water_ring": False})
     commit_illegal_fleet(table, 1)
     play_until(table, full_opening_of(1))
+    assert table.sessions[0].state.outcome.winners == (1,)  # it had won
     declare_absent(table, "open", 1)
     report = verified(table)
     assert 1 not in report.result.winners
@@ -277,7 +278,7 @@ def test_zeeslag_an_illegal_fleet_withheld_at_the_full_opening_loses():
 
 
 def test_zeeslag_salvos_an_illegal_fleet_withheld_with_the_seed_forfeits():
-    table = SelfPlay.create("zeeslag", "duel", {"water_ring": False}, 3, b"withheld-salvo")
+    table = SelfPlay.create("zeeslag", "duel", {"water_ring": False}, 3, b"withheld-salvo1")
     commit_illegal_fleet(table, 1)
     play_until(table, full_opening_of(1))
     resign(table, 1)
@@ -287,9 +288,10 @@ def test_zeeslag_salvos_an_illegal_fleet_withheld_with_the_seed_forfeits():
 
 
 def test_zeeslag_salvos_an_illegal_fleet_withheld_at_the_full_opening_loses():
-    table = SelfPlay.create("zeeslag", "duel", {"water_ring": False}, 3, b"withheld-salvo")
+    table = SelfPlay.create("zeeslag", "duel", {"water_ring": False}, 3, b"withheld-salvo1")
     commit_illegal_fleet(table, 1)
     play_until(table, full_opening_of(1))
+    assert table.sessions[0].state.outcome.winners == (1,)  # it had won
     declare_absent(table, "open", 1)
     report = verified(table)
     assert 1 not in report.result.winners
@@ -299,30 +301,33 @@ def test_zeeslag_salvos_an_illegal_fleet_withheld_at_the_full_opening_loses():
 # ---------------------------------------------------------------- duel: a secret deck it may not hold
 
 
-def commit_a_deck_with_a_copy(table: SelfPlay, seat: int, monkeypatch) -> tuple[int, ...]:
-    """The owner's node commits 20 cards, one of them twice (each card may be in a deck once)."""
+def commit_a_deck_with_a_copy(table: SelfPlay, seat: int, copy: int, monkeypatch) -> None:
+    """The owner's node commits 20 cards, card ``IDS[copy]`` twice (each card may be in a deck once)."""
     play_until(table, lambda t: t.sessions[seat].decision_kind == "deck")
     session = table.sessions[seat]
-    cards = tuple(sorted((IDS[0], *IDS[:19])))
+    cards = tuple(sorted((IDS[copy], *IDS[:19])))
     with monkeypatch.context() as patched:
         patched.setattr(Deck, "check_composition", lambda deck, chosen: tuple(sorted(chosen)))
         body = owned.choose(session.run, session.run.decks[-1], cards)
     table.deliver(table.seal(seat, "deck", body))
-    return cards
 
 
-@pytest.mark.parametrize("variant, seats", [("1v1", 2), ("ffa", 3)])
-def test_duel_a_deck_with_a_copy_then_a_withheld_composition_forfeits(variant, seats, monkeypatch):
+@pytest.mark.parametrize("variant, seats, cheater, copy", [("1v1", 2, 1, 6), ("ffa", 3, 0, 8)])
+def test_duel_a_deck_with_a_copy_then_a_withheld_composition_forfeits(variant, seats, cheater, copy, monkeypatch):
     table = SelfPlay.create("duel", variant, {}, seats, b"withheld-deck", ["greedy", "random", "greedy"][:seats])
-    commit_a_deck_with_a_copy(table, 1, monkeypatch)
-    play_until(table, slot_is("composition", seat=1))
-    declare_absent(table, "composition", 1)
+    commit_a_deck_with_a_copy(table, cheater, copy, monkeypatch)
+    play_until(table, slot_is("composition", seat=cheater))
+    assert not table.sessions[0].disputes  # the second copy was never dealt: nobody could see it
+    played = table.sessions[0].result
+    declare_absent(table, "composition", cheater)
     report = verified(table)
-    assert_withheld(table, report, 1)
-    assert not any(e.seat == 1 for e in table.sessions[0].envelopes if e.kind in ("composition", "seed"))
+    assert_withheld(table, report, cheater)
+    assert not any(e.seat == cheater for e in table.sessions[0].envelopes if e.kind in ("composition", "seed"))
+    if variant == "ffa":
+        assert played.winners == (cheater,)  # it had won; now nobody does (two seats are left)
 
 
-def test_duel_a_withheld_seed_after_an_honest_composition_forfeits():
+def test_duel_a_stage_not_from_the_seed_then_a_withheld_seed_after_the_composition_forfeits():
     table = SelfPlay.create("duel", "1v1", {}, 2, b"withheld-duel-seed", ["greedy", "random"])
     played, report = cheat_then_withhold_seed(table, 0)
     assert played.winners == (0,)  # it had won
