@@ -198,9 +198,6 @@ class TableSession:
         self.claims: list[tuple[int, int, int]] = []
         """Accepted absence claims as ``(envelope index, claimant, absent seat)``."""
         self.disputes: list[tuple[int, int, str, int]] = []
-        self.withheld: list[tuple[int, int]] = []
-        """``(game, seat)``: seats declared absent in the composition or seed round of a game they
-        committed to. They withheld what the game requires after its end, and forfeit the table."""
         self.unproven: list[tuple[int, int]] = []
         """The verifier's ``(game, seat)``: seeds committed and never revealed, so deviations only
         they would show (a stage, key or card not derived from them) cannot be ruled out."""
@@ -511,9 +508,10 @@ class TableSession:
             yield from self._composition_round(self.run)
             yield from self._seed_round(self.run)
             self.unproven.extend((index, seat) for seat in self._unknown_seeds(self.run))
+            # Declared absent in the composition or seed round: it withheld what the game
+            # requires after its end, and forfeits the table whatever the result (spec §5).
             withheld = tuple(sorted(owing & self.absent))
             if withheld:
-                self.withheld.extend((index, seat) for seat in withheld)
                 scores = request.result.scores if isinstance(request, Finished) else ()
                 self.result = Result.forfeit(self.teams, withheld, WITHHELD_REASON, scores)
                 return
