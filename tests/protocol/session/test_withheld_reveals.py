@@ -11,6 +11,7 @@ suspect, and not for a dispute only the missing seed could judge.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ from fairtable.protocol.session.table import WITHHELD_REASON
 from fairtable.protocol.session.verify import VALID, VIOLATION, Report
 from fairtable.protocol.testing import SelfPlay, Tamper
 from tests.games.shengji.test_cheats import renege_due
+from tests.protocol.session import withheld_vector
 from tests.protocol.session.tables import all_seeds, file_bytes, play_until, slot_is, towers, verify_bytes
 from tests.protocol.session.test_cheats import dispute_a_false_key
 from tests.protocol.session.test_reveal_after_game import commit_illegal_fleet, full_opening_of, resign
@@ -332,3 +334,17 @@ def test_duel_a_stage_not_from_the_seed_then_a_withheld_seed_after_the_compositi
     played, report = cheat_then_withhold_seed(table, 0)
     assert played.winners == (0,)  # it had won
     assert_withheld(table, report, 0)
+
+
+# ---------------------------------------------------------------- the spec's vector
+
+
+def test_the_withheld_seed_vector_is_what_the_code_builds():
+    assert withheld_vector.PATH.read_text() == withheld_vector.render(), "regenerate with: python -m tests.regenerate"
+
+
+def test_the_withheld_seed_vector_reports_the_forfeit_the_spec_states():
+    vector = json.loads(withheld_vector.PATH.read_text())
+    report = verify_bytes(bytes.fromhex(vector["file"])).to_value()
+    assert {key: report[key] for key in withheld_vector.REPORTED} == vector["report"]
+    assert vector["played"]["winners"] == [1] and vector["report"]["result"]["winners"] == [0]
