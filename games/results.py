@@ -16,6 +16,7 @@ REASONS = {
     "no targets": "no cell left to shoot at",
     "forfeit: resigned": "the other side resigned",
     "forfeit: absent": "the other side stopped answering and was declared absent",
+    "forfeit: withheld": "the other side withheld its seed or deck after the game",
 }
 """Words for the reason codes of results (``Result.reason``); a reason not listed is already words."""
 

@@ -20,7 +20,6 @@ from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.identity import SecretKey
-from fairtable.protocol.session.slots import SEED
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript_file import TranscriptFile
 
@@ -78,7 +77,7 @@ class SelfPlay:
         slot = self.sessions[0].slot
         assert slot is not None, "the table is finished"
         for seat, session in enumerate(self.sessions):
-            if slot.kind != SEED and not session.disputes and session.violations:
+            if session.disputable and not session.disputes and session.violations:
                 return seat, *session.dispute_body(session.violations[0])
         session = self.sessions[slot.seat]
         outgoing = session.outgoing() or session.decide(game_bots.decision(self.bots[slot.seat], session.game, session.state, slot.seat))

@@ -754,8 +754,7 @@ class Replica:
         self._seen_violations = len(session.violations)
         if fresh and self._disputing is None:
             self._disputing = fresh[0]
-        slot = session.slot
-        if self._disputing is None or slot is None or slot.kind == SEED or session.disputes:
+        if self._disputing is None or not session.disputable or session.disputes:
             return False
         if (len(self.chain), self.head) in self.signed:
             return False

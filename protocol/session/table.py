@@ -110,6 +110,9 @@ from fairtable.protocol.transcript import Transcript, TranscriptError, check_lin
 
 Flow = Generator[Slot, Any, None]
 
+WITHHELD_REASON = "forfeit: withheld"
+"""The result's reason when a seat withheld its composition or seed after the game (spec/session.md §5)."""
+
 
 class _Resigned(Exception):
     def __init__(self, seat: int) -> None:
@@ -195,6 +198,9 @@ class TableSession:
         self.claims: list[tuple[int, int, int]] = []
         """Accepted absence claims as ``(envelope index, claimant, absent seat)``."""
         self.disputes: list[tuple[int, int, str, int]] = []
+        self.unproven: list[tuple[int, int]] = []
+        """The verifier's ``(game, seat)``: seeds committed and never revealed, so deviations only
+        they would show (a stage, key or card not derived from them) cannot be ruled out."""
         self.ops = Ops()
         self.private: dict[int, dict[str, Any]] = {game: dict(data) for game, data in (private or ())}
         self.run: GameRun  # set by the flow as it starts each game
@@ -359,7 +365,7 @@ class TableSession:
             raise Rejected(Violation(index, envelope.seat, "session.over", "the table is finished; nothing more may be sent", envelope))
         if envelope.kind == ABSENT and envelope.seat != slot.seat:
             return self._absence_claim(index, envelope)
-        if envelope.kind == DISPUTE and slot.kind != SEED:
+        if envelope.kind == DISPUTE and self.disputable:
             return self._dispute(index, envelope)
         if envelope.seat != slot.seat:
             raise Rejected(Violation(index, envelope.seat, "session.out-of-turn", f"seat {slot.seat} is to send {slot.kind!r}", envelope))
@@ -429,10 +435,16 @@ class TableSession:
     def dispute_body(self, violation: Violation) -> tuple[str, Any]:
         """The ``(kind, body)`` stopping the table over ``violation`` (one this session found
         but could not pin on a seat, or could not continue past). Any seat may send it at any
-        slot before the seed round."""
-        if self.slot is None or self.slot.kind == SEED or self.seat is None:
+        slot while :attr:`disputable`."""
+        if not self.disputable or self.seat is None:
             raise NotYourTurn("a dispute stops a game still in play")
         return DISPUTE, {"index": violation.index, "rule": violation.rule}
+
+    @property
+    def disputable(self) -> bool:
+        """A dispute stops a game still in play: at any slot before its composition and seed
+        rounds. After play the game has its result and every seed is revealed anyway."""
+        return self.slot is not None and self.slot.kind not in (COMPOSITION, SEED)
 
     def absence_claim_body(self) -> tuple[str, Any]:
         """The ``(kind, body)`` declaring the due seat absent (the node decides when: after its grace period)."""
@@ -446,7 +458,7 @@ class TableSession:
         entry outside the group, found when the next stage multiplies it."""
         previous = self.envelopes[-1]
         evidence = previous if previous.seat == exc.seat else None
-        violation = Violation(len(self.envelopes) - 1, exc.seat, exc.rule, exc.detail, evidence, exc.suspects)
+        violation = Violation(len(self.envelopes) - 1, exc.seat, exc.rule, exc.detail, evidence, self._suspected(exc.suspects))
         if violation not in self.violations:
             self.violations.append(violation)
 
@@ -492,8 +504,17 @@ class TableSession:
                 self.deal_results.append(deal)
             if isinstance(request, Finished):
                 self.result = request.result
+            owing = set(self.seed_round_seats())
             yield from self._composition_round(self.run)
             yield from self._seed_round(self.run)
+            self.unproven.extend((index, seat) for seat in self._unknown_seeds(self.run))
+            # Declared absent in the composition or seed round: it withheld what the game
+            # requires after its end, and forfeits the table whatever the result (spec §5).
+            withheld = tuple(sorted(owing & self.absent))
+            if withheld:
+                scores = request.result.scores if isinstance(request, Finished) else ()
+                self.result = Result.forfeit(self.teams, withheld, WITHHELD_REASON, scores)
+                return
             if isinstance(request, Finished):
                 return
             self._apply(DealStarted())
@@ -520,6 +541,20 @@ class TableSession:
             self._apply(Forfeit(seat, reason))
         except RuleError:
             return
+
+    def _unknown_seeds(self, run: GameRun) -> tuple[int, ...]:
+        """The verifier's view: seats that committed a seed in ``run``'s game it does not know
+        (none for a live session, which knows only its own seed and judges nothing by it)."""
+        if not self.auditing:
+            return ()
+        return tuple(seat for seat in sorted(run.commitments) if seat not in run.seeds)
+
+    def _suspected(self, suspects: tuple[int, ...]) -> tuple[int, ...]:
+        """The suspects of a finding no envelope pins on a seat, as the verifier narrows them: it
+        recomputed every message of the seats whose seeds it knows, so when some seeds are missing
+        the culprit is among their seats, and an honest seat that revealed its seed is no suspect."""
+        unknown = self._unknown_seeds(self.run)
+        return tuple(seat for seat in suspects if seat in unknown) or suspects
 
     def _known_seeds(self, game: int) -> dict[int, bytes]:
         if self.seat is not None and self._secret is not None:
@@ -859,7 +894,7 @@ class TableSession:
         envelope = self.envelopes[index]
         for finding in findings:
             evidence = envelope if finding.seat in (None, envelope.seat) else None
-            violation = Violation(index, finding.seat, finding.rule, finding.detail, evidence, finding.suspects)
+            violation = Violation(index, finding.seat, finding.rule, finding.detail, evidence, self._suspected(finding.suspects))
             if violation not in self.violations:
                 self.violations.append(violation)
 

@@ -71,6 +71,36 @@ class Absence:
 
 
 @dataclass(frozen=True)
+class Unproven:
+    """``seat`` committed a seed for game ``game`` and never revealed it (it withheld it, or left).
+
+    Not a finding: the seat forfeited (§5), but whatever only that seed would show (a stage or
+    key not derived from it, a card its hidden hand or deck held) cannot be ruled out."""
+
+    game: int
+    seat: int
+
+    def to_value(self) -> dict:
+        note = (f"seat {self.seat}'s seed of game {self.game} was never revealed: deviations only that seed "
+                "would show cannot be ruled out")
+        return {"game": self.game, "note": note, "seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Unjudged:
+    """Seat ``seat``'s dispute at envelope ``index`` (``rule``), which names nobody: with a seed
+    missing, the replay cannot show the dispute false, so its sender is not named for it."""
+
+    index: int
+    seat: int
+    rule: str
+
+    def to_value(self) -> dict:
+        note = "not judged: a dispute is false only if the replay with every seed finds nothing, and a seed is missing"
+        return {"index": self.index, "note": note, "rule": self.rule, "seat": self.seat}
+
+
+@dataclass(frozen=True)
 class Report:
     """What a verification found, summed up by :attr:`status`.
 
@@ -93,6 +123,10 @@ class Report:
     timing: tuple[TimingFork, ...] = ()
     """Slots where absence claims and the due seat's own envelope competed: timing forks, which
     name nobody (a transcript holds no clock)."""
+    unproven: tuple[Unproven, ...] = ()
+    """Seeds never revealed, whose deviations the replay cannot rule out."""
+    unjudged: tuple[Unjudged, ...] = ()
+    """Disputes left unjudged for want of a seed."""
 
     @property
     def status(self) -> str:
@@ -119,6 +153,8 @@ class Report:
             "seats": list(self.seats),
             "status": self.status,
             "timing": [fork.to_value() for fork in self.timing],
+            "unjudged": [dispute.to_value() for dispute in self.unjudged],
+            "unproven": [unproven.to_value() for unproven in self.unproven],
             "valid": self.valid,
             "variant": self.variant,
             "violations": [violation.to_value() for violation in self.violations],
@@ -196,15 +232,20 @@ def _report(genesis: SignedGenesis, count: int, replica: Replica, broken: Protoc
     # A refused envelope ends the replay and names its seat: nothing is owed after it.
     owed = _owed(session) if len(session.envelopes) >= count else ()
     timing = tuple(replica.timing_forks())
-    violations.extend(_false_disputes(session, violations, timing))
+    disputes = _open_disputes(session, timing)
+    judged = _judged_disputes(session, violations, disputes)
+    violations.extend(judged)
     violations = _named(violations)
     violations.sort(key=lambda violation: violation.index)
+    unjudged = () if judged or any(v.seat is not None for v in violations) else \
+        tuple(Unjudged(index, seat, rule) for index, seat, rule, _ in disputes)
     table = genesis.genesis
     return Report(
         table.game, table.variant, tuple(seat.key.fingerprint for seat in table.seats),
         min(count, len(replica.chain)) if replica.waiting_claim() else count, session.result, tuple(violations),
         tuple(Absence(index, seat, claimant, replica.claimants(index)) for index, claimant, seat in session.claims),
         tuple(session.deal_results), owed, _damage(replica, count, broken), timing,
+        tuple(Unproven(game, seat) for game, seat in session.unproven), unjudged,
     )
 
 
@@ -324,13 +365,21 @@ def find_equivocations(files: Iterable[TranscriptFile]) -> list[Violation]:
     return found
 
 
-def _false_disputes(session: TableSession, found: list[Violation], timing: tuple[TimingFork, ...]) -> list[Violation]:
-    """A dispute stopped the game; with every seed known, the replay must name a culprit, or show
-    the timing fork whose losing side revealed the disputer's seed (``session.seed-exposed``);
-    otherwise the seat that disputed did so falsely."""
+Dispute = tuple[int, int, str, int]
+
+
+def _open_disputes(session: TableSession, timing: tuple[TimingFork, ...]) -> list[Dispute]:
+    """The disputes the replay must judge: all but a ``session.seed-exposed`` one that a timing
+    fork justifies (the disputer's seed was revealed on the side that lost its slot)."""
     exposed = {seat for fork in timing for seat in fork.exposed}
-    disputes = [d for d in session.disputes if not (d[2] == SEED_EXPOSED and d[1] in exposed)]
-    if not disputes or any(v.seat is not None for v in found):
+    return [d for d in session.disputes if not (d[2] == SEED_EXPOSED and d[1] in exposed)]
+
+
+def _judged_disputes(session: TableSession, found: list[Violation], disputes: list[Dispute]) -> list[Violation]:
+    """A dispute stopped the game; with every seed known, the replay must name a culprit,
+    or the seat that disputed did so falsely. With a seed missing (withheld, or the transcript
+    stops before it) nothing shows a dispute false: it is left unjudged."""
+    if not disputes or not session.finished or session.unproven or any(v.seat is not None for v in found):
         return []
     return [Violation(index, seat, "session.false-dispute", f"disputed envelope {about} ({rule}), but the replay with every seed finds no violation")
             for index, seat, rule, about in disputes]

@@ -11,6 +11,8 @@ rewrites the file; ``test_transcript.py`` checks that it equals what the code bu
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from fairtable.protocol import transcript_file as tf
 from fairtable.protocol.envelope import Envelope
@@ -25,25 +27,48 @@ SECRETS = (bytes([0x11]) * 32, bytes([0x22]) * 32)
 NAMES = ("Alise", "Bruno")
 
 
+@dataclass(frozen=True)
+class Table:
+    """The vector's table: the seats' keys, the signed genesis and each seat's session."""
+
+    keys: tuple[SecretKey, ...]
+    genesis: SignedGenesis
+    sessions: tuple[TableSession, ...]
+
+    @classmethod
+    def create(cls) -> Table:
+        keys = tuple(SecretKey.from_seed(seed) for seed in KEY_SEEDS)
+        genesis = Genesis("towers", "infinite", {"battlefield": "crystal_garden", "turn_seconds": 60},
+                          tuple(Seat(key.public, name) for key, name in zip(keys, NAMES)), bytes(range(16)))
+        signed = SignedGenesis(genesis, tuple(genesis.sign(key) for key in keys))
+        return cls(keys, signed, tuple(TableSession(signed, seat=seat, secret=secret) for seat, secret in enumerate(SECRETS)))
+
+    def send(self, seat: int, kind: str, body: object) -> None:
+        """``seat`` signs the next envelope; every session accepts it."""
+        head = self.sessions[0]
+        envelope = Envelope.seal(self.keys[seat], self.genesis.table_id, len(head.envelopes), head.head, seat, kind, body)
+        for session in self.sessions:
+            session.receive(envelope)
+
+    def play(self, stop: Callable[[TableSession], bool] = lambda session: False) -> None:
+        """The starter makes its first legal move, then the next seat to decide resigns; everything
+        else is what the seeds dictate. Until the table is finished or ``stop`` holds."""
+        moved = False
+        while not self.sessions[0].finished and not stop(self.sessions[0]):
+            slot = self.sessions[0].slot
+            session = self.sessions[slot.seat]
+            outgoing = session.outgoing()
+            if outgoing is None and not moved:
+                outgoing, moved = session.move_body(session.legal_moves()[0]), True
+            elif outgoing is None:
+                outgoing = session.resign_body()
+            self.send(slot.seat, *outgoing)
+
+
 def build() -> dict:
-    keys = tuple(SecretKey.from_seed(seed) for seed in KEY_SEEDS)
-    genesis = Genesis("towers", "infinite", {"battlefield": "crystal_garden", "turn_seconds": 60},
-                      tuple(Seat(key.public, name) for key, name in zip(keys, NAMES)), bytes(range(16)))
-    signed = SignedGenesis(genesis, tuple(genesis.sign(key) for key in keys))
-    sessions = tuple(TableSession(signed, seat=seat, secret=secret) for seat, secret in enumerate(SECRETS))
-    moved = False
-    while not sessions[0].finished:
-        slot = sessions[0].slot
-        session = sessions[slot.seat]
-        outgoing = session.outgoing()
-        if outgoing is None and not moved:
-            outgoing, moved = session.move_body(session.legal_moves()[0]), True
-        elif outgoing is None:
-            outgoing = session.resign_body()
-        kind, body = outgoing
-        envelope = Envelope.seal(keys[slot.seat], signed.table_id, len(session.envelopes), session.head, slot.seat, kind, body)
-        for each in sessions:
-            each.receive(envelope)
+    table = Table.create()
+    table.play()
+    signed, genesis, sessions = table.genesis, table.genesis.genesis, table.sessions
     envelopes = sessions[0].envelopes
     seeds = (tf.RevealedSeed(0, 0, game_seed(SECRETS[0], 0)),)
     return {

@@ -280,6 +280,12 @@ def _report_text(path: Path, report: Report, names: list[str], seconds: float) -
         exposed = f"; seeds revealed on the losing side: {', '.join(_seat(seat, names) for seat in fork.exposed)}" if fork.exposed else ""
         lines.append(f"  TIMING FORK at envelope {fork.index}: {_seat(fork.seat, names)}'s own envelope and the absence claims of "
                      f"{claimants} competed for the slot; {held}{exposed}. Nobody is named: a transcript holds no clock")
+    for unproven in report.unproven:
+        lines.append(f"  UNPROVEN: seat {unproven.seat} never revealed its seed of game {unproven.game}: "
+                     "deviations only that seed would show cannot be ruled out")
+    for dispute in report.unjudged:
+        lines.append(f"  UNJUDGED: seat {dispute.seat}'s dispute at envelope {dispute.index} ({dispute.rule}): "
+                     "a seed it needs is missing, so nobody is named for it")
     return "".join(line + "\n" for line in lines)
 
 

@@ -72,6 +72,21 @@ def test_an_unfinished_transcript_exits_3_and_says_who_was_due(tmp_path):
     assert objects[0]["status"] == "incomplete" and objects[0]["owed"] == [{"index": index, "kind": "seed", "seat": 1}]
 
 
+def test_a_withheld_seed_forfeits_and_the_report_says_what_it_leaves_unproven(tmp_path):
+    table = towers()
+    play_until(table, slot_is("seed", seat=1))
+    table.deliver(table.seal(0, *table.sessions[0].absence_claim_body()))
+    path = tmp_path / "withheld.ftt"
+    path.write_bytes(file_bytes(table))
+    completed = fairtable("verify", str(path))
+    assert completed.returncode == 0, completed.stdout
+    assert "won: the other side withheld its seed or deck after the game" in completed.stdout and "seat 0" in completed.stdout
+    assert "UNPROVEN: seat 1 never revealed its seed of game 0: deviations only that seed would show cannot be ruled out" in completed.stdout
+    (found,) = [json.loads(line) for line in fairtable("verify", "--json", str(path)).stdout.splitlines()]
+    assert found["result"]["reason"] == "forfeit: withheld" and found["result"]["winners"] == [0]
+    assert [(u["game"], u["seat"]) for u in found["unproven"]] == [(0, 1)] and found["unjudged"] == []
+
+
 def test_a_damaged_transcript_exits_3_and_verifies_its_prefix(played, tmp_path):
     data = played[0].read_bytes()
     path = tmp_path / "cut.ftt"

@@ -10,19 +10,19 @@ from fairtable.protocol import transcript_file as tf
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.session.table import game_seed
 from fairtable.protocol.session.verify import Report, verify_chunks, verify_stream
-from fairtable.protocol.testing import SelfPlay, derive
+from fairtable.protocol.testing import SelfPlay, Tamper, derive
 
 
 def towers(seed: bytes = b"seed", options: dict | None = None, variant: str = "normal") -> SelfPlay:
     return SelfPlay.create("towers", variant, options or {}, 2, seed)
 
 
-def play_until(table: SelfPlay, condition: Callable[[SelfPlay], bool], limit: int = 5000) -> None:
-    """Step the table until ``condition`` holds before the next message."""
+def play_until(table: SelfPlay, condition: Callable[[SelfPlay], bool], limit: int = 5000, tamper: Tamper | None = None) -> None:
+    """Step the table (each message through ``tamper``, if given) until ``condition`` holds before the next message."""
     for _ in range(limit):
         if condition(table):
             return
-        table.step()
+        table.step(tamper)
     raise AssertionError("condition never held")
 
 

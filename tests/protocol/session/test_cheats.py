@@ -7,11 +7,12 @@ from fairtable.protocol import codec
 from fairtable.protocol import transcript_file as tf
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.fair.group import hash_to_point
-from fairtable.protocol.session.errors import Rejected, Violation
+from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
 from fairtable.protocol.session.verify import find_equivocations, verify
 from fairtable.protocol.testing import SelfPlay
 from tests.protocol.fair.support import TWIST_POINT
 from tests.protocol.session.tables import all_seeds, file_bytes, play_until, slot_is, towers, verify_bytes, with_body
+from tests.protocol.session.test_duel_session import duel
 
 
 def rejected_by_others(table: SelfPlay, envelope: Envelope, cheater: int):
@@ -235,8 +236,9 @@ def test_equivocation_across_two_transcripts():
 
 # ---------------------------------------------------------------- disputes
 
-def test_a_dispute_stops_the_game_and_the_seeds_name_the_cheater():
-    table = towers()
+def dispute_a_false_key(table: SelfPlay) -> tuple[int, Envelope, Envelope]:
+    """The first ``keys`` sender deals its first key false; the recipient, whose card opens to no
+    card, disputes. The cheater, its false ``keys`` envelope and the dispute."""
     play_until(table, slot_is("keys"))
     cheater = table.sessions[0].slot.seat
     victim = table.sessions[1 - cheater]
@@ -253,6 +255,12 @@ def test_a_dispute_stops_the_game_and_the_seeds_name_the_cheater():
     assert found.seat is None and cheater in found.suspects
     dispute = table.seal(1 - cheater, *victim.dispute_body(found))
     table.deliver(dispute)
+    return cheater, bad, dispute
+
+
+def test_a_dispute_stops_the_game_and_the_seeds_name_the_cheater():
+    table = towers()
+    cheater, bad, _ = dispute_a_false_key(table)
     file = table.play()
     assert table.sessions[0].result.reason == "disputed" and table.sessions[0].result.winners == ()
     kinds = [envelope.kind for envelope in file.transcript.envelopes]
@@ -269,6 +277,19 @@ def test_a_false_dispute_names_the_accuser():
     table.deliver(table.seal(accuser, *table.sessions[accuser].dispute_body(made_up)))
     report = verify(table.play())
     assert [(v.seat, v.rule) for v in report.violations] == [(accuser, "session.false-dispute")]
+
+
+@pytest.mark.parametrize("kind", ["composition", "seed"])
+def test_after_play_a_dispute_is_refused_as_out_of_turn(kind):
+    """The game has its result and every seed is about to be revealed: a dispute stops nothing."""
+    table = duel()
+    play_until(table, slot_is(kind, seat=0))
+    with pytest.raises(NotYourTurn):
+        table.sessions[1].dispute_body(Violation(3, None, "deck.no-card", "made up", None, (0, 1)))
+    late = table.seal(1, "dispute", {"index": 3, "rule": "deck.no-card"})
+    for violation in rejected_by_others(table, late, cheater=-1):
+        assert (violation.seat, violation.rule) == (1, "session.out-of-turn")
+    assert table.play() and verify(table.transcript_file()).valid
 
 
 def test_a_dispute_must_name_an_earlier_envelope():
