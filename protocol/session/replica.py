@@ -333,7 +333,10 @@ class Replica:
         return forks
 
     def claimants(self, index: int) -> tuple[int, ...]:
-        """The seats whose claims against the due seat of chain slot ``index`` we hold."""
+        """The seats whose claims against the due seat of chain slot ``index`` we hold (none known
+        once a forgetting replica let the slot go: its file had no other claims to hold)."""
+        if index < max(self.chain.first, self.slots.first):
+            return ()
         info, on_chain = self.slots[index], self.chain[index]
         if info is None:
             return ()
