@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import trio
+import trio.testing
 
 from fairtable.games import bots as game_bots
 from fairtable.games import registry
@@ -44,20 +45,25 @@ def reload(table: LiveTable) -> LiveTable:
 
 
 async def wire(tables: Sequence[LiveTable], *, cut: frozenset[int] = frozenset()) -> None:
-    """Run every table's timers and hand each one's envelopes to the others, until all are finished.
+    """Run every table's timers and hand each one's envelopes to the others, until all are
+    finished, written and nothing moves any more (timers run for as long as a node runs).
 
     Seats in ``cut`` are switched off: they neither run nor receive.
     """
     live = [table for table in tables if table.seat not in cut]
-    async with trio.open_nursery() as forwarders:
+    async with trio.open_nursery() as nursery:
         for source in tables:
             for target in live:
                 if target is not source:
-                    forwarders.start_soon(forward, source, target)
-        async with trio.open_nursery() as timers:
-            for table in live:
-                timers.start_soon(table.keep_time)
-        forwarders.cancel_scope.cancel()
+                    nursery.start_soon(forward, source, target)
+        for table in live:
+            nursery.start_soon(table.keep_time)
+        while True:
+            await trio.testing.wait_all_tasks_blocked()
+            if all(table.saved for table in live):
+                break
+            await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
 
 
 def held(table: LiveTable) -> list:

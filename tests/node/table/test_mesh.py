@@ -34,11 +34,14 @@ async def linked(left_table, right_table, heartbeat: float = 0.5) -> None:
 
 
 async def play(tables, pairs) -> None:
-    async with trio.open_nursery() as nursery:
-        for a, b in pairs:
-            nursery.start_soon(linked, tables[a], tables[b])
+    """Run the tables' timers and the given links until every link is complete."""
+    async with trio.open_nursery() as timers:
         for table in tables:
-            nursery.start_soon(table.keep_time)
+            timers.start_soon(table.keep_time)
+        async with trio.open_nursery() as links:
+            for a, b in pairs:
+                links.start_soon(linked, tables[a], tables[b])
+        timers.cancel_scope.cancel()
 
 
 async def test_envelopes_reach_a_seat_through_another_when_the_direct_link_is_down(tmp_path):
