@@ -6,7 +6,14 @@ the receiver offers every envelope to the table. ``peer_has`` is how many of our
 the peer holds as far as we know: from its ``hello`` and ``sync`` (count and head hash),
 from what it sent us and from what we sent it, so each envelope crosses a link once.
 A head that differs from ours at the same count, or a conflicting envelope, means the peer
-is on a fork: we send it our chain from the start (once per link) or from the conflict.
+is on a fork: we send it our chain from the start (once per link) or from the conflict. A peer
+that says it holds fewer envelopes than we counted (it could not keep them, its disk was full)
+gets them again.
+
+Once the table is finished here, every envelope we hold off the chain (evidence, forks, our own
+dropped envelopes) goes to the peer once per link as ``ev``, before the final ``sync``, so every
+seat's transcript file holds the same evidence. What an ``ev`` proves against its signer does
+not count against the peer who passed it on.
 
 The link ends with a reason: the channel failed, the peer misbehaved (a malformed or
 unexpected message, too many refused envelopes, a flood, silence past the timeout), or
@@ -34,6 +41,8 @@ SILENCE_FACTOR = 3
 """A link silent for this many heartbeats is taken for a half-open connection and closed."""
 MAX_REFUSED = 32
 """Refused or conflicting envelopes one link may carry before it is closed."""
+MAX_EVIDENCE = 4096
+"""``ev`` messages one link may carry: far more than an honest node holds off its chain."""
 RATE = 2000.0
 BURST = 4096.0
 """Messages per second a peer may send on one link, and the burst it may save up."""
@@ -66,6 +75,10 @@ class Link:
         self.told_head: bytes | None = None
         """The head of the finished chain we last told the peer about (a fork can change it)."""
         self.refused = 0
+        self.evidence = 0
+        """``ev`` messages received."""
+        self._evidence_sent: set[bytes] = set()
+        """Hashes of the envelopes off the chain the peer holds: sent as ``ev`` or received from it."""
         self._resent = False
         self._ask = trio.Event()
         self._forks_seen = len(table.forks)
@@ -103,7 +116,7 @@ class Link:
             return
         ours = envelopes[have - 1].hash if have else self.table.table_id
         if ours == head:
-            self.peer_has = max(self.peer_has, have)
+            self.peer_has = have
         elif not self._resent:
             self._resent = True
             self.peer_has = 0
@@ -130,6 +143,8 @@ class Link:
                 self.peer_has += 1
                 await self.channel.send(message("env", env=envelope.to_value()))
                 self._catch_forks()
+            if table.finished:
+                await self._send_evidence()
             if table.finished and self.told_head != table.session.head:
                 await self.channel.send(self._sync())
                 self.told_head = table.session.head
@@ -143,13 +158,20 @@ class Link:
             self._ask = trio.Event()
             await self.channel.send(self._sync())
 
+    async def _send_evidence(self) -> None:
+        """Every envelope we hold off the chain that the peer was not sent on this link."""
+        for envelope in self.table.replica.off_chain():
+            if envelope.hash not in self._evidence_sent:
+                self._evidence_sent.add(envelope.hash)
+                await self.channel.send(message("ev", env=envelope.to_value()))
+
     async def _receive_loop(self) -> None:
         silence = SILENCE_FACTOR * self.heartbeat
         while not self.complete:
             value = await self.channel.receive(timeout=silence)
             if not self._bucket.take():
                 raise LinkError(f"message flood: more than {RATE:g} messages per second")
-            received = parse(value, "env", "sync")
+            received = parse(value, "env", "ev", "sync")
             if received["t"] == "sync":
                 self._absorb(received["have"], received["head"])
                 continue
@@ -157,7 +179,23 @@ class Link:
                 envelope = Envelope.from_value(received["env"])
             except EnvelopeError as exc:
                 raise BadMessage(f"malformed envelope: {exc}") from None
-            self._offer(envelope)
+            if received["t"] == "ev":
+                self._take_evidence(envelope)
+            else:
+                self._offer(envelope)
+
+    def _take_evidence(self, envelope: Envelope) -> None:
+        """An envelope the peer holds off its chain: offered like any other, but a refusal proves
+        something against its signer, not against the peer who passed it on."""
+        self.evidence += 1
+        if self.evidence > MAX_EVIDENCE:
+            raise LinkError(f"more than {MAX_EVIDENCE} envelopes of evidence")
+        self._evidence_sent.add(envelope.hash)
+        offered = self.table.offer(envelope)
+        if offered.outcome is Outcome.ACCEPTED:
+            self._catch_forks()
+        elif offered.outcome is Outcome.INVALID:
+            self._count_refused(envelope, offered.reason)
 
     def _offer(self, envelope: Envelope) -> None:
         offered = self.table.offer(envelope)
@@ -173,7 +211,10 @@ class Link:
         if offered.outcome is not Outcome.INVALID:
             # the peer holds another envelope for this slot: let it have ours from there
             self.peer_has = min(self.peer_has, envelope.seq)
+        self._count_refused(envelope, f"{offered.outcome.value}: {offered.reason}")
+
+    def _count_refused(self, envelope: Envelope, why: str) -> None:
         self.refused += 1
-        log.warning("peer %s: envelope %d %s: %s", self.who, envelope.seq, offered.outcome.value, offered.reason)
+        log.warning("peer %s: envelope %d %s", self.who, envelope.seq, why)
         if self.refused > MAX_REFUSED:
             raise LinkError(f"more than {MAX_REFUSED} refused envelopes")

@@ -293,7 +293,11 @@ class LiveTable:
         it could not take while stalled are sent again first (spec/node.md, Timers)."""
         if self.stalled is None:
             self._finish()
-            self._retry_delay = min(2 * self._retry_delay, MAX_RETRY_SECONDS) if self._transcript_failed else MIN_RETRY_SECONDS
+            if self._transcript_failed:
+                self._retry_delay = min(2 * self._retry_delay, MAX_RETRY_SECONDS)
+            else:
+                self._retry_delay = MIN_RETRY_SECONDS
+                self._notify()
             return
         try:
             replica = self._restored(self.replica.claims_from)
