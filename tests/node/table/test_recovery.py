@@ -15,10 +15,11 @@ import pytest
 import trio
 
 from fairtable.node.table.journal import JournalError, TableFiles
+from fairtable.node.table.live import Timing
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.transcript_file import load
 from tests.node.nodes import eventually, running
-from tests.node.table.tables import live_table, reload, settle, signed_genesis, wire
+from tests.node.table.tables import held, live_table, play, reload, settle, signed_genesis, wire
 
 pytestmark = pytest.mark.usefixtures("counting_game")
 
@@ -208,3 +209,35 @@ async def test_a_finished_table_keeps_redialling_a_peer_that_is_away_until_both_
         report = verify(load(table.transcript_bytes()))
         assert [(v.seat, v.rule) for v in report.violations] == [(0, "session.refuted-claim")]
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("stalled_seat", [0, 1])
+async def test_a_node_whose_disk_fills_mid_game_resumes_by_itself_and_judges_nobody_for_it(tmp_path, autojump_clock, caplog,
+                                                                                            stalled_seat):
+    """Two bot nodes over a link; one's disk fills mid-game and has room again 2.5 s later. It says
+    so to its client, moves again by itself, is not declared absent and declares nobody absent,
+    and no traceback reaches the log for a condition the node handles."""
+    caplog.set_level(logging.DEBUG, logger="fairtable.node")
+    genesis = signed_genesis("counting", 2, {"turn_seconds": 5})
+    timing = Timing(grace=10)
+    tables = [live_table(tmp_path, genesis, seat, timing=timing) for seat in range(2)]
+    tables[stalled_seat], disk = on_full_disk(tmp_path, genesis, stalled_seat, room=900, timing=timing)
+    stalled = tables[stalled_seat]
+    shown = []
+
+    async def free_the_disk_later() -> None:
+        while stalled.stalled is None:
+            await stalled.wait_change(stalled.version)
+        shown.append(stalled.update())
+        await trio.sleep(2.5)
+        disk.free()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(free_the_disk_later)
+        with trio.fail_after(300):
+            await play(tables, [(0, 1)])
+    assert shown and shown[0].stalled.startswith("disk full: waiting") and not shown[0].your_turn
+    assert tables[0].envelopes == tables[1].envelopes and tables[0].finished
+    assert not [e for table in tables for e in held(table) if e.kind == "absent"]
+    assert not [r.getMessage() for r in caplog.records if r.exc_info]
+    assert verify(load(stalled.transcript_bytes())).valid
