@@ -400,15 +400,17 @@ class LiveTable:
                 acted_at = None
                 await trio.lowlevel.checkpoint()  # what the links hold now is read first
                 continue
-            if self.version == version:
-                acted_at = self.clock()
-                try:
-                    action()
-                except Exception:  # a bot or rule bug must not take the node down; wait for news instead
-                    log.exception("table %s: %s failed", self.name, getattr(action, "__name__", "an action"))
-                    await self.wait_change(version)
-            else:
+            if self.version != version:
                 acted_at = None
+                continue
+            acted_at = self.clock()
+            try:
+                action()
+            except Exception:  # a bot or rule bug must not take the node down; wait for news instead
+                log.exception("table %s: %s failed", self.name, getattr(action, "__name__", "an action"))
+                await self.wait_change(version)
+            if self.version != version:
+                acted_at = None  # it changed the table: what is due now may be due at once
 
     def _act(self) -> None:
         """Do this seat's own action now if its time has come (the caller commits it)."""

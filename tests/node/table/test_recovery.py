@@ -15,7 +15,7 @@ import pytest
 import trio
 
 from fairtable.node.table.journal import JournalError, TableFiles
-from fairtable.node.table.live import Timing
+from fairtable.node.table.live import Outcome, Timing
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.transcript_file import load
 from tests.node.nodes import eventually, running
@@ -241,3 +241,31 @@ async def test_a_node_whose_disk_fills_mid_game_resumes_by_itself_and_judges_nob
     assert not [e for table in tables for e in held(table) if e.kind == "absent"]
     assert not [r.getMessage() for r in caplog.records if r.exc_info]
     assert verify(load(stalled.transcript_bytes())).valid
+
+
+async def test_a_node_back_from_a_stall_hears_what_it_missed_before_it_judges(tmp_path, autojump_clock):
+    """Seat 1 moves in time, but seat 0's disk is full and cannot keep it; when seat 0 writes
+    again, seat 1's deadline plus grace is long past. Seat 0 waits a grace for the envelope to be
+    sent again instead of declaring seat 1 absent at once."""
+    genesis = signed_genesis("counting", 3, {"turn_seconds": 5})
+    timing = Timing(grace=10)
+    judge, disk = on_full_disk(tmp_path, genesis, 0, room=1 << 30, bot=False, timing=timing)
+    tables = [judge, *(live_table(tmp_path, genesis, seat, bot=False, timing=timing) for seat in (1, 2))]
+    settle(tables)
+    judge.play(1)
+    settle(tables)
+    tables[1].play(2)
+    move = tables[1].envelopes[-1]
+    disk.room = 0
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(judge.keep_time)
+        assert judge.offer(move).outcome is Outcome.HELD and judge.stalled
+        await trio.sleep(20)  # past seat 1's deadline plus grace
+        disk.free()
+        while judge.stalled is not None:
+            await judge.wait_change(judge.version)
+        await trio.sleep(1)
+        assert not [e for e in held(judge) if e.kind == "absent"]
+        assert judge.offer(move).outcome is Outcome.ACCEPTED  # the peer sends it again
+        nursery.cancel_scope.cancel()
+    assert not [e for e in held(judge) if e.kind == "absent"]
