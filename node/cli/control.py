@@ -2,7 +2,7 @@
 
 ``--host-table`` offers a table and starts it once every seat is taken, ``--join`` takes a
 seat at the first open table of a host, ``--until-done`` returns once every table here is
-finished and its peers hold all of it. ``--host-tournament`` and ``--join-tournament`` do the
+settled: finished, written, and every peer holding the same final head. ``--host-tournament`` and ``--join-tournament`` do the
 same for a duel tournament, which then runs by itself; ``--until-done`` waits for its end. The
 demo and the tests use these flags; a client of the local API does the same through the same
 service calls.
