@@ -228,7 +228,8 @@ class LiveTable:
         offered = self.replica.receive(envelope, self.clock())
         if offered.outcome is Outcome.ACCEPTED:
             self._act_at_once()
-        self._commit(changed=offered.outcome not in (Outcome.DUPLICATE, Outcome.INVALID))
+        # an envelope held off the chain of a finished table belongs in its file and goes to its links as evidence
+        self._commit(changed=self.finished and offered.outcome not in (Outcome.DUPLICATE, Outcome.INVALID))
         if self.stalled is not None:
             return Offered(Outcome.HELD, f"not kept, the journal cannot be written: {self.stalled}")
         return offered
@@ -260,8 +261,8 @@ class LiveTable:
 
     def _commit(self, changed: bool = False) -> None:
         """Write what the replica produced, then let the node act on it (or stall if the disk refuses).
-        ``changed``: the replica changed without records (an envelope held off the chain), so
-        links and the transcript file must hear of it too."""
+        ``changed``: the replica changed without records (an envelope held off the chain of a
+        finished table, a retry that wrote), so links, clients and the transcript file hear of it too."""
         assert self.journal is not None
         if self.stalled is not None:
             return  # the stall rebuilt the replica from the journal; the retry writes what it owes
@@ -413,7 +414,7 @@ class LiveTable:
                 acted_at = None  # it changed the table: what is due now may be due at once
 
     def _act(self) -> None:
-        """Do this seat's own action now if its time has come (the caller commits it)."""
+        """Do this seat's own action now if its time has come."""
         planned = self._own_action()
         if planned is not None and planned[0] <= self.clock():
             planned[1]()
