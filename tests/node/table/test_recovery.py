@@ -205,6 +205,8 @@ async def test_a_finished_table_keeps_redialling_a_peer_that_is_away_until_both_
         back = await nursery.start(Node(config("guest", int(guest.address.rsplit(":", 1)[1]))).run)
         await eventually(lambda: host.settled() and back.settled())
         assert back.tables[table.table_id].envelopes == table.envelopes
+        files = [node.tables[table.table_id].files.dir / "transcript.ftt" for node in (host, back)]
+        assert files[0].read_bytes() == files[1].read_bytes()  # the evidence each held alone is shared
         assert [e.kind for e in table.envelopes].count("dispute") == 1
         report = verify(load(table.transcript_bytes()))
         assert [(v.seat, v.rule) for v in report.violations] == [(0, "session.refuted-claim")]
