@@ -70,8 +70,9 @@ class Link:
         self.heartbeat = heartbeat
         self.who = who
         self.peer_has = 0
-        self.peer_count = 0
-        self.peer_head = b""
+        self.peer_final: bytes | None = None
+        """The head the peer last named in a ``sync`` (its hello alone does not end a link: the
+        evidence it sends comes before its final ``sync``)."""
         self.told_head: bytes | None = None
         """The head of the finished chain we last told the peer about (a fork can change it)."""
         self.refused = 0
@@ -89,7 +90,7 @@ class Link:
     def complete(self) -> bool:
         """Both sides hold every envelope of the finished table."""
         head = self.table.session.head
-        return self.table.finished and self.told_head == head and self.peer_head == head
+        return self.table.finished and self.told_head == head and self.peer_final == head
 
     async def run(self) -> str:
         """Run until the link ends; return why. Nothing a peer sends escapes as an exception."""
@@ -108,8 +109,6 @@ class Link:
 
     def _absorb(self, have: int, head: bytes) -> None:
         """The peer says it holds ``have`` envelopes ending in ``head``."""
-        self.peer_count = have
-        self.peer_head = head
         envelopes = self.table.envelopes
         if have > len(envelopes):
             self.peer_has = max(self.peer_has, len(envelopes))
@@ -174,6 +173,7 @@ class Link:
             received = parse(value, "env", "ev", "sync")
             if received["t"] == "sync":
                 self._absorb(received["have"], received["head"])
+                self.peer_final = received["head"]
                 continue
             try:
                 envelope = Envelope.from_value(received["env"])

@@ -3,10 +3,12 @@
 import pytest
 import trio
 
-from fairtable.node.table.live import Timing
+from fairtable.node.table.link import MAX_REFUSED, Link
+from fairtable.node.table.live import Outcome, Timing
+from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.transcript_file import load
-from tests.node.table.tables import live_table, play, reload, settle, signed_genesis, wire
+from tests.node.table.tables import KEYS, live_table, play, reload, settle, signed_genesis, wire
 
 pytestmark = pytest.mark.usefixtures("counting_game")
 
@@ -61,3 +63,31 @@ async def test_after_a_fork_every_seat_holds_the_same_transcript_bytes(tmp_path,
     transcript = load(files[0])
     assert any(e.kind == "absent" for e in transcript.evidence)  # the dropped claim, in every file
     assert tables[0].session.result.reason == "disputed" and verify(transcript).result.reason == "disputed"
+
+
+async def test_evidence_goes_to_a_peer_once_and_its_refusals_do_not_close_the_link(tmp_path, monkeypatch):
+    """Seat 0 holds more of seat 1's refused envelopes than a link may refuse; it hands them all
+    to seat 1 as evidence, the link completes, and both files are the same bytes."""
+    genesis = signed_genesis("counting", 2)
+    tables = [live_table(tmp_path, genesis, seat) for seat in range(2)]
+    settle(tables)
+    chain = tables[0].envelopes
+    forged = [Envelope.seal(KEYS[1], genesis.table_id, i, chain[i - 1].hash, 1, "move", {"faces": [], "keys": [], "move": move})
+              for i in range(1, len(chain)) if chain[i].seat == 0 and chain[i].kind == "move" for move in range(1, 4)]
+    forged += [Envelope.seal(KEYS[1], genesis.table_id, 1, chain[0].hash, 1, "move", {"move": n}) for n in range(40)]
+    assert len(forged) > MAX_REFUSED
+    for envelope in forged:
+        assert tables[0].offer(envelope).outcome in (Outcome.REFUSED, Outcome.CONFLICT)
+    sent = []
+    original = Link._take_evidence
+
+    def counted(link, envelope):
+        sent.append(envelope.hash)
+        original(link, envelope)
+
+    monkeypatch.setattr(Link, "_take_evidence", counted)
+    with trio.fail_after(30):
+        await play(tables, [(0, 1)])
+    assert sorted(sent) == sorted({e.hash for e in tables[0].replica.off_chain()})  # each once
+    files = [(table.files.dir / "transcript.ftt").read_bytes() for table in tables]
+    assert files[0] == files[1] and len(load(files[1]).evidence) >= len(forged)
