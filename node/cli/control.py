@@ -2,7 +2,7 @@
 
 ``--host-table`` offers a table and starts it once every seat is taken, ``--join`` takes a
 seat at the first open table of a host, ``--until-done`` returns once every table here is
-finished and its peers hold all of it. ``--host-tournament`` and ``--join-tournament`` do the
+settled: finished, written, and every peer holding the same final head. ``--host-tournament`` and ``--join-tournament`` do the
 same for a duel tournament, which then runs by itself; ``--until-done`` waits for its end. The
 demo and the tests use these flags; a client of the local API does the same through the same
 service calls.
@@ -91,11 +91,10 @@ async def until_tournament_done(node: Node) -> None:
 
 
 async def until_done(node: Node) -> None:
-    """Return once this node sits at a table and every one is finished and settled with its peers."""
-    while not node.tables or not all(table.finished for table in node.tables.values()):
-        await node.updates_hub.changed()
-    with trio.move_on_after(SETTLE_SECONDS):
-        await node.wait_settled()
+    """Return once this node sits at a table and every one is settled: finished, its transcript
+    written, and every peer holding the same final head. A finish that a fork withdraws is no end,
+    and no fixed wait can tell how long a partitioned peer stays away."""
+    await node.wait_settled()
     for table in node.tables.values():
         names = [seat.name for seat in table.genesis.genesis.seats]
         print(f"table {table.table_id.hex()} finished: {describe(table.session.result, names)}, {len(table.envelopes)} envelopes, "

@@ -81,6 +81,7 @@ FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
     # table mesh, on a channel the lower seat opens to the higher
     "hello": {"v": _version, "table": _hash, "seat": _int, "have": _int, "head": _hash, "start": _map},
     "env": {"env": _array},
+    "ev": {"env": _array},
     "sync": {"have": _int, "head": _hash},
 }
 

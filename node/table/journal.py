@@ -10,7 +10,9 @@
   when each slot became due. Every batch is written in full and fsynced before the node acts
   on it; a write that fails is cut off again, so the file never holds a torn record before a
   good one, and a torn tail left by a crash is cut on load;
-- ``transcript.ftt``: the complete transcript file, written once the table is finished.
+- ``transcript.ftt``: the complete transcript file, written once the table is finished (again
+  when a restart finds it missing, a fork or shared evidence changes it; removed when a fork
+  reopens the table).
 
 Nothing here knows the protocol's rules: the records are the replica's
 (:mod:`fairtable.protocol.session.replica`), the bytes are canonical msgpack.
@@ -18,6 +20,7 @@ Nothing here knows the protocol's rules: the records are the replica's
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -167,6 +170,8 @@ class Journal:
             os.fsync(self._fd)
         except OSError as exc:
             self._cut()
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise JournalError(f"disk full: waiting for room to write {self.path} ({exc.strerror})") from None
             raise JournalError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
         self._size += len(data)
 
@@ -269,6 +274,18 @@ class TableFiles:
 
     def write_transcript(self, data: bytes) -> Path:
         return self._replace("transcript.ftt", data)
+
+    def remove_transcript(self) -> None:
+        """A fork reopened the table: the file no longer tells how it ended."""
+        try:
+            (self.dir / "transcript.ftt").unlink(missing_ok=True)
+        except OSError as exc:
+            raise JournalError(f"{self.dir / 'transcript.ftt'}: cannot remove: {exc.strerror}") from None
+
+    def clean(self) -> None:
+        """Remove what a write cut short by a crash left (``NAME.tmp``); the node writes it again."""
+        for stale in self.dir.glob("*.tmp"):
+            stale.unlink(missing_ok=True)
 
     def _replace(self, name: str, data: bytes) -> Path:
         try:

@@ -6,7 +6,14 @@ the receiver offers every envelope to the table. ``peer_has`` is how many of our
 the peer holds as far as we know: from its ``hello`` and ``sync`` (count and head hash),
 from what it sent us and from what we sent it, so each envelope crosses a link once.
 A head that differs from ours at the same count, or a conflicting envelope, means the peer
-is on a fork: we send it our chain from the start (once per link) or from the conflict.
+is on a fork: we send it our chain from the start (once per link) or from the conflict. A peer
+that says it holds fewer envelopes than we counted (it could not keep them, its disk was full)
+gets them again.
+
+Once the table is finished here, every envelope we hold off the chain (evidence, forks, our own
+dropped envelopes) goes to the peer once per link as ``ev``, before the final ``sync``, so every
+seat's transcript file holds the same evidence. What an ``ev`` proves against its signer does
+not count against the peer who passed it on.
 
 The link ends with a reason: the channel failed, the peer misbehaved (a malformed or
 unexpected message, too many refused envelopes, a flood, silence past the timeout), or
@@ -34,6 +41,8 @@ SILENCE_FACTOR = 3
 """A link silent for this many heartbeats is taken for a half-open connection and closed."""
 MAX_REFUSED = 32
 """Refused or conflicting envelopes one link may carry before it is closed."""
+MAX_EVIDENCE = 4096
+"""``ev`` messages one link may carry: far more than an honest node holds off its chain."""
 RATE = 2000.0
 BURST = 4096.0
 """Messages per second a peer may send on one link, and the burst it may save up."""
@@ -61,14 +70,19 @@ class Link:
         self.heartbeat = heartbeat
         self.who = who
         self.peer_has = 0
-        self.peer_count = 0
-        self.peer_head = b""
+        self.peer_final: bytes | None = None
+        """The head the peer last named in a ``sync`` (its hello alone does not end a link: the
+        evidence it sends comes before its final ``sync``)."""
         self.told_head: bytes | None = None
         """The head of the finished chain we last told the peer about (a fork can change it)."""
         self.refused = 0
         self._lacks: int | None = None
         """The lowest slot at which the peer sent us an envelope our chain does not hold: it lacks
         ours there, whatever envelope count its ``sync`` claims, until its head shows otherwise."""
+        self.evidence = 0
+        """``ev`` messages received."""
+        self._evidence_sent: set[bytes] = set()
+        """Hashes of the envelopes off the chain the peer holds: sent as ``ev`` or received from it."""
         self._resent = False
         self._ask = trio.Event()
         self._forks_seen = len(table.forks)
@@ -79,7 +93,7 @@ class Link:
     def complete(self) -> bool:
         """Both sides hold every envelope of the finished table."""
         head = self.table.session.head
-        return self.table.finished and self.told_head == head and self.peer_head == head
+        return self.table.finished and self.told_head == head and self.peer_final == head
 
     async def run(self) -> str:
         """Run until the link ends; return why. Nothing a peer sends escapes as an exception."""
@@ -98,8 +112,6 @@ class Link:
 
     def _absorb(self, have: int, head: bytes) -> None:
         """The peer says it holds ``have`` envelopes ending in ``head``."""
-        self.peer_count = have
-        self.peer_head = head
         envelopes = self.table.envelopes
         if have > len(envelopes):
             self.peer_has = max(self.peer_has, len(envelopes))
@@ -108,7 +120,7 @@ class Link:
             return
         ours = envelopes[have - 1].hash if have else self.table.table_id
         if ours == head:
-            self.peer_has = max(self.peer_has, have)
+            self.peer_has = have
             self._lacks = None
         elif not self._resent:
             self._resent = True
@@ -136,6 +148,9 @@ class Link:
                 self.peer_has += 1
                 await self.channel.send(message("env", env=envelope.to_value()))
                 self._catch_forks()
+            await self._send_claims()
+            if table.finished:
+                await self._send_evidence()
             if table.finished and self.told_head != table.session.head:
                 await self.channel.send(self._sync())
                 self.told_head = table.session.head
@@ -149,24 +164,58 @@ class Link:
             self._ask = trio.Event()
             await self.channel.send(self._sync())
 
+    async def _send_claims(self) -> None:
+        """The absence claims waiting at our head (ours and those relayed to us) that the peer was
+        not sent on this link: a claim is final only once every claimant holds every other's."""
+        for envelope in self.table.replica.waiting_claims():
+            if envelope.hash not in self._evidence_sent:
+                self._evidence_sent.add(envelope.hash)
+                await self.channel.send(message("env", env=envelope.to_value()))
+
+    async def _send_evidence(self) -> None:
+        """Every envelope we hold off the chain that the peer was not sent on this link."""
+        for envelope in self.table.replica.off_chain():
+            if envelope.hash not in self._evidence_sent:
+                self._evidence_sent.add(envelope.hash)
+                await self.channel.send(message("ev", env=envelope.to_value()))
+
     async def _receive_loop(self) -> None:
         silence = SILENCE_FACTOR * self.heartbeat
         while not self.complete:
             value = await self.channel.receive(timeout=silence)
             if not self._bucket.take():
                 raise LinkError(f"message flood: more than {RATE:g} messages per second")
-            received = parse(value, "env", "sync")
+            received = parse(value, "env", "ev", "sync")
             if received["t"] == "sync":
                 self._absorb(received["have"], received["head"])
+                self.peer_final = received["head"]
                 continue
             try:
                 envelope = Envelope.from_value(received["env"])
             except EnvelopeError as exc:
                 raise BadMessage(f"malformed envelope: {exc}") from None
-            self._offer(envelope)
+            if received["t"] == "ev":
+                self._take_evidence(envelope)
+            else:
+                self._offer(envelope)
+
+    def _take_evidence(self, envelope: Envelope) -> None:
+        """An envelope the peer holds off its chain: offered like any other, but a refusal proves
+        something against its signer, not against the peer who passed it on."""
+        self.evidence += 1
+        if self.evidence > MAX_EVIDENCE:
+            raise LinkError(f"more than {MAX_EVIDENCE} envelopes of evidence")
+        self._evidence_sent.add(envelope.hash)
+        offered = self.table.offer(envelope)
+        if offered.outcome is Outcome.ACCEPTED:
+            self._catch_forks()
+        elif offered.outcome is Outcome.INVALID:
+            self._count_refused(envelope, offered.reason)
 
     def _offer(self, envelope: Envelope) -> None:
         offered = self.table.offer(envelope)
+        if offered.outcome in (Outcome.HELD, Outcome.OUTRANKED):
+            self._evidence_sent.add(envelope.hash)  # the peer holds it: never send it back
         if offered.outcome in (Outcome.ACCEPTED, Outcome.DUPLICATE):
             if envelope.seq < len(self.table.envelopes) and self.table.envelopes[envelope.seq].hash == envelope.hash:
                 self.peer_has = max(self.peer_has, envelope.seq + 1)
@@ -186,7 +235,10 @@ class Link:
             # a fork or an absence claim the peer holds: kept as evidence, no misbehaviour
             log.info("peer %s: envelope %d %s: %s", self.who, envelope.seq, offered.outcome.value, offered.reason)
             return
+        self._count_refused(envelope, f"{offered.outcome.value}: {offered.reason}")
+
+    def _count_refused(self, envelope: Envelope, why: str) -> None:
         self.refused += 1
-        log.warning("peer %s: envelope %d %s: %s", self.who, envelope.seq, offered.outcome.value, offered.reason)
+        log.warning("peer %s: envelope %d %s", self.who, envelope.seq, why)
         if self.refused > MAX_REFUSED:
             raise LinkError(f"more than {MAX_REFUSED} refused envelopes")

@@ -13,6 +13,10 @@ Timers (``spec/node.md``): this seat's timed decision falls back to the rules' d
 moves after ``bot_delay``; a decision with one legal move is played at once; absence claims
 and settling are the replica's (:meth:`Replica.next_wake`). What is played at once on a
 received envelope is written in the same batch as that envelope.
+
+Nothing is judged on waking: after a restart, a stall, or a timer that fires well past its time
+(the process was frozen, suspended or blocked on a disk), the node claims nobody absent for one
+grace, so what its links buffered meanwhile arrives first (``Replica.claims_from``).
 """
 
 from __future__ import annotations
@@ -47,8 +51,12 @@ log = logging.getLogger("fairtable.node")
 Outcome = rep.Outcome
 Offered = rep.Offered
 
-RETRY_SECONDS = 2.0
-"""How soon a table that could not write its journal or transcript tries again."""
+MIN_RETRY_SECONDS = 0.1
+MAX_RETRY_SECONDS = 2.0
+"""How soon a table that could not write its journal or transcript tries again: doubling from the first to the second."""
+LATE_WAKE_SECONDS = 1.0
+"""A timer that fires this much after its time means the process did not run meanwhile (frozen,
+suspended, blocked on a stalled disk): what arrived meanwhile is read before anyone is judged."""
 REJOIN_SECONDS = 35.0
 """How long a restarted node waits before it declares anyone absent: the longest a peer waits
 between redials of a finished table (``mesh.MAX_FINISHED_BACKOFF``) plus a handshake, so it hears
@@ -96,12 +104,15 @@ class LiveTable:
         self.stalled: str | None = None
         self._changed = trio.Event()
         self._resigning = False
-        self._saved_head: bytes | None = None
+        self._saved: bytes | None = None
+        """The transcript file as last written (None: no file, the table is not finished here)."""
         self._transcript_failed = False
+        self._retry_delay = MIN_RETRY_SECONDS
+        self.files.clean()
         self.replica = self._restored()
         if restarted:
             self.replica.claims_from = self.clock() + REJOIN_SECONDS
-        self._commit()
+        self._commit(changed=True)
 
     def _restored(self, claims_from: float = 0.0) -> rep.Replica:
         """A replica rebuilt from the journal alone: what the disk holds is what this node did."""
@@ -205,6 +216,11 @@ class LiveTable:
 
     # ------------------------------------------------------------ input
 
+    @property
+    def saved(self) -> bool:
+        """The table is finished here and its transcript file holds all of it."""
+        return self.finished and self.stalled is None and self._saved is not None and not self._transcript_failed
+
     def offer(self, envelope: Envelope) -> Offered:
         """Take an envelope from a peer. Never raises for bad input."""
         if self.stalled is not None:
@@ -212,7 +228,10 @@ class LiveTable:
         offered = self.replica.receive(envelope, self.clock())
         if offered.outcome is Outcome.ACCEPTED:
             self._act_at_once()
-        self._commit()
+        # an envelope held off the chain of a finished table belongs in its file and goes to its links as evidence
+        self._commit(changed=self.finished and offered.outcome not in (Outcome.DUPLICATE, Outcome.INVALID))
+        if self.stalled is not None:
+            return Offered(Outcome.HELD, f"not kept, the journal cannot be written: {self.stalled}")
         return offered
 
     def play(self, decision: Any) -> None:
@@ -221,13 +240,17 @@ class LiveTable:
         (and sends nothing) if it is not allowed, :class:`JournalError` if it cannot be kept."""
         if self.stalled is not None:
             raise JournalError(f"this table cannot write its journal: {self.stalled}")
+        self._decide(decision)
+        self._commit()
+        if self.stalled is not None:
+            raise JournalError(f"the move could not be kept, so it was not sent: {self.stalled}")
+
+    def _decide(self, decision: Any) -> None:
+        """Sign ``decision`` into the replica; the caller commits it (alone, or with what it answers)."""
         session = self.session
         if session.decision_kind in (HIDDEN, DECK) and decision == RANDOM_PLACEMENT:
             decision = session.game.random_hidden(session.state, self.seat, session.pending, random.SystemRandom())
         self.replica.decide(decision, self.clock())
-        self._commit()
-        if self.stalled is not None:
-            raise JournalError(f"the move could not be kept, so it was not sent: {self.stalled}")
 
     def resign(self) -> None:
         """Resign at this seat's next resignable slot (now, if it is one)."""
@@ -236,21 +259,25 @@ class LiveTable:
 
     # ------------------------------------------------------------ the disk
 
-    def _commit(self) -> None:
-        """Write what the replica produced, then let the node act on it (or stall if the disk refuses)."""
+    def _commit(self, changed: bool = False) -> None:
+        """Write what the replica produced, then let the node act on it (or stall if the disk refuses).
+        ``changed``: the replica changed without records (an envelope held off the chain of a
+        finished table, a retry that wrote), so links, clients and the transcript file hear of it too."""
         assert self.journal is not None
+        if self.stalled is not None:
+            return  # the stall rebuilt the replica from the journal; the retry writes what it owes
         records = self.replica.drain()
         try:
             self.journal.write(records)
         except JournalError as exc:
             self._stall(str(exc))
             return
-        recovered, self.stalled = self.stalled is not None, None
-        if records or recovered:
+        if records or changed:
             self._finish()
             self._notify()
 
     def _stall(self, why: str) -> None:
+        """The journal refused a batch: rebuild from what it holds and sign nothing until a retry writes."""
         if self.stalled is None:
             log.error("table %s: %s; signing nothing until it can write again", self.name, why)
         self.stalled = why
@@ -262,28 +289,59 @@ class LiveTable:
         self._notify()
 
     def _retry(self) -> None:
-        """Try the disk again: reload from the journal and write what the replica owes."""
+        """Try the disk again: reload from the journal and write what the replica owes. Once it
+        writes, the table moves on by itself, but judges nobody absent for one grace: envelopes
+        it could not take while stalled are sent again first (spec/node.md, Timers)."""
+        if self.stalled is None:
+            self._finish()
+            if self._transcript_failed:
+                self._retry_delay = min(2 * self._retry_delay, MAX_RETRY_SECONDS)
+            else:
+                self._retry_delay = MIN_RETRY_SECONDS
+                self._notify()
+            return
         try:
-            self.replica = self._restored(self.replica.claims_from)
+            replica = self._restored(self.replica.claims_from)
+            assert self.journal is not None
+            self.journal.write(replica.drain())
         except JournalError as exc:
             self.stalled = str(exc)
+            self._retry_delay = min(2 * self._retry_delay, MAX_RETRY_SECONDS)
             return
-        self._commit()
+        self.replica, self.stalled, self._retry_delay = replica, None, MIN_RETRY_SECONDS
+        log.info("table %s: the journal can be written again; going on", self.name)
+        self._postpone_claims()
+        self._commit(changed=True)
+
+    def _postpone_claims(self) -> None:
+        """Judge nobody absent for one grace from now (after a stall or a late wake)."""
+        self.replica.claims_from = max(self.replica.claims_from, self.clock() + self.timing.grace)
 
     def _finish(self) -> None:
-        """Write the transcript file once the table is finished (again if a fork changed its end)."""
-        if not self.finished or self._saved_head == self.session.head:
-            return
+        """Keep ``transcript.ftt`` equal to the finished table: written when it finishes, again
+        when a fork or shared evidence changes it, removed when a fork reopens the table."""
         try:
-            self.files.write_transcript(self.transcript_bytes())
+            if not self.finished:
+                if self._saved is not None:
+                    self.files.remove_transcript()
+                    self._saved = None
+                    log.info("table %s: a fork reopened the table; its transcript is withdrawn", self.name)
+                self._transcript_failed = False
+                return
+            data = self.transcript_bytes()
+            if data == self._saved:
+                return
+            self.files.write_transcript(data)
         except JournalError as exc:
             if not self._transcript_failed:
-                log.error("table %s: cannot write the transcript yet (%s); retrying", self.name, exc)
+                log.error("table %s: cannot keep the transcript file yet (%s); retrying", self.name, exc)
             self._transcript_failed = True
             return
         self._transcript_failed = False
-        self._saved_head = self.session.head
-        log.info("table %s finished: %s", self.name, describe(self.session.result, [s.name for s in self.genesis.genesis.seats]))
+        first = self._saved is None
+        self._saved = data
+        if first:
+            log.info("table %s finished: %s", self.name, describe(self.session.result, [s.name for s in self.genesis.genesis.seats]))
 
     def _notify(self) -> None:
         self.version += 1
@@ -298,7 +356,7 @@ class LiveTable:
         """What this seat does next on its own, and when (this node's clock)."""
         session = self.session
         slot = self.replica.slot
-        if slot is None or slot.seat != self.seat:
+        if slot is None or slot.seat != self.seat or self.stalled is not None:
             return None
         if self._resigning and session.slot is not None and session.slot.resignable:
             return slot.since, self._resign_now
@@ -312,9 +370,9 @@ class LiveTable:
         return None if deadline is None else (deadline, self._default_move)
 
     def _next(self) -> tuple[float, Callable[[], None]] | None:
-        """The earliest timed action: the table's own (claims, settling) or this seat's."""
+        """The earliest timed action: a retry of the disk, the table's own (claims, settling) or this seat's."""
         if self.stalled is not None or self._transcript_failed:
-            return self.clock() + RETRY_SECONDS, self._retry
+            return self.clock() + self._retry_delay, self._retry
         actions = [a for a in (self._own_action(),) if a is not None]
         wake = self.replica.next_wake()
         if wake is not None:
@@ -322,9 +380,10 @@ class LiveTable:
         return min(actions, key=lambda action: action[0], default=None)
 
     async def keep_time(self) -> None:
-        """Run this table's timers, bot and retries until it is finished and written."""
+        """Run this table's timers, bot and retries for as long as the node runs (a finished
+        table that a fork reopens plays on)."""
         acted_at = None
-        while not (self.finished and self.stalled is None and not self._transcript_failed):
+        while True:
             version = self.version
             planned = self._next()
             if planned is None or (acted_at is not None and planned[0] <= acted_at):
@@ -332,19 +391,30 @@ class LiveTable:
                 await self.wait_change(version)
                 continue
             at, action = planned
-            with trio.move_on_after(max(0.0, at - self.clock())):
+            delay = max(0.0, at - self.clock())
+            started = trio.current_time()
+            with trio.move_on_after(delay):
                 await self.wait_change(version)
-            if self.version == version:
-                acted_at = self.clock()
-                try:
-                    action()
-                except Exception:  # a bot or rule bug must not take the node down; wait for news instead
-                    log.exception("table %s: %s failed", self.name, getattr(action, "__name__", "an action"))
-                    await self.wait_change(version)
-            else:
+            if trio.current_time() - started > delay + LATE_WAKE_SECONDS:
+                log.info("table %s: this node did not run for a while; judging nobody absent for %g s", self.name, self.timing.grace)
+                self._postpone_claims()
                 acted_at = None
+                await trio.lowlevel.checkpoint()  # what the links hold now is read first
+                continue
+            if self.version != version:
+                acted_at = None
+                continue
+            acted_at = self.clock()
+            try:
+                action()
+            except Exception:  # a bot or rule bug must not take the node down; wait for news instead
+                log.exception("table %s: %s failed", self.name, getattr(action, "__name__", "an action"))
+                await self.wait_change(version)
+            if self.version != version:
+                acted_at = None  # it changed the table: what is due now may be due at once
 
     def _act(self) -> None:
+        """Do this seat's own action now if its time has come."""
         planned = self._own_action()
         if planned is not None and planned[0] <= self.clock():
             planned[1]()
@@ -352,7 +422,7 @@ class LiveTable:
     def _act_at_once(self) -> None:
         """What this seat does at once on an envelope just placed (a bot without delay, a decision
         with one legal move) goes into the same journal batch: one fsync, and still nothing leaves
-        the node before both are on disk. A failure here must not cost the envelope its place."""
+        the node before both are on disk. A bug here must not cost the envelope its place."""
         try:
             self._act()
         except Exception:
@@ -370,21 +440,22 @@ class LiveTable:
     def _bot_move(self) -> None:
         session = self.session
         assert self.bot is not None
-        self.play(bots.decision(self.bot, session.game, session.state, self.seat))
+        self._decide(bots.decision(self.bot, session.game, session.state, self.seat))
+        self._commit()
 
     def _forced_move(self) -> None:
         """A decision with one legal move (e.g. telling whether a hit sank a ship) is no choice: play it."""
         (move,) = self.session.legal_moves()
-        self.play(move)
+        self._decide(move)
+        self._commit()
 
     def _default_move(self) -> None:
         session = self.session
         log.info("table %s: the turn timer ran out; playing the default", self.name)
         if session.decision_kind in (HIDDEN, DECK):
-            self.play(RANDOM_PLACEMENT)  # hidden data or a deck not chosen in time: a random legal one
+            self._decide(RANDOM_PLACEMENT)  # hidden data or a deck not chosen in time: a random legal one
         elif session.decision_kind == CHOICE:
             self.replica.default_choice(self.clock())
-            self._commit()
         else:
-            self.play(session.game.default_move(session.state, self.seat))
-
+            self._decide(session.game.default_move(session.state, self.seat))
+        self._commit()

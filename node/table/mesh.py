@@ -5,7 +5,8 @@ the address the start gave (``spec/node.md``). The dialer's ``hello`` carries th
 genesis and the peers' addresses, so a seat that signed the genesis but never heard the host's
 ``start`` (the host crashed between journaling the table and sending it, or the seat itself
 was down) starts the table from the first link instead. A link is redialled with backoff for
-as long as the two sides may differ, a finished table included.
+as long as the two sides may differ, a finished table included, and again when a fork reopens
+or changes the end of a table both sides had settled.
 """
 
 from __future__ import annotations
@@ -63,15 +64,20 @@ class Mesh:
         self.tables: dict[bytes, LiveTable] = {}
         self._connect = connect
         self._links: dict[tuple[bytes, int], trio.CancelScope] = {}
-        self._complete: set[tuple[bytes, int]] = set()
+        self._complete: dict[tuple[bytes, int], bytes] = {}
+        """The final head each link last ended on, both sides holding the finished table to it."""
         self._nursery: trio.Nursery | None = None
 
     def settled(self) -> bool:
-        """Every table here is finished and every peer of it confirmed holding all of it."""
+        """Every table here is finished and written, and every peer of it confirmed holding all of
+        it, to the same final head (a fork that reopens or changes the end unsettles it)."""
         return all(
-            table.finished and all((table_id, seat) in self._complete for seat in range(table.seat_count) if seat != table.seat)
-            for table_id, table in self.tables.items()
+            table.saved and all(self._settled_with(table, seat) for seat in range(table.seat_count) if seat != table.seat)
+            for table in self.tables.values()
         )
+
+    def _settled_with(self, table: LiveTable, seat: int) -> bool:
+        return table.finished and self._complete.get((table.table_id, seat)) == table.session.head
 
     async def wait_settled(self) -> None:
         """Return once :meth:`settled` holds (there is at least one table)."""
@@ -164,12 +170,17 @@ class Mesh:
         return self.start(genesis, start["lobby"], tuple(addresses))
 
     async def _dial(self, table: LiveTable, seat: int) -> None:
-        """Keep a link to ``seat`` until both sides hold the finished table (redial with backoff)."""
+        """Keep a link to ``seat`` whenever the two sides may differ: until both hold the finished
+        table, and again if a fork changes it here afterwards (redial with backoff)."""
         delay = MIN_BACKOFF
-        key = (table.table_id, seat)
         address = table.addresses[seat]
         who = f"{address} (seat {seat} of {table.name})"
-        while key not in self._complete:
+        while True:
+            version = table.version
+            if self._settled_with(table, seat):
+                await table.wait_change(version)
+                delay = MIN_BACKOFF
+                continue
             try:
                 channel = await self._connect(address, table.seat_key(seat))
                 async with channel:
@@ -183,8 +194,8 @@ class Mesh:
                 log.debug("peer %s: not reachable: %s", who, exc)
             except BadMessage as exc:
                 log.warning("peer %s: %s", who, exc)
-            if key in self._complete:
-                return
+            if self._settled_with(table, seat):
+                continue
             await trio.sleep(delay)
             delay = min(2 * delay, MAX_FINISHED_BACKOFF if table.finished else MAX_BACKOFF)
 
@@ -202,5 +213,5 @@ class Mesh:
         if self._links.get(key) is scope:
             del self._links[key]
         if link.complete:
-            self._complete.add(key)
+            self._complete[key] = table.session.head
             self.updates.touch(table.lobby)

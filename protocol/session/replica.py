@@ -342,12 +342,13 @@ class Replica:
             return ()
         return tuple(sorted({e.seat for e in (*self.pool.children(on_chain.prev), on_chain) if _claims(e, info.seat)}))
 
-    def waiting_claim(self) -> Envelope | None:
-        """A claim at our head that waits for the other claimants' (none while the slot is open otherwise)."""
+    def waiting_claims(self) -> list[Envelope]:
+        """The claims at our head that wait for the other claimants' (a node sends them on to every
+        peer, so that each claimant learns the others' and the claim becomes final everywhere)."""
         slot = self.slot
         if slot is None:
-            return None
-        return next((e for e in self.pool.children(self.head) if _claims(e, slot.seat)), None)
+            return []
+        return sorted((e for e in self.pool.children(self.head) if _claims(e, slot.seat)), key=lambda e: e.seat)
 
     def _seeds_after(self, envelopes: Iterable[Envelope]) -> tuple[int, ...]:
         """The seats whose ``seed`` envelope we hold on top of any of ``envelopes`` (off our chain)."""

@@ -242,7 +242,7 @@ def _report(genesis: SignedGenesis, count: int, replica: Replica, broken: Protoc
     table = genesis.genesis
     return Report(
         table.game, table.variant, tuple(seat.key.fingerprint for seat in table.seats),
-        min(count, len(replica.chain)) if replica.waiting_claim() else count, session.result, tuple(violations),
+        min(count, len(replica.chain)) if replica.waiting_claims() else count, session.result, tuple(violations),
         tuple(Absence(index, seat, claimant, replica.claimants(index)) for index, claimant, seat in session.claims),
         tuple(session.deal_results), owed, _damage(replica, count, broken), timing,
         tuple(Unproven(game, seat) for game, seat in session.unproven), unjudged,
@@ -254,9 +254,10 @@ def _damage(replica: Replica, count: int, broken: ProtocolError | None) -> str |
     at a claim the file does not show final (its other claimants' claims are missing)."""
     if broken is not None:
         return str(broken)
-    claim = replica.waiting_claim() if len(replica.chain) < count else None
-    if claim is None:
+    claims = replica.waiting_claims() if len(replica.chain) < count else []
+    if not claims:
         return None
+    claim = claims[0]
     return (f"envelope {claim.seq} is seat {claim.seat}'s absence claim against seat {claim.body['seat']}, which the file "
             "does not show final: the other present seats' claims for that slot are missing")
 

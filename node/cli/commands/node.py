@@ -74,7 +74,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                     "playoff, knockout, final; e.g. group.cycles=2) or a JSON object")
     control_flags.add_argument("--join-tournament", metavar="HOST:PORT", help="enter the first open tournament of that node")
     control_flags.add_argument("--until-done", action="store_true",
-                               help="exit once every table here is finished and its peers hold all of it "
+                               help="exit once every table here is settled: finished, written, and every peer on the same final head "
                                     "(in a tournament: once the tournament is over)")
     parser.add_argument("--log-level", default="INFO", help="logging level on stderr (default INFO)")
     parser.set_defaults(run=run)

@@ -7,10 +7,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import trio
+import trio.testing
 
 from fairtable.games import bots as game_bots
 from fairtable.games import registry
+from fairtable.node.peer.channel import accept_channel, open_channel
 from fairtable.node.table.journal import TableFiles
+from fairtable.node.table.link import Link, hello
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
 from fairtable.protocol.identity import SecretKey
@@ -44,20 +47,25 @@ def reload(table: LiveTable) -> LiveTable:
 
 
 async def wire(tables: Sequence[LiveTable], *, cut: frozenset[int] = frozenset()) -> None:
-    """Run every table's timers and hand each one's envelopes to the others, until all are finished.
+    """Run every table's timers and hand each one's envelopes to the others, until all are
+    finished, written and nothing moves any more (timers run for as long as a node runs).
 
     Seats in ``cut`` are switched off: they neither run nor receive.
     """
     live = [table for table in tables if table.seat not in cut]
-    async with trio.open_nursery() as forwarders:
+    async with trio.open_nursery() as nursery:
         for source in tables:
             for target in live:
                 if target is not source:
-                    forwarders.start_soon(forward, source, target)
-        async with trio.open_nursery() as timers:
-            for table in live:
-                timers.start_soon(table.keep_time)
-        forwarders.cancel_scope.cancel()
+                    nursery.start_soon(forward, source, target)
+        for table in live:
+            nursery.start_soon(table.keep_time)
+        while True:
+            await trio.testing.wait_all_tasks_blocked()
+            if all(table.saved for table in live):
+                break
+            await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
 
 
 def held(table: LiveTable) -> list:
@@ -83,3 +91,34 @@ def settle(tables: Sequence[LiveTable]) -> None:
             for target in tables:
                 for envelope in held(source):
                     changed |= target.offer(envelope).outcome.value == "accepted"
+
+
+async def linked(left_table, right_table, heartbeat: float = 0.5) -> None:
+    """Run one link between two tables until both hold the finished table."""
+    left, right = trio.testing.memory_stream_pair()
+    channels = {}
+
+    async def open_side():
+        channels["left"] = await open_channel(left, KEYS[left_table.seat], expected=KEYS[right_table.seat].public)
+
+    async def accept_side():
+        channels["right"] = await accept_channel(right, KEYS[right_table.seat])
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(open_side)
+        nursery.start_soon(accept_side)
+    async with trio.open_nursery() as nursery:
+        for channel, table, other in ((channels["left"], left_table, right_table), (channels["right"], right_table, left_table)):
+            link = Link(channel, table, other.seat, hello(other), heartbeat=heartbeat, who=f"seat {other.seat}")
+            nursery.start_soon(link.run)
+
+
+async def play(tables, pairs) -> None:
+    """Run the tables' timers and the given links until every link is complete."""
+    async with trio.open_nursery() as timers:
+        for table in tables:
+            timers.start_soon(table.keep_time)
+        async with trio.open_nursery() as links:
+            for a, b in pairs:
+                links.start_soon(linked, tables[a], tables[b])
+        timers.cancel_scope.cancel()

@@ -293,3 +293,81 @@ async def test_a_bots_reply_is_journaled_in_one_batch_with_the_envelope_it_answe
     assert len(batches) == before + 1 and move.content in batches[-1] and reply.content in batches[-1]
     assert bot.version > version
     assert reload(bot).envelopes == bot.envelopes
+
+
+async def _frozen_past_the_deadline(tmp_path, mock_clock, nursery, *, answered: bool):
+    """Seat 1 is due; seat 0's node freezes past seat 1's deadline plus grace. If seat 1 answered
+    in time, its envelope waits in seat 0's socket and is read only after seat 0's timers fired."""
+    genesis = signed_genesis("counting", 2, {"turn_seconds": 5})
+    judge, due = live_table(tmp_path, genesis, 0, bot=False, timing=Timing(grace=10)), live_table(tmp_path, genesis, 1, bot=False)
+    settle([judge, due])
+    judge.play(2)
+    settle([judge, due])
+    nursery.start_soon(judge.keep_time)
+    await trio.testing.wait_all_tasks_blocked()
+    mock_clock.jump(1)
+    if answered:
+        due.play(3)
+    mock_clock.jump(100)
+    await trio.testing.wait_all_tasks_blocked()  # the judge's timers run first
+    return judge, due
+
+
+def claims(table):
+    return [e for e in [*table.envelopes, *table.replica.off_chain()] if e.kind == "absent"]
+
+
+async def test_a_node_that_wakes_past_a_deadline_reads_the_envelope_that_waited_before_it_judges(tmp_path, mock_clock):
+    async with trio.open_nursery() as nursery:
+        judge, due = await _frozen_past_the_deadline(tmp_path, mock_clock, nursery, answered=True)
+        assert judge.offer(due.envelopes[-1]).outcome is Outcome.ACCEPTED  # the link reads what waited
+        mock_clock.jump(60)
+        await trio.testing.wait_all_tasks_blocked()
+        assert not claims(judge) and not judge.violations()
+        assert list(judge.envelopes[: len(due.envelopes)]) == list(due.envelopes)
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_node_that_wakes_past_a_deadline_and_finds_nothing_claims_after_the_grace(tmp_path, mock_clock):
+    async with trio.open_nursery() as nursery:
+        judge, _ = await _frozen_past_the_deadline(tmp_path, mock_clock, nursery, answered=False)
+        assert not claims(judge)
+        mock_clock.jump(9.9)
+        await trio.testing.wait_all_tasks_blocked()
+        assert not claims(judge)
+        mock_clock.jump(0.1)
+        await trio.testing.wait_all_tasks_blocked()
+        assert [(c.seat, c.body) for c in claims(judge)] == [(0, {"seat": 1})]
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_node_restarted_with_a_finished_journal_writes_the_transcript_it_lacks(tmp_path):
+    """Killed while writing the transcript: the restart finds the table finished, writes the file
+    and removes what the cut write left."""
+    genesis = signed_genesis("counting", 2)
+    tables = [live_table(tmp_path, genesis, seat) for seat in range(2)]
+    settle(tables)
+    path = tables[0].files.dir / "transcript.ftt"
+    written = path.read_bytes()
+    path.unlink()
+    path.with_name("transcript.ftt.tmp").write_bytes(written[:20])
+    restarted = reload(tables[0])
+    assert restarted.saved and path.read_bytes() == written
+    assert not path.with_name("transcript.ftt.tmp").exists()
+
+
+async def test_a_fork_that_changes_a_finished_tables_end_withdraws_it_and_writes_the_new_one(tmp_path, autojump_clock):
+    genesis = signed_genesis("counting", 2, {"turn_seconds": 5})
+    claimant, late = live_table(tmp_path, genesis, 0, timing=Timing(grace=10)), live_table(tmp_path, genesis, 1, bot=False)
+    settle([claimant, late])
+    await wire([claimant, late], cut=frozenset({1}))
+    path = claimant.files.dir / "transcript.ftt"
+    assert claimant.update().result["reason"] == "forfeit" and load(path.read_bytes()).transcript.envelopes[-1].kind == "seed"
+    late.play(1)
+    assert claimant.offer(late.envelopes[-1]).outcome is Outcome.ACCEPTED
+    reopened = claimant.update()
+    assert reopened.phase == "playing" and not claimant.saved and not path.exists()
+    assert reopened.result["reason"] == "disputed"  # the seed it revealed on the claim was exposed; the forfeit is gone
+    settle([claimant, late])
+    assert claimant.update().phase == "finished" and claimant.saved
+    assert path.read_bytes() == claimant.transcript_bytes() and verify(load(path.read_bytes())).result.reason == "disputed"

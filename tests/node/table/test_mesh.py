@@ -2,43 +2,15 @@
 
 import pytest
 import trio
-import trio.testing
 
-from fairtable.node.peer.channel import accept_channel, open_channel
-from fairtable.node.table.link import Link, hello
+from fairtable.node.table.link import MAX_REFUSED, Link
+from fairtable.node.table.live import Outcome, Timing
+from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.transcript_file import load
-from tests.node.table.tables import KEYS, live_table, reload, signed_genesis
+from tests.node.table.tables import KEYS, live_table, play, reload, settle, signed_genesis, wire
 
 pytestmark = pytest.mark.usefixtures("counting_game")
-
-
-async def linked(left_table, right_table, heartbeat: float = 0.5) -> None:
-    """Run one link between two tables until both hold the finished table."""
-    left, right = trio.testing.memory_stream_pair()
-    channels = {}
-
-    async def open_side():
-        channels["left"] = await open_channel(left, KEYS[left_table.seat], expected=KEYS[right_table.seat].public)
-
-    async def accept_side():
-        channels["right"] = await accept_channel(right, KEYS[right_table.seat])
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(open_side)
-        nursery.start_soon(accept_side)
-    async with trio.open_nursery() as nursery:
-        for channel, table, other in ((channels["left"], left_table, right_table), (channels["right"], right_table, left_table)):
-            link = Link(channel, table, other.seat, hello(other), heartbeat=heartbeat, who=f"seat {other.seat}")
-            nursery.start_soon(link.run)
-
-
-async def play(tables, pairs) -> None:
-    async with trio.open_nursery() as nursery:
-        for a, b in pairs:
-            nursery.start_soon(linked, tables[a], tables[b])
-        for table in tables:
-            nursery.start_soon(table.keep_time)
 
 
 async def test_envelopes_reach_a_seat_through_another_when_the_direct_link_is_down(tmp_path):
@@ -68,3 +40,54 @@ async def test_a_restarted_seat_catches_up_over_a_new_link(tmp_path):
     with trio.fail_after(30):
         await play(restarted, [(0, 1)])
     assert restarted[0].envelopes == restarted[1].envelopes and restarted[1].finished
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+async def test_after_a_fork_every_seat_holds_the_same_transcript_bytes(tmp_path, autojump_clock, seats):
+    """The last seat is cut off at its turn and declared absent; the others finish. It comes back
+    with the envelope it signed: the chains fork and reconcile, and the evidence each node alone
+    held (the dropped claim, seeds revealed on top of it) reaches every seat's file."""
+    genesis = signed_genesis("counting", seats, {"turn_seconds": 5})
+    late_seat = seats - 1
+    tables = [live_table(tmp_path, genesis, seat, bot=seat != late_seat, timing=Timing(grace=10)) for seat in range(seats)]
+    settle(tables)
+    late = tables[late_seat]
+    assert late.session.awaiting_decision()
+    await wire(tables, cut=frozenset({late_seat}))
+    assert all(table.finished for table in tables[:late_seat])
+    late.play(1)
+    with trio.fail_after(300):
+        await play(tables, [(a, b) for a in range(seats) for b in range(a + 1, seats)])
+    files = [(table.files.dir / "transcript.ftt").read_bytes() for table in tables]
+    assert all(data == files[0] for data in files)
+    transcript = load(files[0])
+    assert any(e.kind == "absent" for e in transcript.evidence)  # the dropped claim, in every file
+    assert tables[0].session.result.reason == "disputed" and verify(transcript).result.reason == "disputed"
+
+
+async def test_evidence_goes_to_a_peer_once_and_its_refusals_do_not_close_the_link(tmp_path, monkeypatch):
+    """Seat 0 holds more of seat 1's refused envelopes than a link may refuse; it hands them all
+    to seat 1 as evidence, the link completes, and both files are the same bytes."""
+    genesis = signed_genesis("counting", 2)
+    tables = [live_table(tmp_path, genesis, seat) for seat in range(2)]
+    settle(tables)
+    chain = tables[0].envelopes
+    forged = [Envelope.seal(KEYS[1], genesis.table_id, i, chain[i - 1].hash, 1, "move", {"faces": [], "keys": [], "move": move})
+              for i in range(1, len(chain)) if chain[i].seat == 0 and chain[i].kind == "move" for move in range(1, 4)]
+    forged += [Envelope.seal(KEYS[1], genesis.table_id, 1, chain[0].hash, 1, "move", {"move": n}) for n in range(40)]
+    assert len(forged) > MAX_REFUSED
+    for envelope in forged:
+        assert tables[0].offer(envelope).outcome in (Outcome.REFUSED, Outcome.CONFLICT)
+    sent = []
+    original = Link._take_evidence
+
+    def counted(link, envelope):
+        sent.append(envelope.hash)
+        original(link, envelope)
+
+    monkeypatch.setattr(Link, "_take_evidence", counted)
+    with trio.fail_after(30):
+        await play(tables, [(0, 1)])
+    assert sorted(sent) == sorted({e.hash for e in tables[0].replica.off_chain()})  # each once
+    files = [(table.files.dir / "transcript.ftt").read_bytes() for table in tables]
+    assert files[0] == files[1] and len(load(files[1]).evidence) >= len(forged)

@@ -15,10 +15,11 @@ import pytest
 import trio
 
 from fairtable.node.table.journal import JournalError, TableFiles
+from fairtable.node.table.live import Outcome, Timing
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.transcript_file import load
 from tests.node.nodes import eventually, running
-from tests.node.table.tables import live_table, reload, settle, signed_genesis, wire
+from tests.node.table.tables import held, live_table, play, reload, settle, signed_genesis, wire
 
 pytestmark = pytest.mark.usefixtures("counting_game")
 
@@ -212,8 +213,70 @@ async def test_a_finished_table_keeps_redialling_a_peer_that_is_away_until_both_
         back = await nursery.start(Node(config("guest", int(guest.address.rsplit(":", 1)[1]))).run)
         await eventually(lambda: host.settled() and back.settled())
         assert back.tables[table.table_id].envelopes == table.envelopes
+        files = [node.tables[table.table_id].files.dir / "transcript.ftt" for node in (host, back)]
+        assert files[0].read_bytes() == files[1].read_bytes()  # the evidence each held alone is shared
         assert [e.kind for e in table.envelopes].count("dispute") == 1
         report = verify(load(table.transcript_bytes()))
         assert report.violations == ()
         assert [(f.seat, f.claimants, f.held_by, f.exposed) for f in report.timing] == [(1, (0,), "seat", (0,))]
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("stalled_seat", [0, 1])
+async def test_a_node_whose_disk_fills_mid_game_resumes_by_itself_and_judges_nobody_for_it(tmp_path, autojump_clock, caplog,
+                                                                                            stalled_seat):
+    """Two bot nodes over a link; one's disk fills mid-game and has room again 2.5 s later. It says
+    so to its client, moves again by itself, is not declared absent and declares nobody absent,
+    and no traceback reaches the log for a condition the node handles."""
+    caplog.set_level(logging.DEBUG, logger="fairtable.node")
+    genesis = signed_genesis("counting", 2, {"turn_seconds": 5})
+    timing = Timing(grace=10)
+    tables = [live_table(tmp_path, genesis, seat, timing=timing) for seat in range(2)]
+    tables[stalled_seat], disk = on_full_disk(tmp_path, genesis, stalled_seat, room=900, timing=timing)
+    stalled = tables[stalled_seat]
+    shown = []
+
+    async def free_the_disk_later() -> None:
+        while stalled.stalled is None:
+            await stalled.wait_change(stalled.version)
+        shown.append(stalled.update())
+        await trio.sleep(2.5)
+        disk.free()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(free_the_disk_later)
+        with trio.fail_after(300):
+            await play(tables, [(0, 1)])
+    assert shown and shown[0].stalled.startswith("disk full: waiting") and not shown[0].your_turn
+    assert tables[0].envelopes == tables[1].envelopes and tables[0].finished
+    assert not [e for table in tables for e in held(table) if e.kind == "absent"]
+    assert not [r.getMessage() for r in caplog.records if r.exc_info]
+    assert verify(load(stalled.transcript_bytes())).valid
+
+
+async def test_a_node_back_from_a_stall_hears_what_it_missed_before_it_judges(tmp_path, autojump_clock):
+    """Seat 1 moves in time, but seat 0's disk is full and cannot keep it; when seat 0 writes
+    again, seat 1's deadline plus grace is long past. Seat 0 waits a grace for the envelope to be
+    sent again instead of declaring seat 1 absent at once."""
+    genesis = signed_genesis("counting", 3, {"turn_seconds": 5})
+    timing = Timing(grace=10)
+    judge, disk = on_full_disk(tmp_path, genesis, 0, room=1 << 30, bot=False, timing=timing)
+    tables = [judge, *(live_table(tmp_path, genesis, seat, bot=False, timing=timing) for seat in (1, 2))]
+    settle(tables)
+    judge.play(1)
+    settle(tables)
+    tables[1].play(2)
+    move = tables[1].envelopes[-1]
+    disk.room = 0
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(judge.keep_time)
+        assert judge.offer(move).outcome is Outcome.HELD and judge.stalled
+        await trio.sleep(20)  # past seat 1's deadline plus grace
+        disk.free()
+        while judge.stalled is not None:
+            await judge.wait_change(judge.version)
+        await trio.sleep(1)
+        assert not [e for e in held(judge) if e.kind == "absent"]
+        assert judge.offer(move).outcome is Outcome.ACCEPTED  # the peer sends it again
+        nursery.cancel_scope.cancel()
+    assert not [e for e in held(judge) if e.kind == "absent"]
