@@ -40,10 +40,12 @@ def all_seeds(table: SelfPlay, seed: bytes = b"seed", games: int = 1) -> tuple[t
 
 
 def file_bytes(table: SelfPlay, extra: list[Envelope] = (), seeds: tuple = ()) -> bytes:
-    """A transcript of the table's accepted envelopes plus ``extra`` ones no honest node accepted."""
+    """A transcript of the table's accepted envelopes plus ``extra`` ones no honest node accepted,
+    and the evidence the table keeps (other seats' absence claims)."""
     records = [tf.header_bytes(), tf.record_bytes("genesis", table.genesis.to_value())]
     envelopes = [*table.sessions[0].envelopes, *extra]
     records += [tf.record_bytes("envelope", envelope.to_value()) for envelope in envelopes]
+    records += [tf.record_bytes("evidence", envelope.to_value()) for envelope in table.evidence]
     if seeds:
         records.append(tf.record_bytes("seeds", [seed.to_value() for seed in sorted(seeds)]))
     head = envelopes[-1].hash if envelopes else table.genesis.table_id

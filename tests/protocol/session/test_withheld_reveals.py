@@ -37,13 +37,10 @@ from tests.protocol.session.test_zeeslag_session import zeeslag
 
 def declare_absent(table: SelfPlay, kind: str, seat: int) -> Envelope:
     """Play to ``seat``'s ``kind`` slot and declare it absent there, by the lowest other present
-    seat (the claim the finality rule places when every other seat claimed)."""
+    seat (the claim the finality rule places when every other seat claimed; the others' claims go
+    with the file as evidence)."""
     play_until(table, slot_is(kind, seat=seat))
-    absent = table.sessions[0].absent
-    claimant = min(other for other in range(len(table.sessions)) if other != seat and other not in absent)
-    claim = table.seal(claimant, *table.sessions[claimant].absence_claim_body())
-    table.deliver(claim)
-    return claim
+    return table.claim_absent()
 
 
 def verified(table: SelfPlay) -> Report:
