@@ -162,7 +162,8 @@ class Drachenherz(Rules[DrachenherzState]):
                 raise RuleError("drachenherz.timer", "this table has no turn timer")
             # The timer's card is a public position, so every state can check it, and then knows its face.
             if move.play != hand[:1] or move != moves.parse(moves.default(dataclasses.replace(state, faces=faces), seat)):
-                raise RuleError("drachenherz.timeout", "the timer plays the first hand card alone, taking the first field that holds cards where it must choose")
+                raise RuleError("drachenherz.timeout",
+                                "the timer plays the first hand card alone, taking the first field that holds cards where it must choose")
         timeouts = _at(state.timeouts, seat, state.timeouts[seat] + 1 if move.timeout else 0)
         state = dataclasses.replace(state, faces=faces, timeouts=timeouts, moved=True)
         if move.play:

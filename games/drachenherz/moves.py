@@ -3,7 +3,8 @@
 A move is ``{"play": [handles]}``: one or more cards of one kind, handles strictly increasing,
 plus ``"take": field`` exactly when the play sets off an action that takes one of two fields
 (any princess play: ``chest`` or ``fossil``; a hero play that fills the field: ``princess`` or
-``troll``) and one of them holds cards: it names a field that holds cards. An empty hand plays ``{"play": []}``. The timer's move adds ``"timeout": true``.
+``troll``) and one of them holds cards: it names a field that holds cards. An empty hand plays
+``{"play": []}``. The timer's move adds ``"timeout": true``.
 """
 
 from __future__ import annotations

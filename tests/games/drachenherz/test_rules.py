@@ -164,7 +164,7 @@ def test_a_choice_is_only_between_piles_that_hold_cards_and_the_timer_takes_one(
     state = position((*play_codes, "dw1"), board=board)
     cards = hand_of(state, 0, *play_codes)
     assert refused(state, cards, empty) == "drachenherz.take" and refused(state, cards) == "drachenherz.take"
-    with pytest.raises(RuleError, match=f"must take the .* hold no cards, and the action is compulsory"):
+    with pytest.raises(RuleError, match=r"must take the .* hold no cards, and the action is compulsory"):
         play(state, cards, empty)
     assert [move.get("take") for move in GAME.legal_moves(state, 0) if move["play"] == list(cards)] == [full]
     after = play(state, cards, full)

@@ -271,11 +271,13 @@ def test_once_a_capital_ship_sank_everyone_refuses_both_capital_abilities():
         table.act({"shoot": name})
     assert [record.ship for record in table.full.seas[0].sunk] == [DREADNOUGHT]
     table.until_round(0, 9)
-    for knower in ("full", 1, None):
-        for move in ({"nuke": at("D11")}, {"reserve": True}):
+    # Who knows seat 0's fleet knows it has no station; the others see a claim of a second
+    # capital ship, which no legal purchase holds.
+    for knower, station in (("full", "zeeslag.ability"), (1, "zeeslag.purchase"), (None, "zeeslag.purchase")):
+        for move, named in (({"nuke": at("D11")}, "zeeslag.ability"), ({"reserve": True}, station)):
             with pytest.raises(RuleError) as excinfo:
                 GAME.apply(table.states[knower], Move(0, move))
-            assert rule(excinfo) == "zeeslag.ability"
+            assert rule(excinfo) == named
 
 
 def test_a_false_beam_answer_is_caught_at_the_opening_of_the_beam_naming_the_target():
@@ -481,6 +483,34 @@ def test_an_illegal_purchase_is_named_at_the_full_opening():
     with pytest.raises(RuleError) as excinfo:
         table.open_all()
     assert rule(excinfo) == "zeeslag.purchase" and "more than one capital ship" in str(excinfo.value)
+
+
+@pytest.mark.parametrize("ids, sunk, knowing, seeing", [
+    # A fifth scout in a Lancer's slot: only who knows the fleet can tell it from two hits of a
+    # true Lancer named as sunk; the opening alone shows a false sink.
+    ({"A1": 1, "A2": 1, "C1": 2, "C2": 2, "E1": 3, "E2": 3, "G1": 4, "G2": 4, "J5": 5, "J6": 5}, ["J5", "J6"],
+     ("zeeslag.fleet", "Lancer 1 (ship 4) has 2 cells, not 3"), ("zeeslag.false_sink", "is 3 long, 2 of its cells are hit")),
+    # A Cruiser laid in a straight line: its opening shows everyone the shape is wrong.
+    ({"A1": 9, "A2": 9, "A3": 9, "A4": 9, "J1": 1, "J2": 1}, ["A1", "A2", "A3", "A4"],
+     ("zeeslag.fleet", "Cruiser 1 (ship 8) is not its kind's shape"), ("zeeslag.fleet", "Cruiser 1 (ship 8) is not its kind's shape")),
+])
+def test_a_sunk_ship_in_a_shape_its_slot_forbids_is_named_as_the_fleet_that_broke_it(ids, sunk, knowing, seeing):
+    for knower, (named, words) in (("full", knowing), (0, knowing), (1, seeing), (None, seeing)):
+        table = SpaceTable(fleets=(raw_field(ids), TARGET), knowers=(knower,))
+        with pytest.raises(RuleError) as excinfo:
+            sink_all(table, 0, sunk)
+        assert rule(excinfo) == named and "seat 0" in str(excinfo.value) and words in str(excinfo.value), knower
+
+
+def test_a_second_capital_ship_claimed_by_its_ability_is_named_as_a_purchase():
+    dear = space_fleet({DREADNOUGHT: ("A1", 0), STATION: ("E1", 0), SCOUT: ("J1", 0)})
+    table = SpaceTable(fleets=(dear, TARGET), knowers=(1, None), start=1)
+    sink_all(table, 0, ["A1", "A2", "A3", "A4", "A5", "B2", "B4"])
+    table.until_round(0, 9)
+    for knower in (1, None):
+        with pytest.raises(RuleError) as excinfo:
+            GAME.apply(table.states[knower], Move(0, {"reserve": True}))
+        assert rule(excinfo) == "zeeslag.purchase" and "but its Dreadnought sank: a fleet holds at most one capital ship" in str(excinfo.value)
 
 
 def test_an_ability_without_its_ship_afloat_is_named_at_the_full_opening():
