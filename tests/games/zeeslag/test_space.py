@@ -16,6 +16,7 @@ from fairtable.games.zeeslag.sea import FIELD
 from fairtable.games.zeeslag.shape import Berth, Shape
 from fairtable.games.zeeslag.starships import CATALOGUE, DEFAULT_MONEY, SPACE
 from fairtable.games.zeeslag.state import fleet_of
+from fairtable.games.zeeslag.targets import public_targets
 from tests.games.zeeslag.positions import GAME
 from tests.games.zeeslag.space import (
     DREADNOUGHT,
@@ -629,3 +630,19 @@ def test_fighters_land_where_the_round_aims_only_when_nothing_clear_of_it_fits()
     assert "where that round aimed" in squadron_problem(FIELD, empty, [], Squadron(barred, ats("A1")), values)
     assert squadron_problem(FIELD, empty, [], Squadron(barred, ats("A1", "A3")), values) is None
     assert "not free then" in squadron_problem(FIELD, empty, [], Squadron((*barred, at("A5"))), values)
+
+
+def test_water_a_laser_passed_or_a_scan_found_is_no_longer_a_target():
+    table = SpaceTable()
+    lasered(table, "A10")  # A10..D10 water
+    table.miss()
+    rounds(table, 5)
+    table.act({"scan": "A5"})  # A4, B4, B6 water
+    table.miss()
+    water = ats("A10", "B10", "C10", "D10", "A4", "B4", "B6")
+    assert all(cell not in public_targets(table.full, 1) for cell in water)
+    for cell in water:
+        assert {"shoot": cell} not in GAME.legal_moves(table.full, 0)
+        with pytest.raises(RuleError) as excinfo:
+            GAME.apply(table.full, Move(0, {"shoot": cell}))
+        assert rule(excinfo) == "zeeslag.target"
