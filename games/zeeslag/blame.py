@@ -11,27 +11,35 @@ prove; :func:`blame` puts that before the answer's own rule.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from functools import partial
 
 from fairtable.games.contract import RuleError
 from fairtable.games.zeeslag import purchase
-from fairtable.games.zeeslag.fleet import IDS, LAYERS, fleet_problem
+from fairtable.games.zeeslag.fleet import IDS, SHIPS, Fleet, fleet_problem
 from fairtable.games.zeeslag.starships import CATALOGUE
 from fairtable.games.zeeslag.state import ZeeslagState, fleet_of
-from fairtable.games.zeeslag.targets import waters
+from fairtable.games.zeeslag.targets import waters, waters_for
 
 
 def fleet_fault(state: ZeeslagState, seat: int) -> tuple[str, str] | None:
     """``(rule, what)`` wrong with ``seat``'s committed fleet, as far as this state can tell."""
     own = state.boards[seat].own
-    layout = waters(state)
     if IDS in own:
-        problem = fleet_problem(layout.board, fleet_of(state), {layer: own[layer] for layer in LAYERS}, partial(layout.place_problem, seat))
+        problem = _fleet_problem(state.variant, len(state.boards), fleet_of(state), seat, tuple(own[SHIPS]), tuple(own[IDS]))
         if problem is not None:
             return "zeeslag.fleet", problem
         return purchase.problem(state, seat, own[IDS]) if state.variant == "space" else None
     return _opened_fault(state, seat, state.boards[seat].ids)
+
+
+@functools.lru_cache(maxsize=64)
+def _fleet_problem(variant: str, seats: int, fleet: Fleet, seat: int, ships: tuple[int, ...], ids: tuple[int, ...]) -> str | None:
+    """:func:`~fleet.fleet_problem` of a seat's own fleet, kept: a node asks it of the same
+    fleet on every answer or ability it refuses."""
+    layout = waters_for(variant, seats)
+    return fleet_problem(layout.board, fleet, {SHIPS: ships, IDS: ids}, partial(layout.place_problem, seat))
 
 
 def _opened_fault(state: ZeeslagState, seat: int, ids: Mapping[int, int]) -> tuple[str, str] | None:

@@ -27,6 +27,8 @@ from fairtable.games.bots import make
 from fairtable.games.contract import Decide, Game, Move, RuleError
 from fairtable.games.drachenherz.catalogue import CARDS as DRACHENHERZ_CARDS
 from fairtable.games.drachenherz.catalogue import FIELDS
+from fairtable.games.zeeslag.abilities import beam_path
+from fairtable.games.zeeslag.sea import FIELD
 from fairtable.games.zeeslag.starships import ABILITIES
 
 SAMPLES = 80
@@ -175,8 +177,13 @@ def zeeslag_candidates(state: Any, seat: int, rng: random.Random) -> Iterator[An
     if state.stage == "muster":
         yield from ({"ships": count} for count in range(0, 17))
         return
-    if state.stage != "aim":
-        return  # answers: the one true answer is listed, and tested with each lie in the zeeslag cheat tests
+    if state.stage == "answer":
+        yield {"sunk": []}  # the one true answer is listed; each other lie has its own cheat test
+        return
+    if state.stage == "beam":
+        task = state.tasks[0]
+        yield from ({"beam": cell} for cell in (-1, *beam_path(FIELD, task.cell)))
+        return
     size = len(state.boards) * 200 if state.variant == "space" else len(state.seas) * 100
     yield {"pass": True}
     for cell in range(-1, size + 1):
