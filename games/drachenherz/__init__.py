@@ -14,7 +14,9 @@ Rulings this engine relies on (the text wins where it speaks; ``spec/games.md`` 
   petrified dragon) act at once; slotted fields (dwarf 4, hero 2, huntress 3, ship 3) act when
   full. Actions are not optional. A princess play takes all chests or all petrified dragons (one
   pile, even with several princesses); a hero play that fills the field takes all princesses
-  or all trolls: the move says which (``take``).
+  or all trolls: the move says which (``take``), and it may name only a pile that holds cards
+  (an empty pile while the other holds cards would decline the compulsory action); with both
+  empty it names none.
 - The dragon goes to whoever takes at least one petrified dragon; when it changes owner, a
   public random index picks one of the old owner's hand cards, which goes face down on top of
   its pile at once (its owner knows it, the other seat knows only which handle), before the
@@ -26,8 +28,8 @@ Rulings this engine relies on (the text wins where it speaks; ``spec/games.md`` 
 - Who starts the first game of a table: a public random value; then the games alternate.
   ``match``: a drawn game counts for nobody. ``sumof``: totals include the dragon's points;
   equal totals are a draw. A forfeit or too many timeouts lose the game and the match.
-- Timer: the late seat plays the first card of its hand alone, taking the first field where it
-  must choose (chests, princesses).
+- Timer: the late seat plays the first card of its hand alone, taking the first field that holds
+  cards where it must choose (chests before petrified dragons, princesses before trolls).
 """
 
 from fairtable.games.drachenherz.game import Drachenherz

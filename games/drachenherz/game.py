@@ -162,7 +162,8 @@ class Drachenherz(Rules[DrachenherzState]):
                 raise RuleError("drachenherz.timer", "this table has no turn timer")
             # The timer's card is a public position, so every state can check it, and then knows its face.
             if move.play != hand[:1] or move != moves.parse(moves.default(dataclasses.replace(state, faces=faces), seat)):
-                raise RuleError("drachenherz.timeout", "the timer plays the first hand card alone, taking the first field where it must choose")
+                raise RuleError("drachenherz.timeout",
+                                "the timer plays the first hand card alone, taking the first field that holds cards where it must choose")
         timeouts = _at(state.timeouts, seat, state.timeouts[seat] + 1 if move.timeout else 0)
         state = dataclasses.replace(state, faces=faces, timeouts=timeouts, moved=True)
         if move.play:
@@ -185,8 +186,8 @@ class Drachenherz(Rules[DrachenherzState]):
             raise RuleError("drachenherz.slots", f"the {kind.id} field has {room} free slots, not {len(move.play)}")
         allowed = moves.takes(state.board, kind, len(move.play))
         if move.take not in allowed:
-            said = "no choice" if allowed == (None,) else "take one of " + ", ".join(str(take) for take in allowed)
-            raise RuleError("drachenherz.take", f"this play of {kind.id} cards has {said}, not {move.take!r}")
+            raise RuleError("drachenherz.take", f"this play of {kind.id} cards {moves.take_needed(kind, allowed)}, "
+                                                f"not {move.take!r}")
         outcome = resolve(state.board, kind, move.play, move.take)
         gains = outcome.dragon and state.dragon != seat
         loser = state.dragon if gains else None

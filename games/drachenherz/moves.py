@@ -1,9 +1,10 @@
 """Moves: their shape, the plays a seat's own knowledge allows, and the timer's default.
 
 A move is ``{"play": [handles]}``: one or more cards of one kind, handles strictly increasing,
-plus ``"take": field`` exactly when the play sets off an action that offers a choice (any
-princess play: ``chest`` or ``fossil``; a hero play that fills the field: ``princess`` or
-``troll``). An empty hand plays ``{"play": []}``. The timer's move adds ``"timeout": true``.
+plus ``"take": field`` exactly when the play sets off an action that takes one of two fields
+(any princess play: ``chest`` or ``fossil``; a hero play that fills the field: ``princess`` or
+``troll``) and one of them holds cards: it names a field that holds cards. An empty hand plays
+``{"play": []}``. The timer's move adds ``"timeout": true``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from fairtable.games.contract import GameError, Handle, RuleError
 from fairtable.games.drachenherz.board import Board, acts, free
-from fairtable.games.drachenherz.catalogue import CARDS, KINDS, Kind, kind_of
+from fairtable.games.drachenherz.catalogue import CARDS, KINDS, Kind, field_name, kind_of
 from fairtable.games.drachenherz.state import DrachenherzState
 
 SHAPE = "a move is {'play': [handles, increasing]}, with 'take': field when the play offers a choice and 'timeout': true for the timer's"
@@ -52,9 +53,23 @@ def played(move: Any) -> tuple[Handle, ...]:
 
 
 def takes(board: Board, kind: Kind, count: int) -> tuple[str | None, ...]:
-    """The ``take`` values a play of ``count`` cards of ``kind`` may carry: the kind's fields
-    when its action offers a choice now, else only None."""
-    return kind.takes if kind.choice and acts(board, kind, count) else (None,)
+    """The ``take`` values a play of ``count`` cards of ``kind`` may carry: when its action
+    takes one of two fields now, each of them that holds cards, else only None.
+
+    Actions are compulsory: naming an empty field while the other holds cards would take
+    nothing, so it is no choice; with both empty nothing is taken and nothing is named."""
+    if not (kind.choice and acts(board, kind, count)):
+        return (None,)
+    return tuple(field for field in kind.takes if board[field]) or (None,)
+
+
+def take_needed(kind: Kind, allowed: tuple[str | None, ...]) -> str:
+    """What a play whose ``takes`` are ``allowed`` must say, in words for a refusal."""
+    if allowed == (None,):
+        return "names no field (nothing to choose, or nothing to take)"
+    empty = [field for field in kind.takes if field not in allowed]
+    compulsory = f" (the {field_name(empty[0])} hold no cards, and the action is compulsory)" if empty else ""
+    return "must take the " + " or the ".join(field_name(field) for field in allowed if field) + compulsory
 
 
 def value(play: tuple[Handle, ...], take: str | None = None, timeout: bool = False) -> dict:
@@ -90,7 +105,7 @@ def legal(state: DrachenherzState, seat: int) -> tuple[dict, ...]:
 
 def default(state: DrachenherzState, seat: int) -> dict:
     """The timer plays the first card of the hand (the longest held) alone, taking the kind's
-    first field where it must choose; an empty hand plays nothing."""
+    first field that holds cards where the action takes one of two; an empty hand plays nothing."""
     hand = state.hands[seat]
     if not hand:
         return value((), timeout=True)

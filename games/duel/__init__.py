@@ -27,8 +27,13 @@ Rulings this engine relies on (the text wins where it speaks):
   the most rounds won, then option ``tie``: ``rematch`` (another round), ``playoff`` (one more
   duel, each drawing 1 card; the attacker is the seat that defended the last round's first
   duel, or with ``playoff_attacker: dice`` a public random value), or ``accept`` (a draw). A
-  tie-break that ties again is played again, the other seat attacking first; after 10 in a
+  tie-break that ties again is played again, the other seat attacking first: for a playoff this
+  is the ruling applied to the playoff just played (a round of one duel, whose defender attacks
+  next), so neither seat attacks every playoff; ``dice`` draws anew before each. After 10 in a
   row the draw stands (reason ``tie``), so every match ends.
+- Prizes (best defender, top attacker; ``results.prize_winners``): the most duels of the kind
+  won, shared on a tie, and nobody's when nobody won one (the rulings are silent; players
+  expect no prize for 0).
 - Blind: each duel a public random value picks one face-down card of each seat, and both are
   turned over at once. ``round_starter: lowest`` lets the lower scorer of the last round attack
   first (the other seat on a tie). ``swap_after_round``: after each round every seat privately

@@ -3,11 +3,12 @@
 ``Result.scores`` holds three blocks of one integer per seat, in seat order: the points, then
 the offensive duels won (attack above defence), then the defensive duels won (defence above
 attack). Group standings add the points; the best defender and the top attacker prizes add
-the other two blocks. :func:`stats` reads them back.
+the other two blocks. :func:`stats` reads them back; :func:`prize_winners` says who takes a prize.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fairtable.games.contract import Result
@@ -42,3 +43,11 @@ def match_result(state: DuelState) -> Result | None:
         if first != second:
             return Result((0 if first > second else 1,), reason, scores(state))
     return None
+
+
+def prize_winners(won: Mapping[int, int]) -> tuple[int, ...]:
+    """Who takes a prize (best defender, top attacker) from each player's duels of its kind won:
+    the most, a tie shares it; nobody when nobody won one, as players expect no prize for 0
+    (the rulings are silent; a prize shared by every player alike would reward nothing)."""
+    best = max(won.values(), default=0)
+    return tuple(sorted(player for player, count in won.items() if count == best)) if best > 0 else ()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from fairtable.games.contract import (
@@ -435,7 +435,7 @@ class Shengji(Rules[ShengjiState]):
         return moves
 
     def _leads(self, state: ShengjiState, hand: tuple[Handle, ...]) -> list[tuple[Handle, ...]]:
-        """Every single, every pair and every run of two or more consecutive pairs."""
+        """Every single, every pair and every run of two or more pairs on consecutive ranks of one effective suit."""
         order = state.order
         leads: list[tuple[Handle, ...]] = [(handle,) for handle in _distinct(state, hand)]
         by_face: dict[Face, list[Handle]] = {}
@@ -443,13 +443,17 @@ class Shengji(Rules[ShengjiState]):
             by_face.setdefault(state.faces[handle], []).append(handle)
         doubles = sorted((face for face, handles in by_face.items() if len(handles) == 2), key=order.sort_key)
         leads += [tuple(by_face[face]) for face in doubles]
-        for start, face in enumerate(doubles):
-            run = [face]
-            for other in doubles[start + 1 :]:
-                last = run[-1]
+
+        def runs(run: tuple[Face, ...]) -> Iterator[tuple[Face, ...]]:
+            """Every longer run from ``run``: each pair on the next rank of its suit may follow, so
+            every off-suit level pair continues the trump ace and leads on to the trump-suit level pair."""
+            last = run[-1]
+            for other in doubles:
                 if order.suit(other) == order.suit(last) and order.rank(other) == order.rank(last) + 1:
-                    run.append(other)
-                    leads.append(tuple(h for f in run for h in by_face[f]))
+                    yield run + (other,)
+                    yield from runs(run + (other,))
+
+        leads += [tuple(h for face in run for h in by_face[face]) for start in doubles for run in runs((start,))]
         return leads
 
     def reveals(self, state: ShengjiState, move: Any) -> tuple[Handle, ...]:

@@ -25,7 +25,8 @@ board and any lie is pinned on its seat.
 The modules: ``sea`` (grids), ``waters`` (whose ships may lie where), ``fleet`` (fleets,
 placement, legality), ``state``, ``targets`` (living seats, enemies, targets), ``volley``
 (answering shots), ``duel`` and ``salvo`` (the turn rules), ``sinks`` (answers), ``outcome``
-(the end, leaving), ``game`` (the contract), ``view``, ``bots``, ``render``; for the space
+(the end, leaving), ``blame`` (a fleet that broke the rules is named before the answer it
+spoiled), ``game`` (the contract), ``view``, ``bots``, ``render``; for the space
 battle ``starships`` (the catalogue), ``shape``, ``purchase``, ``abilities``, ``effects``
 (answering abilities), ``openings`` (a cell opened in every field layer) and ``reserve``.
 """

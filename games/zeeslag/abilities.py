@@ -13,8 +13,9 @@ Dreadnought: nuke, space station: reserve) and its **cycle** allows: with cycle 
 seat's n-th own round, then n own rounds after its last use. An **own round** is a duel turn
 (begun with its first action) or a salvo. The cycle is public and checked by everyone; whether
 the ship is afloat only its owner knows, so others refuse only what they can tell (every ship
-of the kind sunk, or a capital ship when the seat's other capital ship sank) and the full
-opening judges the rest (``Use``).
+of the kind sunk: ``zeeslag.ability``; a capital ship when the seat's other capital ship sank: a
+second capital ship, ``zeeslag.purchase``) and the full opening judges the rest (``Use``). A
+state that knows the fleet names what is wrong with the fleet first (``blame``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairtable.games.contract import RuleError
+from fairtable.games.zeeslag.blame import blame
 from fairtable.games.zeeslag.fleet import IDS
 from fairtable.games.zeeslag.sea import Grid
 from fairtable.games.zeeslag.starships import ABILITIES, CATALOGUE
@@ -86,6 +88,19 @@ def afloat(state: ZeeslagState, seat: int, name: str, knowing: bool = True) -> b
     return None
 
 
+def _missing(state: ZeeslagState, seat: int, name: str) -> tuple[str, str]:
+    """The rule a use of ``name`` with no ship of its kind afloat breaks: a capital ship claimed
+    after the seat's other capital ship sank is a second capital ship bought (``zeeslag.purchase``)
+    as far as a state that does not know the fleet can tell; otherwise ``zeeslag.ability``."""
+    kind = CATALOGUE.with_ability(name)
+    other = next((other for other in map(CATALOGUE.kind_of, sunk_ships(state, seat)) if other is not None and other.capital
+                  and other != kind), None)
+    if other is not None and kind.capital and IDS not in state.boards[seat].own:
+        return "zeeslag.purchase", (f"seat {seat} uses its {name}, so a {kind.name_en} of its fleet is afloat, but its {other.name_en} "
+                                    "sank: a fleet holds at most one capital ship")
+    return "zeeslag.ability", f"seat {seat} has no {kind.name_en} afloat for its {name}"
+
+
 def usable(state: ZeeslagState, seat: int, name: str) -> bool:
     """Whether ``seat`` may use ``name`` now, as far as this state knows."""
     return own_round(state, seat) >= next_round(state, seat, name) and afloat(state, seat, name) is not False
@@ -97,9 +112,8 @@ def check(state: ZeeslagState, seat: int, ability: Ability, target: int) -> None
     if own_round(state, seat) < next_round(state, seat, name):
         raise RuleError("zeeslag.ability", f"seat {seat} may use its {name} from its own round {next_round(state, seat, name)} on, "
                                            f"not in round {own_round(state, seat)}")
-    kind = CATALOGUE.with_ability(name)
     if afloat(state, seat, name) is False:
-        raise RuleError("zeeslag.ability", f"seat {seat} has no {kind.name_en} afloat for its {name}")
+        raise blame(state, seat, *_missing(state, seat, name))
     grid = waters(state).seas[target]
     if name == "laser" and not (0 <= ability.cell < grid.size and grid.xy(ability.cell)[1] in (0, grid.height - 1)):
         raise RuleError("zeeslag.ability", f"a laser starts at a cell of row A or row J, not {ability.cell!r}")

@@ -12,9 +12,12 @@ opening of the target's field layers (``openings``), so a false one is caught at
   none before the next seen cell (or the column's end). It then opens every unknown cell from
   the first up to that cell (or all of them, for -1): each before it must hold no ship, that
   cell must hold one (``zeeslag.laser``). So the answer shows, beyond the rules, the water the
-  beam passed; it becomes water for everyone. The cell hit is a hit of the volley (``laser``).
+  beam passed; it becomes water for everyone, and so no target any more (the rules say so only
+  of the water ring; shooting known water would waste a shot). The cell hit is a hit of the
+  volley (``laser``).
 - **Scan** (stage ``scan``): the target opens the 3×3 cells nobody knows; water becomes water
-  for everyone, ship cells become ``seen`` (no damage: they stay targets). Openings are public,
+  for everyone, no target any more as for a laser, ship cells become ``seen`` (no damage: they
+  stay targets). Openings are public,
   so every seat learns what a scan shows, not only the scanner.
 """
 

@@ -193,8 +193,11 @@ def fleet_problem(grid: Grid, fleet: Fleet, data: Mapping[str, Sequence[int]], p
     for cell in range(grid.size):
         if ships[cell] != (ids[cell] != 0):
             return f"at {grid.name(cell)} the ships layer says {ships[cell]} but the ids layer {ids[cell]}"
+    cells_of: dict[int, list[int]] = {}
+    for cell in range(grid.size):
+        cells_of.setdefault(ids[cell], []).append(cell)
     for ship in fleet.ships:
-        cells = [cell for cell in range(grid.size) if ids[cell] == ship.index + 1]
+        cells = cells_of.get(ship.index + 1, [])
         if not cells and fleet.bought:
             continue
         problem = ship.fits(grid, cells) or (None if place is None else place(cells))

@@ -7,7 +7,9 @@ in that enemy's waters:
 
 - option ``salvo`` = ``spread``: ``shots`` = k shots at each living enemy, all of them due
   (fewer only where the enemy has fewer targets left; in the shared sea, enemies in seat
-  order, a border cell fired at for one enemy is no longer a target left for the next);
+  order, a shot at a border cell counts for the one enemy its pair names, and a border cell
+  fired at for one enemy is no longer a target left for the next: the rules are silent, and so
+  no shot counts twice and no cell is fired at twice);
 - ``focus``: all k × (living enemies) shots at one enemy of the seat's choice.
 
 In the shared sea a seat may not aim at its own ship cells, which only its own node knows:

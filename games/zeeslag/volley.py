@@ -30,6 +30,7 @@ import dataclasses
 
 from fairtable.games.contract import Decide, Move, OpenHidden, OpenSums, Request, RuleError, Summed
 from fairtable.games.zeeslag import effects, reserve
+from fairtable.games.zeeslag.blame import blame
 from fairtable.games.zeeslag.fleet import IDS
 from fairtable.games.zeeslag.openings import board_cell, contents, fire, found, layer_due, sea_cell, water
 from fairtable.games.zeeslag.sinks import complete_ships, false_sink, parse_answer
@@ -188,20 +189,20 @@ def answered(state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
     for ship in ships:
         for cell in ship:
             if seat not in sea.holders.get(cell, ()) or cell in sunk:
-                raise RuleError("zeeslag.false_sink", f"seat {seat}: {name(cell)} is no hit one of its ships may have taken")
+                raise blame(state, seat, "zeeslag.false_sink", f"seat {seat}: {name(cell)} is no hit one of its ships may have taken")
     fighters = _fighters(state, seat)
     missing = sorted(set(fighters) - {ship[0] for ship in ships if len(ship) == 1})
     if missing:
-        raise RuleError("zeeslag.missing_sink", f"seat {seat}: its fighter at {name(missing[0])} was hit, so it sank")
+        raise blame(state, seat, "zeeslag.missing_sink", f"seat {seat}: its fighter at {name(missing[0])} was hit, so it sank")
     ids = state.boards[seat].own.get(IDS)
     if ids is not None:
         truth = _true_ships(state, seat, ids)
         false = [ship for ship in ships if ship not in truth]
         if false:
-            raise RuleError("zeeslag.false_sink", f"seat {seat}: no ship of it lies exactly at {', '.join(map(name, false[0]))}")
+            raise blame(state, seat, "zeeslag.false_sink", f"seat {seat}: no ship of it lies exactly at {', '.join(map(name, false[0]))}")
         missing_ships = [ship for ship in truth if ship not in ships]
         if missing_ships:
-            raise RuleError("zeeslag.missing_sink", f"seat {seat}: its ship at {', '.join(map(name, missing_ships[0]))} sank")
+            raise blame(state, seat, "zeeslag.missing_sink", f"seat {seat}: its ship at {', '.join(map(name, missing_ships[0]))} sank")
     board = dataclasses.replace(state.boards[seat], answers=state.boards[seat].answers + (len(sea.hits),))
     state = with_board(state, seat, board)
     if ships:
@@ -247,7 +248,7 @@ def _proven(state: ZeeslagState, seat: int) -> ZeeslagState:
         cells = tuple(board_cell(state, seat, cell) for cell in ship)
         problem = false_sink(layout.board, fleet, cells, ids, sunk)
         if problem is not None:
-            raise RuleError("zeeslag.false_sink", f"seat {seat}: {problem}")
+            raise blame(state, seat, "zeeslag.false_sink", f"seat {seat}: {problem}")
         number = ids[cells[0]] - 1
         sunk.add(number)
         records.append(Sunk(seat, number, ship, answer))

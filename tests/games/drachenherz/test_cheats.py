@@ -102,8 +102,9 @@ def test_overfilling_a_slotted_field():
 
 @pytest.mark.parametrize("take", [None, "troll"])
 def test_a_princess_without_its_choice_or_with_a_hero_s(take):
+    """With chests or petrified dragons on the board a princess must take a pile: naming none is no play."""
     t = table()
-    play_until(t, at_move(lambda state, seat: "princess" in kinds_in_hand(state, seat)))
+    play_until(t, at_move(lambda state, seat: "princess" in kinds_in_hand(state, seat) and bool(state.board["chest"] or state.board["fossil"])))
     seat, state = mover_state(t)
     move = {"play": kinds_in_hand(state, seat)["princess"][:1]}
     if take:

@@ -60,7 +60,7 @@ def test_the_put_back_card_shows_on_its_owner_s_screen_and_as_a_count_on_the_oth
 
 
 def test_moves_read_as_words_with_a_code_the_terminal_accepts():
-    state = position(("pr3", "dw2", "dw1"), board={"fossil": ["pd3"]})
+    state = position(("pr3", "dw2", "dw1"), board={"fossil": ["pd3"], "chest": ["ch1"]})
     view = GAME.view(state, 0)
     dwarves = sorted(hand_of(state, 0, "dw1", "dw2"))
     assert move_line(view, {"play": dwarves}) == "play Dwarf 1 + Dwarf 2: dw12"

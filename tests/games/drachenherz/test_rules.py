@@ -153,10 +153,33 @@ def test_a_princess_takes_all_chests_or_all_petrified_dragons_never_both():
     assert [move.get("take") for move in legal] == ["chest", "fossil"]
 
 
-def test_a_princess_choosing_an_empty_fossil_pile_brings_no_dragon():
-    state = position(("pr2",), board={"chest": ["ch1"]})
-    after = play(state, hand_of(state, 0, "pr2"), "fossil")
-    assert after.dragon is None and after.collected == ((), ()) and values(after, "chest") == [1]
+@pytest.mark.parametrize("kind, play_codes, board, full, empty", [
+    ("princess", ("pr2",), {"chest": ["ch1"]}, "chest", "fossil"),
+    ("princess", ("pr2",), {"fossil": ["pd3"]}, "fossil", "chest"),
+    ("hero", ("he2",), {"hero": ["he4"], "troll": ["tr3"]}, "troll", "princess"),
+    ("hero", ("he2",), {"hero": ["he4"], "princess": ["pr3"]}, "princess", "troll"),
+])
+def test_a_choice_is_only_between_piles_that_hold_cards_and_the_timer_takes_one(kind, play_codes, board, full, empty):
+    """Actions are compulsory: naming the empty pile while the other holds cards would take nothing."""
+    state = position((*play_codes, "dw1"), board=board)
+    cards = hand_of(state, 0, *play_codes)
+    assert refused(state, cards, empty) == "drachenherz.take" and refused(state, cards) == "drachenherz.take"
+    with pytest.raises(RuleError, match=r"must take the .* hold no cards, and the action is compulsory"):
+        play(state, cards, empty)
+    assert [move.get("take") for move in GAME.legal_moves(state, 0) if move["play"] == list(cards)] == [full]
+    after = play(state, cards, full)
+    assert values(after, full) == [] and len(after.collected[0]) == 1
+    assert GAME.default_move(state, 0)["take"] == full
+
+
+def test_with_both_piles_empty_a_princess_names_none():
+    state = position(("pr2",))
+    princess = hand_of(state, 0, "pr2")
+    assert [move.get("take") for move in GAME.legal_moves(state, 0)] == [None]
+    assert values(play(state, princess), "princess") == [2]
+    for take in ("chest", "fossil"):
+        assert refused(state, princess, take) == "drachenherz.take"
+    assert "take" not in GAME.default_move(state, 0)
 
 
 def test_a_troll_takes_all_princesses():
@@ -231,7 +254,8 @@ def test_an_empty_hand_plays_nothing():
 
 
 def test_legal_moves_are_the_distinct_plays_of_the_known_hand():
-    state = position(("dw1", "dw1", "dw2", "pr3", "he2"), board={"hero": ["he3"]})
+    state = position(("dw1", "dw1", "dw2", "pr3", "he2"), board={"hero": ["he3"], "chest": ["ch1"], "fossil": ["pd3"],
+                                                                 "princess": ["pr2"], "troll": ["tr2"]})
     moves = GAME.legal_moves(state, 0)
     plays = Counter(tuple(sorted(CARDS[state.faces[h]].value for h in move["play"])) + (move.get("take"),) for move in moves)
     assert max(plays.values()) == 1  # two dwarves of 1 are one play, whichever handles

@@ -131,6 +131,19 @@ def test_tie_playoff_by_dice_and_a_tied_playoff_is_played_again():
     assert table.pending == PublicRandom(2) and table.full.tiebreaks == 2
 
 
+def test_a_tied_playoff_is_attacked_next_by_the_seat_that_defended_it():
+    """The ruling applied to the playoff itself, a round of one duel: the seats take turns."""
+    equal = [c.id for c in CARDS if c.attack == 200 and c.type == "Mare"][:1]  # Zeeleeuw 200
+    guard = [c.id for c in CARDS if c.defence == 200 and c.type == "Mare"][:1]  # Golfruiter 200
+    table = start_1v1([DECK_0[:18] + guard + DECK_0[18:19], DECK_1[:18] + equal + DECK_1[18:19]], first=0, options={"tie": "playoff"})
+    for _ in range(3):
+        play_round(table)
+    assert table.pending == Decide(1, timed=True)  # seat 1 defended round 3's first duel
+    table.duel(equal[0], guard[0])  # 200 against 200: 1 each, still tied
+    table.settle()
+    assert table.full.tiebreaks == 2 and table.full.playoff and table.pending == Decide(0, timed=True)
+
+
 def test_ties_that_never_break_end_as_a_draw():
     table = tied_match({"tie": "rematch"})
     for _ in range(10):

@@ -7,6 +7,7 @@ import pytest
 
 from fairtable.games.contract import Decide
 from fairtable.games.duel.catalogue import CARDS, points
+from fairtable.games.duel.results import prize_winners
 from tests.games.duel.positions import card, filler, start_1v1
 
 CASES = [
@@ -53,3 +54,13 @@ def test_a_duel_played_through_the_game(attacker, defender, expected):
     assert (duel.attack, duel.defence, duel.points) == (a, d, expected)
     assert duel.bonus == ((CARDS[a].type, CARDS[d].type) in {("Mare", "Terra"), ("Terra", "Aria"), ("Aria", "Mare")})
     assert table.full.attacker == 1 and table.full.defender == 0  # the attacker alternates
+
+
+@pytest.mark.parametrize("won, winners", [
+    ({0: 3, 1: 5, 2: 5}, (1, 2)),  # the most; a tie shares the prize
+    ({0: 1, 1: 0}, (0,)),
+    ({0: 0, 1: 0, 2: 0}, ()),  # nobody won a duel of its kind: no prize
+    ({}, ()),
+])
+def test_a_prize_goes_to_the_most_duels_of_its_kind_won_and_to_nobody_at_none(won, winners):
+    assert prize_winners(won) == winners

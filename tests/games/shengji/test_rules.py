@@ -4,8 +4,11 @@ the kitty and burying, leads, following, the kitty bonus, the level bands, deale
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fairtable.games.contract import (
     Deal,
@@ -25,6 +28,7 @@ from fairtable.games.contract import (
 from fairtable.games.shengji.catalogue import SUITS
 from fairtable.games.shengji.state import TEAMS
 from tests.games.shengji.positions import GAME, Table, codes_of, faces, handles_of, play, trick_state
+from tests.games.test_listing import check_listing
 
 HEARTS, SPADES = SUITS.index("hearts"), SUITS.index("spades")
 
@@ -389,3 +393,21 @@ def test_a_declared_card_and_its_hidden_twin_are_two_moves():
     table.kitty()
     twins = [move["bury"] for move in GAME.legal_moves(table.full, 0) if table.full.faces[move["bury"]] == faces("H2")[0]]
     assert len(twins) == 2 and table.full.declaration.handles[0] in twins
+
+
+def test_the_trump_ace_chains_to_every_off_suit_level_pair():
+    """Level 7, hearts trump: ♥A ♥A leads on to ♠7 ♠7 as well as to ♦7 ♦7, and each on to ♥7 ♥7."""
+    state = trick_state(["HA HA S7 S7 D7 D7 H7 H7 C2", "C3", "C4", "C5"], level=7)
+    leads = {codes_of(state, move["lead"]) for move in GAME.legal_moves(state, 0)}
+    assert {"HA HA S7 S7", "HA HA D7 D7", "HA HA S7 S7 H7 H7", "HA HA D7 D7 H7 H7", "S7 S7 H7 H7", "D7 D7 H7 H7"} <= leads
+    assert "S7 S7 D7 D7" not in leads and "HA HA S7 S7 D7 D7" not in leads
+
+
+TRUMPS = "HA HK HQ H3 S7 D7 C7 H7 BJ RJ".split()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(TRUMPS), min_size=6, max_size=14).filter(lambda codes: max(map(codes.count, codes)) <= 2))
+def test_every_lead_of_a_trump_heavy_hand_is_listed_exactly(codes):
+    state = trick_state([" ".join(codes), "C3", "C4", "C5"], level=7)
+    check_listing("shengji", state, 0, random.Random(len(codes)))

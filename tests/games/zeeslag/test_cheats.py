@@ -56,16 +56,19 @@ def replay(table: Table, knower) -> object:
 
 
 @pytest.mark.parametrize(
-    "fleet1, shots, last, named, words, told",
+    "fleet1, shots, last, named, told, seen",
     [
-        (CLASSIC_1, ("C3",), "D3", ("C3", "D3"), "is 3 long, 2 of its cells are hit", True),  # too few cells
-        (TOUCHING, ("A2",), "A3", ("A2", "A3"), "are not one ship", True),  # wrong ids: two ships
-        (NO_IDS, ("C3",), "D3", ("C3", "D3"), "are not one ship", True),  # wrong ids: a ship cell whose id is water
-        # Bent: complete by its own (illegal) ids, so only the opening shows it is no line.
-        (BENT, ("C3", "D3"), "D4", ("C3", "D3", "D4"), "is not a straight line", False),
+        # A legal fleet, a lie: two of a cruiser's three cells named as a sunk ship.
+        (CLASSIC_1, ("C3",), "D3", ("C3", "D3"), ("zeeslag.false_sink", "seat 1"), ("zeeslag.false_sink", "is 3 long, 2 of its cells are hit")),
+        # Illegal fleets: whoever knows the fleet names its fault; the opening alone shows a false sink.
+        (TOUCHING, ("A2",), "A3", ("A2", "A3"), ("zeeslag.fleet", "touch"), ("zeeslag.false_sink", "are not one ship")),
+        (NO_IDS, ("C3",), "D3", ("C3", "D3"), ("zeeslag.fleet", "the ids layer 0"), ("zeeslag.false_sink", "are not one ship")),
+        # Bent: complete by its own (illegal) ids, so its own node answers so too; the opening
+        # shows everyone a cruiser that is no line: the fleet broke its shape.
+        (BENT, ("C3", "D3"), "D4", ("C3", "D3", "D4"), None, ("zeeslag.fleet", "is not one straight line")),
     ],
 )
-def test_false_sinks_are_caught_when_the_ids_open(fleet1, shots, last, named, words, told):
+def test_false_sinks_are_caught_when_the_ids_open_and_an_illegal_fleet_is_named_as_such(fleet1, shots, last, named, told, seen):
     table = Table(fleets=(CLASSIC_0, fleet1), knowers=OBSERVERS)
     table.lies = {1}
     for name in shots:
@@ -77,7 +80,7 @@ def test_false_sinks_are_caught_when_the_ids_open(fleet1, shots, last, named, wo
     for knower in ("full", 1) if told else ():
         with pytest.raises(RuleError) as excinfo:
             GAME.apply(replay(table, knower), Move(1, sunk(*named)))
-        assert rule(excinfo) in ("zeeslag.false_sink", "zeeslag.missing_sink")
+        assert rule(excinfo) in (told[0], "zeeslag.missing_sink") and told[1] in str(excinfo.value)
     # Everyone else learns it from the opening the sink demands.
     table.apply(Move(1, sunk(*named)), OBSERVERS)
     assert table.pending == OpenHidden(1, "ids", cells(*named))
@@ -86,7 +89,7 @@ def test_false_sinks_are_caught_when_the_ids_open(fleet1, shots, last, named, wo
             table.states[knower] = replay(table, knower)
         with pytest.raises(RuleError) as excinfo:
             GAME.apply(table.states[knower], table.opened())
-        assert rule(excinfo) == "zeeslag.false_sink" and "seat 1" in str(excinfo.value) and words in str(excinfo.value)
+        assert rule(excinfo) == seen[0] and "seat 1" in str(excinfo.value) and seen[1] in str(excinfo.value)
 
 
 def test_a_sink_must_name_hits_its_ships_may_have_taken():
@@ -98,7 +101,7 @@ def test_a_sink_must_name_hits_its_ships_may_have_taken():
         assert rule(excinfo) in ("zeeslag.false_sink", "zeeslag.move")
 
 
-def test_a_ship_cannot_be_sunk_twice():
+def test_a_ship_sunk_twice_is_a_fleet_with_too_many_cells_of_it():
     table = Table(fleets=(CLASSIC_0, TWICE), knowers=OBSERVERS)
     table.lies = {1}  # by the whole (illegal) ids layer the destroyer is not complete yet
     hits(table, "A1")
@@ -115,7 +118,7 @@ def test_a_ship_cannot_be_sunk_twice():
     table.apply(Move(1, sunk("H8", "H9")))
     with pytest.raises(RuleError) as excinfo:
         GAME.apply(table.full, table.opened())
-    assert rule(excinfo) == "zeeslag.false_sink" and "sunk before" in str(excinfo.value)
+    assert rule(excinfo) == "zeeslag.fleet" and "Destroyer (ship 4) has 4 cells, not 2" in str(excinfo.value)
 
 
 def test_a_ship_in_the_water_ring_is_caught():

@@ -338,3 +338,15 @@ def test_a_false_pass_is_named_at_the_full_opening():
     with pytest.raises(RuleError) as excinfo:
         GAME.apply(table.full, table.opened())
     assert rule(excinfo) == "zeeslag.salvo" and "seat 2" in str(excinfo.value)
+
+
+def test_a_shot_at_a_border_cell_counts_for_the_enemy_it_names_only():
+    """A21 is in both seat 1's and seat 2's waters: fired at for seat 1, it is no shot at seat 2,
+    and it cannot be fired at for both."""
+    table = shared(options={"salvo": "spread", "shots": 1})
+    GAME.check_choice(table.full, 0, salvo({1: "A21", 2: "B25"}))
+    for choice, words in ((salvo({1: "A21"}), "must fire 1 shots at seat 2, not 0"),
+                          ({"salvo": [[1, at("A21")], [2, at("A21")]]}, "at each cell of a sea once")):
+        with pytest.raises(RuleError, match=words) as excinfo:
+            GAME.check_choice(table.full, 0, choice)
+        assert rule(excinfo) == "zeeslag.salvo"

@@ -16,6 +16,7 @@ from fairtable.games.zeeslag.sea import FIELD
 from fairtable.games.zeeslag.shape import Berth, Shape
 from fairtable.games.zeeslag.starships import CATALOGUE, DEFAULT_MONEY, SPACE
 from fairtable.games.zeeslag.state import fleet_of
+from fairtable.games.zeeslag.targets import public_targets
 from tests.games.zeeslag.positions import GAME
 from tests.games.zeeslag.space import (
     DREADNOUGHT,
@@ -271,11 +272,13 @@ def test_once_a_capital_ship_sank_everyone_refuses_both_capital_abilities():
         table.act({"shoot": name})
     assert [record.ship for record in table.full.seas[0].sunk] == [DREADNOUGHT]
     table.until_round(0, 9)
-    for knower in ("full", 1, None):
-        for move in ({"nuke": at("D11")}, {"reserve": True}):
+    # Who knows seat 0's fleet knows it has no station; the others see a claim of a second
+    # capital ship, which no legal purchase holds.
+    for knower, station in (("full", "zeeslag.ability"), (1, "zeeslag.purchase"), (None, "zeeslag.purchase")):
+        for move, named in (({"nuke": at("D11")}, "zeeslag.ability"), ({"reserve": True}, station)):
             with pytest.raises(RuleError) as excinfo:
                 GAME.apply(table.states[knower], Move(0, move))
-            assert rule(excinfo) == "zeeslag.ability"
+            assert rule(excinfo) == named
 
 
 def test_a_false_beam_answer_is_caught_at_the_opening_of_the_beam_naming_the_target():
@@ -483,6 +486,34 @@ def test_an_illegal_purchase_is_named_at_the_full_opening():
     assert rule(excinfo) == "zeeslag.purchase" and "more than one capital ship" in str(excinfo.value)
 
 
+@pytest.mark.parametrize("ids, sunk, knowing, seeing", [
+    # A fifth scout in a Lancer's slot: only who knows the fleet can tell it from two hits of a
+    # true Lancer named as sunk; the opening alone shows a false sink.
+    ({"A1": 1, "A2": 1, "C1": 2, "C2": 2, "E1": 3, "E2": 3, "G1": 4, "G2": 4, "J5": 5, "J6": 5}, ["J5", "J6"],
+     ("zeeslag.fleet", "Lancer 1 (ship 4) has 2 cells, not 3"), ("zeeslag.false_sink", "is 3 long, 2 of its cells are hit")),
+    # A Cruiser laid in a straight line: its opening shows everyone the shape is wrong.
+    ({"A1": 9, "A2": 9, "A3": 9, "A4": 9, "J1": 1, "J2": 1}, ["A1", "A2", "A3", "A4"],
+     ("zeeslag.fleet", "Cruiser 1 (ship 8) is not its kind's shape"), ("zeeslag.fleet", "Cruiser 1 (ship 8) is not its kind's shape")),
+])
+def test_a_sunk_ship_in_a_shape_its_slot_forbids_is_named_as_the_fleet_that_broke_it(ids, sunk, knowing, seeing):
+    for knower, (named, words) in (("full", knowing), (0, knowing), (1, seeing), (None, seeing)):
+        table = SpaceTable(fleets=(raw_field(ids), TARGET), knowers=(knower,))
+        with pytest.raises(RuleError) as excinfo:
+            sink_all(table, 0, sunk)
+        assert rule(excinfo) == named and "seat 0" in str(excinfo.value) and words in str(excinfo.value), knower
+
+
+def test_a_second_capital_ship_claimed_by_its_ability_is_named_as_a_purchase():
+    dear = space_fleet({DREADNOUGHT: ("A1", 0), STATION: ("E1", 0), SCOUT: ("J1", 0)})
+    table = SpaceTable(fleets=(dear, TARGET), knowers=(1, None), start=1)
+    sink_all(table, 0, ["A1", "A2", "A3", "A4", "A5", "B2", "B4"])
+    table.until_round(0, 9)
+    for knower in (1, None):
+        with pytest.raises(RuleError) as excinfo:
+            GAME.apply(table.states[knower], Move(0, {"reserve": True}))
+        assert rule(excinfo) == "zeeslag.purchase" and "but its Dreadnought sank: a fleet holds at most one capital ship" in str(excinfo.value)
+
+
 def test_an_ability_without_its_ship_afloat_is_named_at_the_full_opening():
     # Seat 0 bought no Lancer, but lasers: nobody else can tell until its fleet opens.
     fleet0 = space_fleet({SPIRIT: ("C1", 0), SCOUT: ("J1", 0)})
@@ -599,3 +630,19 @@ def test_fighters_land_where_the_round_aims_only_when_nothing_clear_of_it_fits()
     assert "where that round aimed" in squadron_problem(FIELD, empty, [], Squadron(barred, ats("A1")), values)
     assert squadron_problem(FIELD, empty, [], Squadron(barred, ats("A1", "A3")), values) is None
     assert "not free then" in squadron_problem(FIELD, empty, [], Squadron((*barred, at("A5"))), values)
+
+
+def test_water_a_laser_passed_or_a_scan_found_is_no_longer_a_target():
+    table = SpaceTable()
+    lasered(table, "A10")  # A10..D10 water
+    table.miss()
+    rounds(table, 5)
+    table.act({"scan": "A5"})  # A4, B4, B6 water
+    table.miss()
+    water = ats("A10", "B10", "C10", "D10", "A4", "B4", "B6")
+    assert all(cell not in public_targets(table.full, 1) for cell in water)
+    for cell in water:
+        assert {"shoot": cell} not in GAME.legal_moves(table.full, 0)
+        with pytest.raises(RuleError) as excinfo:
+            GAME.apply(table.full, Move(0, {"shoot": cell}))
+        assert rule(excinfo) == "zeeslag.target"

@@ -46,6 +46,17 @@ def seal_for(table: SelfPlay, session, seat: int, kind: str, body) -> Envelope:
     return Envelope.seal(table.keys[seat], table.genesis.table_id, len(session.envelopes), session.head, seat, kind, body)
 
 
+def commit_cheat(table: SelfPlay, ships: tuple[tuple[int, str], ...]) -> None:
+    """Seat 1 commits ``ships`` (slot, cell names) without its node's check: signed with its own key."""
+    play_until(table, lambda t: t.sessions[0].slot.kind == "hidden" and t.sessions[0].slot.seat == 1)
+    ids = [0] * FIELD.size
+    for ship, names in ships:
+        for name in names.split():
+            ids[FIELD.parse(name)] = ship + 1
+    data = {"ships": [int(value != 0) for value in ids], "ids": ids}
+    table.deliver(table.seal(1, "hidden", table.sessions[1].run.hidden_body(1, table.sessions[1].pending, data)))
+
+
 @pytest.mark.parametrize("seats, greedy, seed", [(2, True, b"space"), (3, True, b"space"), (2, False, RESERVE_SEED)],
                          ids=["duel", "salvos", "reserves"])
 def test_a_space_battle_verifies(seats, greedy, seed):
@@ -108,14 +119,8 @@ def test_a_false_beam_answer_is_named_at_the_opening_of_the_beam():
 
 def test_an_illegal_purchase_is_named_at_the_full_opening():
     table = space(options={"money": 200})
-    play_until(table, lambda t: t.sessions[0].slot.kind == "hidden" and t.sessions[0].slot.seat == 1)
-    ids = [0] * FIELD.size
     # The Dreadnought (ship 13), both Frigates (11, 12) and a Spirit (6): 220 of ships for 200.
-    for ship, names in ((13, "A1 A2 A3 A4 A5 B2 B4"), (11, "E1 E2 E3 E4 F2"), (12, "H1 H2 H3 H4 I2"), (6, "E10 E11 E12 F11")):
-        for name in names.split():
-            ids[FIELD.parse(name)] = ship + 1
-    data = {"ships": [int(value != 0) for value in ids], "ids": ids}
-    table.deliver(table.seal(1, "hidden", table.sessions[1].run.hidden_body(1, table.sessions[1].pending, data)))
+    commit_cheat(table, ((13, "A1 A2 A3 A4 A5 B2 B4"), (11, "E1 E2 E3 E4 F2"), (12, "H1 H2 H3 H4 I2"), (6, "E10 E11 E12 F11")))
     with pytest.raises(Rejected) as error:
         table.play()
     assert (error.value.violation.seat, error.value.violation.rule) == (1, "zeeslag.purchase")
@@ -211,13 +216,7 @@ def test_a_laser_without_a_lancer_is_named_at_the_full_opening(monkeypatch):
     that does not ask (modelled by making seat 1's checks blind to its own fleet) lasers anyway,
     everyone else accepts it, and its full opening proves the lie."""
     table = space()
-    play_until(table, lambda t: t.sessions[0].slot.kind == "hidden" and t.sessions[0].slot.seat == 1)
-    ids = [0] * FIELD.size
-    for ship, names in ((6, "E10 E11 E12 F11"), (11, "E1 E2 E3 E4 F2"), (8, "H1 H2 H3 I1")):  # Spirit, Frigate, Cruiser
-        for name in names.split():
-            ids[FIELD.parse(name)] = ship + 1
-    data = {"ships": [int(value != 0) for value in ids], "ids": ids}
-    table.deliver(table.seal(1, "hidden", table.sessions[1].run.hidden_body(1, table.sessions[1].pending, data)))
+    commit_cheat(table, ((6, "E10 E11 E12 F11"), (11, "E1 E2 E3 E4 F2"), (8, "H1 H2 H3 I1")))  # Spirit, Frigate, Cruiser
     honest = abilities.afloat
     monkeypatch.setattr(abilities, "afloat", lambda state, seat, name, knowing=True: honest(state, seat, name, knowing and seat != 1))
     play_until(table, lambda t: t.sessions[0].slot.seat == 1 and t.sessions[0].state.stage == "aim"
@@ -232,3 +231,18 @@ def test_a_laser_without_a_lancer_is_named_at_the_full_opening(monkeypatch):
     assert "used its laser with no Lancer afloat" in str(rejected)
     found = verify_bytes(file_bytes(table, [opening])).violations
     assert [(v.seat, v.rule) for v in found] == [(1, "zeeslag.ability")]
+
+
+@pytest.mark.parametrize("ships, named, words", [
+    # The Dreadnought (13) and the space station (14): its reserve after the Dreadnought sank claims both.
+    (((13, "A1 A2 A3 A4 A5 B2 B4"), (14, "E1 E2 E3 F1 F3 G1 G2 G3")), "zeeslag.purchase", "a fleet holds at most one capital ship"),
+    # A Cruiser (8) laid in a straight line: its sink opens a shape no Cruiser has.
+    (((8, "A1 A2 A3 A4"), (6, "E10 E11 E12 F11")), "zeeslag.fleet", "Cruiser 1 (ship 8) is not its kind's shape"),
+], ids=["two capital ships", "a straight cruiser"])
+def test_a_fleet_that_breaks_the_purchase_or_a_shape_is_named_for_it(ships, named, words):
+    table = space()
+    commit_cheat(table, ships)
+    envelope, rejected = play_to_rejection(table)
+    assert (rejected.violation.seat, rejected.violation.rule) == (1, named) and words in str(rejected)
+    found = verify_bytes(file_bytes(table, [envelope])).violations
+    assert [(v.seat, v.rule) for v in found] == [(1, named)]
