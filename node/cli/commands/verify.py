@@ -197,14 +197,19 @@ def _report_together(paths: list[Path], as_json: bool, status: int) -> int:
             status = _worse(status, _emit(_error(path, f"{unreadable(exc)} when read again: {exc}", as_json)))
             continue
         tables.setdefault(file.transcript.genesis.table_id, []).append((path, file))
-    for group in tables.values():
+    for group in (group for group in tables.values() if len(group) > 1):
         together = [path for path, _ in group]
-        report = verify_together([file for _, file in group])
+        label = " + ".join(map(str, together)) + " (together)"
+        try:
+            report = verify_together([file for _, file in group])
+        except ProtocolError as exc:
+            status = _worse(status, _emit(_error(label, f"cannot be verified together: {exc}", as_json)))
+            continue
         names = [seat.name for seat in group[0][1].transcript.genesis.genesis.seats]
         if as_json:
             out = json.dumps({"files": [str(path) for path in together], **jsonable(report.to_value())}, sort_keys=True) + "\n"
         else:
-            out = _report_text(" + ".join(map(str, together)) + " (together)", report, names, None)
+            out = _report_text(label, report, names, None)
         status = _worse(status, _emit(Checked(EXIT_OF[report.status], out, "")))
     return status
 
@@ -258,7 +263,7 @@ def unreadable(exc: Exception) -> str:
     return "incomplete file (cut short)" if "file ends" in str(exc) else "malformed transcript"
 
 
-def _error(path: Path, message: str, as_json: bool) -> Checked:
+def _error(path: Path | str, message: str, as_json: bool) -> Checked:
     if as_json:
         line = json.dumps({"error": message, "file": str(path), "status": "unreadable", "valid": False}, sort_keys=True)
         return Checked(EXIT_UNREADABLE, line + "\n", "")
