@@ -167,14 +167,26 @@ def verify(file: TranscriptFile, broken: ProtocolError | None = None) -> Report:
     Raises :class:`~protocol.errors.ProtocolError` only when the genesis names a table this
     implementation cannot set up (an unknown game, bad options): then nothing is verifiable.
     """
-    transcript = file.transcript
-    reveals = reveals_of(file)
-    replica = Replica(transcript.genesis, seeds=reveals.all_seeds(file.seeds), compositions=reveals.compositions)
-    for envelope in transcript.envelopes:
-        replica.receive(envelope, 0.0, verified=True)
-    for envelope in file.evidence:
-        replica.receive(envelope, 0.0)
-    return _report(transcript.genesis, len(transcript), replica, broken)
+    return _report(file.transcript.genesis, len(file.transcript), _replayed([file]), broken)
+
+
+def _replayed(files: Sequence[TranscriptFile]) -> Replica:
+    """One verifier replica fed every chain envelope, then every evidence envelope, of ``files``
+    (of one table), with every seed and composition they reveal (the first file's where two differ)."""
+    seeds: dict[tuple[int, int], bytes] = {}
+    compositions: dict[tuple[int, str], tuple[int, ...]] = {}
+    for file in reversed(files):
+        reveals = reveals_of(file)
+        seeds.update(reveals.all_seeds(file.seeds))
+        compositions.update(reveals.compositions)
+    replica = Replica(files[0].transcript.genesis, seeds=seeds, compositions=compositions)
+    for file in files:
+        for envelope in file.transcript.envelopes:
+            replica.receive(envelope, 0.0, verified=True)
+    for file in files:
+        for envelope in file.evidence:
+            replica.receive(envelope, 0.0)
+    return replica
 
 
 def _report(genesis: SignedGenesis, count: int, replica: Replica, broken: ProtocolError | None) -> Report:
@@ -300,19 +312,7 @@ def verify_together(files: Sequence[TranscriptFile]) -> Report:
     genesis = files[0].transcript.genesis
     if any(file.transcript.genesis.table_id != genesis.table_id for file in files):
         raise TranscriptFileError("the transcripts are not all of one table")
-    seeds: dict[tuple[int, int], bytes] = {}
-    compositions: dict[tuple[int, str], tuple[int, ...]] = {}
-    for file in reversed(files):  # where two files reveal different values, the first file's is used
-        reveals = reveals_of(file)
-        seeds.update(reveals.all_seeds(file.seeds))
-        compositions.update(reveals.compositions)
-    replica = Replica(genesis, seeds=seeds, compositions=compositions)
-    for file in files:
-        for envelope in file.transcript.envelopes:
-            replica.receive(envelope, 0.0, verified=True)
-    for file in files:
-        for envelope in file.evidence:
-            replica.receive(envelope, 0.0)
+    replica = _replayed(files)
     return _report(genesis, len(replica.chain), replica, None)
 
 
