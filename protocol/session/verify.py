@@ -296,7 +296,17 @@ def verify_stream(read: Callable[[], Iterable[bytes]], hashes: bool = False) -> 
     return Streamed(report, transcript.genesis, bytes(packed))
 
 
-def verify_together(files: Sequence[TranscriptFile]) -> Report:
+@dataclass(frozen=True)
+class Together:
+    """Files of one table verified together: the report on the chain they settle on, and for
+    each file (in order) the envelope index where its chain leaves that one (None: it does not,
+    though it may stop sooner)."""
+
+    report: Report
+    leaves_at: tuple[int | None, ...]
+
+
+def verify_together(files: Sequence[TranscriptFile]) -> Together:
     """Several transcripts of one table as one body of evidence (``spec/session.md`` §7 item 6).
 
     Every envelope of every file, chain and evidence, goes through one replica, the code a
@@ -313,7 +323,10 @@ def verify_together(files: Sequence[TranscriptFile]) -> Report:
     if any(file.transcript.genesis.table_id != genesis.table_id for file in files):
         raise TranscriptFileError("the transcripts are not all of one table")
     replica = _replayed(files)
-    return _report(genesis, len(replica.chain), replica, None)
+    settled = [envelope.hash for envelope in replica.chain]
+    leaves_at = tuple(next((seq for seq, envelope in enumerate(file.transcript.envelopes)
+                            if seq >= len(settled) or envelope.hash != settled[seq]), None) for file in files)
+    return Together(_report(genesis, len(settled), replica, None), leaves_at)
 
 
 def _false_disputes(session: TableSession, found: list[Violation]) -> list[Violation]:

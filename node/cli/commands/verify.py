@@ -201,15 +201,20 @@ def _report_together(paths: list[Path], as_json: bool, status: int) -> int:
         together = [path for path, _ in group]
         label = " + ".join(map(str, together)) + " (together)"
         try:
-            report = verify_together([file for _, file in group])
+            joint = verify_together([file for _, file in group])
         except ProtocolError as exc:
             status = _worse(status, _emit(_error(label, f"cannot be verified together: {exc}", as_json)))
             continue
+        report = joint.report
         names = [seat.name for seat in group[0][1].transcript.genesis.genesis.seats]
         if as_json:
-            out = json.dumps({"files": [str(path) for path in together], **jsonable(report.to_value())}, sort_keys=True) + "\n"
+            files = [{"file": str(path), "leaves_at": leaves} for path, leaves in zip(together, joint.leaves_at)]
+            out = json.dumps({"files": files, **jsonable(report.to_value())}, sort_keys=True) + "\n"
         else:
             out = _report_text(label, report, names, None)
+            out += "".join(f"  {path}: " + ("follows this chain\n" if leaves is None else
+                                              f"leaves this chain at envelope {leaves} (a fork settled against it)\n")
+                           for path, leaves in zip(together, joint.leaves_at))
         status = _worse(status, _emit(Checked(EXIT_OF[report.status], out, "")))
     return status
 

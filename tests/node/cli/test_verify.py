@@ -139,6 +139,7 @@ def test_files_that_fork_are_verified_together_not_an_internal_error(tmp_path):
     honest, claimed = towers(b"fork"), towers(b"fork")
     for table in (honest, claimed):
         play_until(table, slot_is("move", 0))
+    fork = len(honest.sessions[0].envelopes)
     honest.play()
     claimed.deliver(claimed.seal(1, *claimed.sessions[1].absence_claim_body()))
     claimed.play()
@@ -150,6 +151,7 @@ def test_files_that_fork_are_verified_together_not_an_internal_error(tmp_path):
     together = completed.stdout.split(f"{paths[0]} + {paths[1]} (together): ")[1]
     assert f"envelopes {len(honest.sessions[0].envelopes)}" in together and "chain.equivocation" not in together
     assert "seat 0 broke" not in together
+    assert f"{paths[0]}: follows this chain" in together and f"{paths[1]}: leaves this chain at envelope {fork} " in together
 
 
 def test_parallel_verification_prints_what_one_process_prints_in_input_order(played, tmp_path):
@@ -178,7 +180,8 @@ def test_parallel_verification_prints_what_one_process_prints_in_input_order(pla
     headlines = [line.split(":")[0] for line in many.stdout.splitlines() if line.endswith(("VALID", "INCOMPLETE"))]
     assert headlines == [f for f in files if f != str(bad)]
     slot = table.sessions[0].envelopes[-1].seq + 1
-    assert many.stdout.rstrip().endswith(f"seat {seat} broke chain.equivocation: seat {seat} signed two different envelopes for slot {slot}")
+    joint = many.stdout.split(f"{rivals[0]} + {rivals[1]} (together): VIOLATIONS FOUND\n")[1]
+    assert f"seat {seat} broke chain.equivocation: seat {seat} signed two different envelopes for slot {slot}" in joint
     json_one = [json.loads(line) for line in fairtable("verify", "--json", "--jobs", "1", *files).stdout.splitlines()]
     json_many = [json.loads(line) for line in fairtable("verify", "--json", *files).stdout.splitlines()]
     for record in json_one + json_many:

@@ -19,10 +19,13 @@ def test_two_envelopes_one_seat_signed_after_the_same_envelope_are_an_equivocati
     one = table.seal(seat, *table.sessions[seat].move_body(legal[0]))
     two = table.seal(seat, *table.sessions[seat].move_body(legal[-1]))
     assert one.content != two.content
-    report = verify_together([tf.load(file_bytes(table, [one])), tf.load(file_bytes(table, [two]))])
+    joint = verify_together([tf.load(file_bytes(table, [one])), tf.load(file_bytes(table, [two]))])
+    report = joint.report
     found = [(v.index, v.seat, v.rule) for v in report.violations]
     assert found == [(one.seq, seat, "chain.equivocation")]
     assert report.violations[0].evidence in (one, two)
+    winner = min(one, two, key=lambda envelope: envelope.hash)  # §10 rule 2: the lower hash
+    assert joint.leaves_at == ((None, one.seq) if winner == one else (one.seq, None))
 
 
 @pytest.mark.parametrize("due", [0, 1])
@@ -41,10 +44,13 @@ def test_files_that_fork_after_a_claim_settle_on_one_chain_and_name_no_equivocat
     claimed.play()
     files = [tf.load(file_bytes(table)) for table in (honest, claimed)]
     assert files[0].transcript[fork].hash != files[1].transcript[fork].hash
-    report = verify_together(files)
+    joint = verify_together(files)
+    report = joint.report
+    assert joint.leaves_at == (None, fork)
     assert report.envelopes == len(honest.sessions[0].envelopes) and report.result == honest.sessions[0].result
     assert all(v.rule != "chain.equivocation" and v.seat != due for v in report.violations)
-    assert verify_together(files[::-1]).to_value() == report.to_value()
+    reversed_order = verify_together(files[::-1])
+    assert reversed_order.report.to_value() == report.to_value() and reversed_order.leaves_at == (fork, None)
 
 
 def test_files_of_different_tables_are_refused_clearly():
