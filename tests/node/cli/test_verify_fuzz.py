@@ -50,30 +50,26 @@ def resealed(keys: tuple[SecretKey, ...], table: bytes, head: bytes, envelopes: 
 
 
 def fork(name: str, point: int, how: str, rng: random.Random) -> bytes:
-    """The golden chain forked at ``point``: another seat's absence claim there, or the due seat's
-    second envelope (a changed body); the rest of the chain signed again on top, cut at random."""
+    """The golden chain forked at ``point`` (``how``): ``claim``, another seat's absence claim
+    there; ``twin``, the due seat's second envelope (a changed body); ``drop``, envelope ``point``
+    left out. The rest of the chain is signed again on top, cut at random."""
     _, file, keys = golden(name)
     chain = list(file.transcript.envelopes)
     genesis = file.transcript.genesis
     table = genesis.table_id
     original = chain[point]
     head = table if point == 0 else chain[point - 1].hash
+    start: list[Envelope] = []
     if how == "claim":
         claimant = rng.choice([seat for seat in range(len(keys)) if seat != original.seat])
-        first = Envelope.seal(keys[claimant], table, point, head, claimant, ABSENT, {"seat": original.seat})
-        rest = chain[point + 1:]
+        start.append(Envelope.seal(keys[claimant], table, point, head, claimant, ABSENT, {"seat": original.seat}))
     elif how == "twin":
-        body = codec.decode(codec.encode(original.body))
-        first = Envelope.seal(keys[original.seat], table, point, head, original.seat, original.kind, _changed(body, rng))
-        rest = chain[point + 1:]
-    else:  # the same envelope dropped: every later one moves up a slot
-        first = None
-        rest = chain[point + 1:]
-    start = [first] if first is not None else []
-    after = first.hash if first is not None else head
+        body = _changed(codec.decode(codec.encode(original.body)), rng)
+        start.append(Envelope.seal(keys[original.seat], table, point, head, original.seat, original.kind, body))
+    after = start[0].hash if start else head
+    rest = chain[point + 1:]
     rest = resealed(keys, table, after, rest[: rng.randrange(len(rest) + 1)], point + len(start))
-    forked = tf.TranscriptFile(Transcript(genesis, [*chain[:point], *start, *rest]), file.seeds)
-    return tf.dump(forked)
+    return tf.dump(tf.TranscriptFile(Transcript(genesis, [*chain[:point], *start, *rest]), file.seeds))
 
 
 def _changed(body: object, rng: random.Random) -> object:
