@@ -27,7 +27,7 @@ from fairtable.node.admission import Budget, Ticket, serve
 from fairtable.node.api.jsonvalues import RequestError, bad_request, dumps, parse
 from fairtable.node.api.login import Logins
 from fairtable.node.api.ops import OPS, Op, refusal, table_event
-from fairtable.node.api.web import BadRequest, Prefixed, Web, foreign_origin, read_head, refuse_garbage
+from fairtable.node.api.web import BadRequest, Prefixed, Watched, Web, foreign_origin, read_head, refuse_plainly
 from fairtable.node.loglimit import LogLimiter
 from fairtable.node.ratelimit import TokenBucket
 from fairtable.node.service import NodeService
@@ -107,11 +107,14 @@ class _Server:
         self.authenticated = Budget(limits.connections)
         self.quiet = LogLimiter(logger)
 
-    async def handle(self, stream: trio.SocketStream) -> None:
+    async def handle(self, socket: trio.SocketStream) -> None:
         """One connection, from accept to close; nothing it does escapes as an exception.
 
         Its request head is read first: a WebSocket upgrade goes on to the API, any other
-        request is served as plain HTTP (``node.api.web``), both within the same admission."""
+        request is served as plain HTTP (``node.api.web``), both within the same admission.
+        A connection closed to make room before it was answered gets a 503; a client that
+        goes away mid-reply is no error (one line at DEBUG)."""
+        stream = Watched(socket)
         scope = trio.CancelScope()
         deadline = trio.current_time() + self.limits.auth_seconds
         access = _Access(self, scope, self.unauthenticated.admit(None, scope))
@@ -126,14 +129,20 @@ class _Server:
                 elif head is not None:
                     await self._websocket(Prefixed(stream, head.raw), access, deadline)
             if access.waiting.evicted:
+                room = f"at most {self.limits.unauthenticated} client API connections may wait to authenticate"
                 self.quiet.log(logging.WARNING, "client API", "connections closed to make room",
-                               f"closed an unauthenticated connection to make room: "
-                               f"at most {self.limits.unauthenticated} may wait to authenticate")
+                               f"closed an unauthenticated connection to make room: {room}")
+                if not stream.sent:
+                    with trio.move_on_after(CLOSE_SECONDS):
+                        await refuse_plainly(stream, 503, f"too many connections: {room}; retry")
         except BadRequest as exc:
             with trio.move_on_after(CLOSE_SECONDS):
-                await refuse_garbage(stream, str(exc))
+                await refuse_plainly(stream, 400, f"not an HTTP request: {exc}")
         except Exception as exc:  # a bug must not take the API down; it is logged with its traceback
-            self.quiet.log(logging.ERROR, "client API", "internal errors", f"a connection failed: {exc}", exc_info=True)
+            if went_away(exc):
+                logger.debug("client API: a client went away mid-reply (%s)", _reason(exc))
+            else:
+                self.quiet.log(logging.ERROR, "client API", "internal errors", f"a connection failed: {exc}", exc_info=True)
         finally:
             access.release()
 
@@ -171,6 +180,25 @@ class _Server:
 
     def token_matches(self, token: str) -> bool:
         return hmac.compare_digest(token.encode("utf-8"), (self.token or "").encode("utf-8"))
+
+
+GONE = (trio.BrokenResourceError, ConnectionError, ConnectionClosed)
+"""What a client that closed or reset its connection makes a send or a receive raise."""
+
+
+def went_away(exc: BaseException) -> bool:
+    """Whether ``exc`` says only that the client went away, also from inside a nursery's group."""
+    if isinstance(exc, BaseExceptionGroup):
+        return exc.split(GONE)[1] is None
+    return isinstance(exc, GONE)
+
+
+def _reason(exc: BaseException) -> str:
+    """What the operating system said, for the one log line."""
+    while isinstance(exc, BaseExceptionGroup):
+        exc = exc.exceptions[0]
+    cause = exc.__cause__ or exc.__context__
+    return str(cause or exc) or type(exc).__name__
 
 
 class _Access:

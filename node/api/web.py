@@ -102,11 +102,37 @@ async def read_head(stream: trio.abc.ReceiveStream) -> Head | None:
         connection.receive_data(data)
 
 
-async def refuse_garbage(stream: trio.abc.SendStream, reason: str) -> None:
-    """Answer bytes that are no HTTP request (the parser is past use)."""
-    body = f"not an HTTP request: {reason}\n".encode()
-    await stream.send_all(b"HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\n"
-                          b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
+async def refuse_plainly(stream: trio.abc.SendStream, status: int, text: str) -> None:
+    """Answer ``status`` with ``text`` and close, without an HTTP parser (none is at hand, or it is past use)."""
+    body = f"{text}\n".encode()
+    phrase = HTTPStatus(status).phrase.encode()
+    await stream.send_all(b"HTTP/1.1 %d %s\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                          b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (status, phrase, len(body), body))
+
+
+class Watched(trio.abc.HalfCloseableStream):
+    """A connection that remembers whether anything was sent on it: a connection closed to make
+    room that got no answer yet is owed one (an HTTP refusal, not silence)."""
+
+    def __init__(self, stream: trio.abc.HalfCloseableStream) -> None:
+        self.stream = stream
+        self.sent = False
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        return await self.stream.receive_some(max_bytes)
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        self.sent = True
+        await self.stream.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.stream.wait_send_all_might_not_block()
+
+    async def send_eof(self) -> None:
+        await self.stream.send_eof()
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
 
 
 class Prefixed(trio.abc.Stream):

@@ -119,6 +119,18 @@ class HeldBoard:
     opened: dict[int, int] = field(default_factory=dict)
 
 
+def _failed_reveal(seat: int, handle: int, key: bytes, record: DeckRecord, position: int, failure: FairnessError) -> FairnessError:
+    """A card a move shows that opens to no card. Live, that is the mover's ``deck.bad-reveal``:
+    the card opened for it when it was dealt, with the same keys. Where the mover's seed is known
+    (the verifier) and its key is the derived one, the mover is honest: a stage or another seat's
+    key was false, and the recomputation names its author at that envelope (``spec/session.md``
+    §7 item 5), so the finding names no seat."""
+    if seat in record.run.seeds and key == record.keys_of(seat).position_keys[position]:
+        others = tuple(other for other in record.deck.seats if other != seat)
+        return FairnessError(None, "deck.no-card", f"handle {handle}: {failure.detail}; the mover's key is the derived one", others)
+    return FairnessError(seat, "deck.bad-reveal", f"handle {handle}: {failure.detail}")
+
+
 class GameRun:
     """The cryptographic side of one game: what each seat must send and what it proves."""
 
@@ -446,7 +458,7 @@ class GameRun:
             try:
                 faces[handle], repeat = record.open(position, opening)
             except FairnessError as exc:
-                raise FairnessError(seat, "deck.bad-reveal", f"handle {handle}: {exc.detail}") from None
+                raise _failed_reveal(seat, handle, keys[handle], record, position, exc) from None
             if repeat is not None:
                 repeats.append(repeat)
         for handle in due_faces:

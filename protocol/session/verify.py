@@ -9,7 +9,7 @@ the result of each deal of a match.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from fairtable.games.contract import Result
@@ -21,7 +21,6 @@ from fairtable.protocol.session.errors import Violation
 from fairtable.protocol.session.replica import Replica, TimingFork
 from fairtable.protocol.session.slots import COMPOSITION, SEED
 from fairtable.protocol.session.table import TableSession
-from fairtable.protocol.transcript import EquivocationProof
 from fairtable.protocol.transcript_file import RevealedSeed, TranscriptFile, TranscriptFileError, TranscriptReader
 
 SEED_EXPOSED = "session.seed-exposed"
@@ -215,14 +214,26 @@ def verify(file: TranscriptFile, broken: ProtocolError | None = None) -> Report:
     Raises :class:`~protocol.errors.ProtocolError` only when the genesis names a table this
     implementation cannot set up (an unknown game, bad options): then nothing is verifiable.
     """
-    transcript = file.transcript
-    reveals = reveals_of(file)
-    replica = Replica(transcript.genesis, seeds=reveals.all_seeds(file.seeds), compositions=reveals.compositions)
-    for envelope in transcript.envelopes:
-        replica.receive(envelope, 0.0, verified=True)
-    for envelope in file.evidence:
-        replica.receive(envelope, 0.0)
-    return _report(transcript.genesis, len(transcript), replica, broken)
+    return _report(file.transcript.genesis, len(file.transcript), _replayed([file]), broken)
+
+
+def _replayed(files: Sequence[TranscriptFile]) -> Replica:
+    """One verifier replica fed every chain envelope, then every evidence envelope, of ``files``
+    (of one table), with every seed and composition they reveal (the first file's where two differ)."""
+    seeds: dict[tuple[int, int], bytes] = {}
+    compositions: dict[tuple[int, str], tuple[int, ...]] = {}
+    for file in reversed(files):
+        reveals = reveals_of(file)
+        seeds.update(reveals.all_seeds(file.seeds))
+        compositions.update(reveals.compositions)
+    replica = Replica(files[0].transcript.genesis, seeds=seeds, compositions=compositions)
+    for file in files:
+        for envelope in file.transcript.envelopes:
+            replica.receive(envelope, 0.0, verified=True)
+    for file in files:
+        for envelope in file.evidence:
+            replica.receive(envelope, 0.0)
+    return replica
 
 
 def _report(genesis: SignedGenesis, count: int, replica: Replica, broken: ProtocolError | None) -> Report:
@@ -351,19 +362,37 @@ def verify_stream(read: Callable[[], Iterable[bytes]], hashes: bool = False) -> 
     return Streamed(report, transcript.genesis, bytes(packed))
 
 
-def find_equivocations(files: Iterable[TranscriptFile]) -> list[Violation]:
-    """Envelopes of one table that two transcripts disagree on, where one seat signed both."""
-    first_seen: dict[tuple[bytes, int], Envelope] = {}
-    found = []
-    for file in files:
-        genesis = file.transcript.genesis
-        for envelope in file.transcript.envelopes:
-            other = first_seen.setdefault((genesis.table_id, envelope.seq), envelope)
-            if other.content == envelope.content or other.seat != envelope.seat:
-                continue
-            seat = EquivocationProof(genesis, other, envelope).check()
-            found.append(Violation(envelope.seq, seat, "chain.equivocation", "two different envelopes signed for one slot", envelope))
-    return found
+@dataclass(frozen=True)
+class Together:
+    """Files of one table verified together: the report on the chain they settle on, and for
+    each file (in order) the envelope index where its chain leaves that one (None: it does not,
+    though it may stop sooner)."""
+
+    report: Report
+    leaves_at: tuple[int | None, ...]
+
+
+def verify_together(files: Sequence[TranscriptFile]) -> Together:
+    """Several transcripts of one table as one body of evidence (``spec/session.md`` §7 item 6).
+
+    Every envelope of every file, chain and evidence, goes through one replica, the code a
+    live node runs: files that fork are settled by the rules of §10 (the chain every honest
+    replica holding all these envelopes holds), and two envelopes one seat signed for one slot
+    (same ``seq`` and ``prev``) are ``chain.equivocation`` with their proof. Envelopes of one
+    seat at one ``seq`` after different ``prev`` values stand on two forks and prove nothing.
+    Each file's damage is its own (reported with that file); the joint report has none.
+
+    Raises :class:`~protocol.errors.ProtocolError` when the files are not of one table, or as
+    :func:`verify` does.
+    """
+    genesis = files[0].transcript.genesis
+    if any(file.transcript.genesis.table_id != genesis.table_id for file in files):
+        raise TranscriptFileError("the transcripts are not all of one table")
+    replica = _replayed(files)
+    settled = [envelope.hash for envelope in replica.chain]
+    leaves_at = tuple(next((seq for seq, envelope in enumerate(file.transcript.envelopes)
+                            if seq >= len(settled) or envelope.hash != settled[seq]), None) for file in files)
+    return Together(_report(genesis, len(settled), replica, None), leaves_at)
 
 
 Dispute = tuple[int, int, str, int]

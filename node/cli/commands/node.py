@@ -24,6 +24,7 @@ from fairtable.node.api.token import TOKEN_FILE, TokenFileError, load_or_create_
 from fairtable.node.cli import control
 from fairtable.node.cli.interrupt import Interrupt
 from fairtable.node.cli.options import parse_options, parse_tournament_options
+from fairtable.node.datalock import hold
 from fairtable.node.discovery import factory_for
 from fairtable.node.keystore import KeyFileError
 from fairtable.node.node import Node, NodeConfig, parse_address
@@ -91,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         hosting = _hosting(args) if args.host_table else None
         tournament = _tournament(args) if args.host_tournament is not None else None
         check_writable(args.data)
+        hold(args.data)  # until the process ends: one node per data folder
         config = NodeConfig(
             data=args.data, host=args.host, port=args.port, name=args.name, advertise=args.advertise, bot=args.bot,
             timing=Timing(grace=args.grace, bot_delay=args.bot_delay), heartbeat=args.heartbeat,

@@ -2,8 +2,9 @@
 
 Files are verified by one process per CPU core (``--jobs``), each file whole in one process,
 streamed (``verify_stream``: memory bounded however long the file is); results print in input
-order, the same as with ``--jobs 1``. Equivocations across files are found from each file's
-envelope hashes; only files that disagree on a slot are read again (whole).
+order, the same as with ``--jobs 1``. Files of one table that disagree on a slot (a fork, or an
+equivocation) are found from each file's envelope hashes; only they are read again (whole) and
+verified together, as one replica holding all their envelopes settles them.
 
 Exit status, the worst over all files (a violation outranks an unreadable file, which outranks
 an unfinished one): 0 every file valid; 1 a violation found; 2 a file that is not a readable
@@ -33,8 +34,9 @@ from fairtable.node.cli.tournament_text import render
 from fairtable.node.tournament.files import TournamentFiles
 from fairtable.protocol.envelope import HASH_SIZE
 from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.session.verify import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report, find_equivocations, load, verify_stream
+from fairtable.protocol.session.verify import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report, load, verify_stream, verify_together
 from fairtable.protocol.tournament.bundle import COUNTED, FOREIGN, MISSING, UNREADABLE, TableCheck, verify_bundle
+from fairtable.protocol.transcript_file import TranscriptFile
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE, EXIT_UNFINISHED = 0, 1, 2, 3
 SEVERITY = (EXIT_VALID, EXIT_UNFINISHED, EXIT_UNREADABLE, EXIT_VIOLATION)
@@ -53,6 +55,11 @@ signed envelope as evidence; or INCOMPLETE (the chain is intact and correct but 
 finish: the report says who was due to send what); or DAMAGED (the bytes after a readable prefix
 are broken: cut inside a record, a bad or missing end record, an envelope that does not continue
 the chain; the prefix is verified all the same).
+
+Files of one table that disagree (they fork, or a seat signed two envelopes for one slot) are
+then verified together, every envelope of each as one body of evidence: the report shows the
+chain the forks settle on, as every live node holding them all settles them, and names a seat
+that signed two different envelopes for one slot after the same previous envelope.
 
 A tournament bundle (a folder holding tournament.ftr and one transcript per table, or the
 tournament.ftr in it) is verified table by table as the record calls for them; standings,
@@ -155,7 +162,7 @@ def _verify_files(paths: list[Path], args: argparse.Namespace) -> int:
 
 
 def _finish(paths: list[Path], results: Iterable[Checked], as_json: bool) -> int:
-    """Print each file's result in input order, then the equivocations across files; the exit status."""
+    """Print each file's result in input order, then the files that disagree, verified together; the exit status."""
     status = EXIT_VALID
     first_seen: dict[tuple[bytes, int], tuple[int, bytes]] = {}
     involved: set[int] = set()
@@ -171,21 +178,44 @@ def _finish(paths: list[Path], results: Iterable[Checked], as_json: bool) -> int
                 if first_digest != digest:
                     involved |= {first, number}
     if involved:
-        status = _report_equivocations([paths[number] for number in sorted(involved)], as_json, status)
+        status = _report_together([paths[number] for number in sorted(involved)], as_json, status)
     return status
 
 
-def _report_equivocations(paths: list[Path], as_json: bool, status: int) -> int:
-    """The files that disagree on some slot, read again (only they): :func:`find_equivocations` decides."""
-    loaded = []
+def _report_together(paths: list[Path], as_json: bool, status: int) -> int:
+    """The files that disagree on some slot, read again (only they), table by table: each
+    table's files verified together (:func:`verify_together`), forks settled as live nodes
+    settle them and equivocations named."""
+    tables: dict[bytes, list[tuple[Path, TranscriptFile]]] = {}
     for path in paths:
-        loaded.append(load(_chunks(path))[0])
-    for violation in find_equivocations(loaded):
-        status = _worse(status, EXIT_VIOLATION)
+        try:
+            file = load(_chunks(path))[0]
+        except OSError as exc:
+            status = _worse(status, _emit(_error(path, f"cannot read again: {exc.strerror}", as_json)))
+            continue
+        except ProtocolError as exc:
+            status = _worse(status, _emit(_error(path, f"{unreadable(exc)} when read again: {exc}", as_json)))
+            continue
+        tables.setdefault(file.transcript.genesis.table_id, []).append((path, file))
+    for group in (group for group in tables.values() if len(group) > 1):
+        together = [path for path, _ in group]
+        label = " + ".join(map(str, together)) + " (together)"
+        try:
+            joint = verify_together([file for _, file in group])
+        except ProtocolError as exc:
+            status = _worse(status, _emit(_error(label, f"cannot be verified together: {exc}", as_json)))
+            continue
+        report = joint.report
+        names = [seat.name for seat in group[0][1].transcript.genesis.genesis.seats]
         if as_json:
-            print(json.dumps({"equivocation": jsonable(violation.to_value())}, sort_keys=True))
+            files = [{"file": str(path), "leaves_at": leaves} for path, leaves in zip(together, joint.leaves_at)]
+            out = json.dumps({"files": files, **jsonable(report.to_value())}, sort_keys=True) + "\n"
         else:
-            print(f"EQUIVOCATION: seat {violation.seat} signed two different envelopes for slot {violation.index}")
+            out = _report_text(label, report, names, None)
+            out += "".join(f"  {path}: " + ("follows this chain\n" if leaves is None else
+                                              f"leaves this chain at envelope {leaves} (a fork settled against it)\n")
+                           for path, leaves in zip(together, joint.leaves_at))
+        status = _worse(status, _emit(Checked(EXIT_OF[report.status], out, "")))
     return status
 
 
@@ -238,7 +268,7 @@ def unreadable(exc: Exception) -> str:
     return "incomplete file (cut short)" if "file ends" in str(exc) else "malformed transcript"
 
 
-def _error(path: Path, message: str, as_json: bool) -> Checked:
+def _error(path: Path | str, message: str, as_json: bool) -> Checked:
     if as_json:
         line = json.dumps({"error": message, "file": str(path), "status": "unreadable", "valid": False}, sort_keys=True)
         return Checked(EXIT_UNREADABLE, line + "\n", "")
@@ -252,7 +282,7 @@ def _emit(checked: Checked) -> int:
     return checked.status
 
 
-def _report_text(path: Path, report: Report, names: list[str], seconds: float) -> str:
+def _report_text(path: Path | str, report: Report, names: list[str], seconds: float | None) -> str:
     lines = [f"{path}: {HEADLINE[report.status]}", f"  game      {report.game} ({report.variant})"]
     for seat, fingerprint in enumerate(report.seats):
         lines.append(f"  seat {seat}    {fingerprint}  {names[seat]}")
@@ -261,7 +291,8 @@ def _report_text(path: Path, report: Report, names: list[str], seconds: float) -
     else:
         lines.append("  result    none (the game did not finish)")
     lines.append(f"  envelopes {report.envelopes}")
-    lines.append(f"  time      {seconds:.3f} s")
+    if seconds is not None:
+        lines.append(f"  time      {seconds:.3f} s")
     if report.damage is not None:
         lines.append(f"  DAMAGED after the first {report.envelopes} envelopes, which were verified: {report.damage}")
     for owed in report.owed:

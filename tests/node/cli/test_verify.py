@@ -143,7 +143,30 @@ def test_equivocation_across_files_exits_1(tmp_path):
         paths.append(str(path))
     completed = fairtable("verify", *paths)
     assert completed.returncode == 1
-    assert f"EQUIVOCATION: seat {seat}" in completed.stdout
+    assert f"{paths[0]} + {paths[1]} (together): VIOLATIONS FOUND" in completed.stdout
+    assert f"seat {seat} broke chain.equivocation: seat {seat} signed two different envelopes for slot" in completed.stdout
+
+
+def test_files_that_fork_are_verified_together_not_an_internal_error(tmp_path):
+    """One file with the due seat's move, one with another seat's absence claim in its slot and
+    the game ended after it: each seat signed after different envelopes, which is a fork, not an
+    equivocation. The files are reported each, then together on the chain with the move."""
+    honest, claimed = towers(b"fork"), towers(b"fork")
+    for table in (honest, claimed):
+        play_until(table, slot_is("move", 0))
+    fork = len(honest.sessions[0].envelopes)
+    honest.play()
+    claimed.deliver(claimed.seal(1, *claimed.sessions[1].absence_claim_body()))
+    claimed.play()
+    paths = [tmp_path / "honest.ftt", tmp_path / "forked.ftt"]
+    for path, table in zip(paths, (honest, claimed)):
+        path.write_bytes(file_bytes(table))
+    completed = fairtable("verify", "--jobs", "1", *map(str, paths))
+    assert completed.returncode in (0, 1) and "internal error" not in completed.stderr, completed.stderr
+    together = completed.stdout.split(f"{paths[0]} + {paths[1]} (together): ")[1]
+    assert f"envelopes {len(honest.sessions[0].envelopes)}" in together and "chain.equivocation" not in together
+    assert "seat 0 broke" not in together
+    assert f"{paths[0]}: follows this chain" in together and f"{paths[1]}: leaves this chain at envelope {fork} " in together
 
 
 def test_parallel_verification_prints_what_one_process_prints_in_input_order(played, tmp_path):
@@ -171,7 +194,9 @@ def test_parallel_verification_prints_what_one_process_prints_in_input_order(pla
     assert without_times(one.stdout) == without_times(many.stdout) and one.stderr == many.stderr
     headlines = [line.split(":")[0] for line in many.stdout.splitlines() if line.endswith(("VALID", "INCOMPLETE"))]
     assert headlines == [f for f in files if f != str(bad)]
-    assert many.stdout.rstrip().endswith(f"EQUIVOCATION: seat {seat} signed two different envelopes for slot {table.sessions[0].envelopes[-1].seq + 1}")
+    slot = table.sessions[0].envelopes[-1].seq + 1
+    joint = many.stdout.split(f"{rivals[0]} + {rivals[1]} (together): VIOLATIONS FOUND\n")[1]
+    assert f"seat {seat} broke chain.equivocation: seat {seat} signed two different envelopes for slot {slot}" in joint
     json_one = [json.loads(line) for line in fairtable("verify", "--json", "--jobs", "1", *files).stdout.splitlines()]
     json_many = [json.loads(line) for line in fairtable("verify", "--json", *files).stdout.splitlines()]
     for record in json_one + json_many:

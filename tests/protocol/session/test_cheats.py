@@ -8,7 +8,7 @@ from fairtable.protocol import transcript_file as tf
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.fair.group import hash_to_point
 from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
-from fairtable.protocol.session.verify import find_equivocations, verify
+from fairtable.protocol.session.verify import verify
 from fairtable.protocol.testing import SelfPlay
 from tests.protocol.fair.support import TWIST_POINT
 from tests.protocol.session.tables import all_seeds, file_bytes, play_until, slot_is, towers, verify_bytes, with_body
@@ -217,21 +217,6 @@ def test_shuffle_entry_outside_the_group_is_named_by_the_next_stage():
     table.deliver(with_body(table, lambda body: dict(body, entries=[TWIST_POINT] + list(body["entries"][1:]))))
     assert table.sessions[1].outgoing() is None
     assert [(v.index, v.seat, v.rule) for v in table.sessions[1].violations] == [(index, 0, "deck.invalid-point")]
-
-
-# ---------------------------------------------------------------- equivocation
-
-def test_equivocation_across_two_transcripts():
-    table = towers()
-    play_until(table, slot_is("move"))
-    seat, _kind, _body = table.next_message()
-    legal = table.sessions[seat].legal_moves()
-    one = table.seal(seat, *table.sessions[seat].move_body(legal[0]))
-    two = table.seal(seat, *table.sessions[seat].move_body(legal[-1]))
-    assert one.content != two.content
-    files = [tf.load(file_bytes(table, [one])), tf.load(file_bytes(table, [two]))]
-    found = find_equivocations(files)
-    assert [(v.index, v.seat, v.rule) for v in found] == [(one.seq, seat, "chain.equivocation")]
 
 
 # ---------------------------------------------------------------- disputes

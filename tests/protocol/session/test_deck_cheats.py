@@ -5,14 +5,18 @@ opens to no card, two positions opening to one card, or nothing at all), the gam
 without a crash, and the verifier, with every seed, names the stage's author and nobody else.
 """
 
+from typing import Any
+
 import pytest
 
+from fairtable.games.bots import decision
+from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.fair.group import multiply
 from fairtable.protocol.fair.mental_deck import LOCK, SHUFFLE, run_stage
 from fairtable.protocol.session.errors import Rejected
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.testing import SelfPlay
-from tests.protocol.session.tables import file_bytes, towers, verify_bytes
+from tests.protocol.session.tables import all_seeds, file_bytes, towers, verify_bytes
 
 pytestmark = pytest.mark.usefixtures("highcard_game")
 
@@ -143,4 +147,85 @@ def test_a_card_copied_into_another_hand_is_caught_when_shown_and_nobody_honest_
     found = table.sessions[1].violations
     assert [(v.index, v.seat, v.rule) for v in found] == [(play.seq, None, "deck.card-repeated")] and found[0].evidence == play
     report = verify(table.transcript_file())
+    assert [(v.index, v.seat, v.rule) for v in report.violations] == [(bad.seq, bad.seat, "deck.stage-mismatch")]
+
+
+def play_on_past_findings(table: SelfPlay, stage: int, change) -> tuple[Envelope, Envelope | None]:
+    """Play with the cheat while no seat disputes what it finds (a card dealt to it that opens to
+    no card): the stage envelope, and the first envelope the others refuse, if any."""
+    tamper = cheat_at(stage, change)
+    TABLE[:] = [table]
+    bad = None
+    while not table.finished:
+        slot = table.sessions[0].slot
+        session = table.sessions[slot.seat]
+        kind, body = session.outgoing() or unchecked_decision(table, slot.seat)
+        kind, body = tamper(slot.seat, kind, body)
+        envelope = table.seal(slot.seat, kind, body)
+        if kind == "deck" and body["stage"] == stage and body["deck"] == "deck-0":
+            bad = envelope
+        try:
+            table.deliver(envelope)
+        except Rejected:
+            assert bad is not None
+            return bad, envelope
+    assert bad is not None
+    return bad, None
+
+
+def unchecked_decision(table: SelfPlay, seat: int) -> tuple[str, Any]:
+    """The seat's decision; a move whose card opens to no card for its own session too is sent
+    all the same, with the seat's own (derived) key."""
+    session = table.sessions[seat]
+    chosen = decision(table.bots[seat], session.game, session.state, seat)
+    try:
+        return session.decide(chosen)
+    except Rejected:
+        return "move", session.run.move_body(seat, chosen, session.game.reveals(session.state, chosen))
+
+
+class SpoiledFirst:
+    """Plays a card its own session could not open, if it holds one (else its first card)."""
+
+    def __init__(self, table: SelfPlay) -> None:
+        self.table = table
+
+    def choose(self, game, state, seat):
+        hand = state.hands[seat]
+        known = self.table.sessions[seat].run.known_faces
+        return {"play": next((handle for handle in hand if handle not in known), hand[0])}
+
+
+def spoil(index: int):
+    """Entry ``index`` of a stage replaced by twice itself: a group point that opens to no card."""
+    def change(table: SelfPlay, seat: int, body: dict) -> list[bytes]:
+        entries = list(body["entries"])
+        entries[index] = multiply(TWO, [entries[index]])[0]
+        return entries
+    return change
+
+
+def spoiled_reveal(seats: int, stage: int) -> tuple[SelfPlay, bytes, Envelope, Envelope]:
+    """A table where a spoiled card lands in an honest seat's hand and it shows it: the first
+    entry, trying them in turn, whose card is dealt so (where it lands depends on the shuffle)."""
+    seed = f"spoiled-{seats}-{stage}".encode()
+    for index in range(3 * seats + 1):
+        table = SelfPlay.create("highcard", "deck", {}, seats, seed)
+        table.bots = tuple(SpoiledFirst(table) for _ in range(seats))
+        bad, refused = play_on_past_findings(table, stage, spoil(index))
+        if refused is not None and refused.kind == "move" and refused.seat != bad.seat:
+            return table, seed, bad, refused
+    raise AssertionError("no spoiled entry was dealt to an honest seat")
+
+
+SUBSTITUTED = [(seats, stage) for seats in (2, 3, 4) for stage in range(2 * seats - 1)]
+
+
+@pytest.mark.parametrize("seats, stage", SUBSTITUTED, ids=[f"{n}-seats-stage-{s}" for n, s in SUBSTITUTED])
+def test_an_honest_seat_that_shows_a_card_a_false_stage_spoiled_is_not_named(seats, stage):
+    """The false stage's author is named at its stage; the honest seat that later shows the card
+    that stage spoiled (its own key the derived one) is not named for the failed opening
+    (``deck.bad-reveal``), at whatever stage and with however many seats."""
+    table, seed, bad, refused = spoiled_reveal(seats, stage)
+    report = verify_bytes(file_bytes(table, [refused], all_seeds(table, seed)))
     assert [(v.index, v.seat, v.rule) for v in report.violations] == [(bad.seq, bad.seat, "deck.stage-mismatch")]
