@@ -17,10 +17,10 @@ attacks won, then the higher seed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from fairtable.games.duel.results import SeatStats
+from fairtable.games.duel.results import SeatStats, prize_winners
 from fairtable.protocol.genesis import Genesis
 from fairtable.protocol.tournament import draw
 from fairtable.protocol.tournament.record import SignedRecord
@@ -275,11 +275,6 @@ def progress(signed: SignedRecord, seed: bytes, outcomes: Mapping[bytes, Outcome
     best_defender: tuple[int, ...] = ()
     top_attacker: tuple[int, ...] = ()
     if champion is not None:
-        best_defender = _leaders(totals, lambda t: t.defences_won)
-        top_attacker = _leaders(totals, lambda t: t.attacks_won)
+        best_defender = prize_winners({player: t.defences_won for player, t in totals.items()})
+        top_attacker = prize_winners({player: t.attacks_won for player, t in totals.items()})
     return Progress(tuple(builder.rounds), standings, tuple(builder.bracket), champion, best_defender, top_attacker)
-
-
-def _leaders(totals: dict[int, Totals], figure: Callable[[Totals], int]) -> tuple[int, ...]:
-    best = max(figure(t) for t in totals.values())
-    return tuple(sorted(p for p, t in totals.items() if figure(t) == best))

@@ -191,3 +191,19 @@ def test_prizes_go_to_the_most_defences_and_attacks_won_and_are_shared_on_a_tie(
     assert done.top_attacker == tuple(sorted(seats[1:3]))
     unfinished = progress(signed, seed_of(signed), {})
     assert unfinished.best_defender == () and unfinished.top_attacker == ()
+
+
+def test_nobody_takes_a_prize_of_a_kind_no_duel_of_which_was_won():
+    signed = signed_record(4, {"advance": 2})
+    seats = first_group(signed)
+
+    def decide(table: Table) -> Outcome:
+        if table.spec.stage == "group":
+            figures = {seats[0]: SeatStats(30, 0, 7), seats[1]: SeatStats(20, 0, 1), seats[2]: SeatStats(10, 0, 0),
+                       seats[3]: SeatStats(5, 0, 6)}
+            return Outcome(tuple(figures[p] for p in table.spec.seats), (), (), "points")
+        return Outcome((SeatStats(6, 0, 0), SeatStats(4, 0, 0)), (0,), (), "points")
+
+    done, _ = play_out(signed, decide)
+    assert done.champion is not None and done.top_attacker == ()  # no attack won anywhere: no prize at 0
+    assert done.best_defender == (seats[0],)
