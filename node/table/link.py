@@ -99,6 +99,7 @@ class Link:
         """Run until the link ends; return why. Nothing a peer sends escapes as an exception."""
         try:
             await race(self._send_loop, self._receive_loop)
+            await self._linger()
             return "both sides hold the finished table"
         except ChannelClosed as exc:
             return f"closed: {exc}"
@@ -107,6 +108,17 @@ class Link:
             return str(exc)
         finally:
             await self.channel.aclose()
+
+    async def _linger(self) -> None:
+        """Read (and drop) what the peer still sends until it closes too, for one heartbeat at most.
+        Closing with its messages unread would reset the connection, and a reset can destroy our
+        final ``sync`` before the peer reads it: the peer would never know the link complete."""
+        with trio.move_on_after(self.heartbeat):
+            try:
+                while True:
+                    await self.channel.receive()
+            except ChannelError:
+                return  # the peer closed (or went): nothing is left to read
 
     # ------------------------------------------------------------ what the peer holds
 
