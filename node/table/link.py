@@ -177,9 +177,10 @@ class Link:
             await self.channel.send(self._sync())
 
     async def _send_claims(self) -> None:
-        """The absence claims waiting at our head (ours and those relayed to us) that the peer was
-        not sent on this link: a claim is final only once every claimant holds every other's."""
-        for envelope in self.table.replica.waiting_claims():
+        """The absence claims we hold for slots of our chain (ours and those relayed to us) that the
+        peer was not sent on this link: a claim is final only where every other present seat's claim
+        is held, so each replica must come to hold every claim, those of slots it has left too."""
+        for envelope in self.table.replica.held_claims():
             if envelope.hash not in self._evidence_sent:
                 self._evidence_sent.add(envelope.hash)
                 await self.channel.send(message("env", env=envelope.to_value()))

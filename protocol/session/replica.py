@@ -342,9 +342,15 @@ class Replica:
             return ()
         return tuple(sorted({e.seat for e in (*self.pool.children(on_chain.prev), on_chain) if _claims(e, info.seat)}))
 
+    def held_claims(self) -> list[Envelope]:
+        """Every absence claim we hold off the chain for a slot of our chain: waiting at our head,
+        concurring with a final claim we placed, or void. A node sends them on to every peer, so
+        that each replica holds the claims we hold and judges each slot's finality as we do."""
+        claims = [e for e in self.pool if e.kind == ABSENT and self._parent_index(e) is not None]
+        return sorted(claims, key=lambda e: (e.seq, e.seat))
+
     def waiting_claims(self) -> list[Envelope]:
-        """The claims at our head that wait for the other claimants' (a node sends them on to every
-        peer, so that each claimant learns the others' and the claim becomes final everywhere)."""
+        """The claims at our head that wait for the other claimants'."""
         slot = self.slot
         if slot is None:
             return []

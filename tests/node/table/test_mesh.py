@@ -95,3 +95,31 @@ async def test_evidence_goes_to_a_peer_once_and_its_refusals_do_not_close_the_li
     assert sorted(sent) == sorted({e.hash for e in tables[0].replica.off_chain()})  # each once
     files = [(table.files.dir / "transcript.ftt").read_bytes() for table in tables]
     assert files[0] == files[1] and len(load(files[1]).evidence) >= len(forged)
+
+
+async def test_every_claim_reaches_every_seat_so_a_frozen_seats_late_move_is_evidence_everywhere(tmp_path, autojump_clock):
+    """Seat 2 is frozen at its turn; seats 0 and 1, linked, each claim it absent by their own clocks.
+    The last to claim places the final claim at once, its own claim standing off its chain: the
+    link must still carry it, or the other claimant never sees the claim final and waits for ever.
+    Seat 2 then wakes, signs its move late, and every seat ends on the claim's chain."""
+    genesis = signed_genesis("counting", 3, {"turn_seconds": 5})
+    # seat 1 allows more grace: it claims last, so the claim it places (seat 0's) is not its own
+    tables = [live_table(tmp_path, genesis, seat, bot=seat != 2, timing=Timing(grace=10 + seat)) for seat in range(3)]
+    settle(tables)
+    with trio.fail_after(300):
+        await play(tables[:2], [(0, 1)])
+    slot = next(e.seq for e in tables[0].envelopes if e.kind == "absent")
+    assert tables[0].envelopes == tables[1].envelopes and tables[0].finished
+    assert [(e.seat, e.kind) for e in tables[0].envelopes[slot:]] == [(0, "absent"), (0, "seed"), (1, "seed")]  # no one else absent
+    assert {e.seat for e in tables[0].replica.held_claims()} | {tables[0].envelopes[slot].seat} == {0, 1}
+    late = tables[2]
+    assert late.session.awaiting_decision()
+    late.play(1)
+    with trio.fail_after(300):
+        await play(tables, [(0, 1), (0, 2), (1, 2)])
+    assert tables[0].envelopes == tables[1].envelopes == tables[2].envelopes
+    files = [(table.files.dir / "transcript.ftt").read_bytes() for table in tables]
+    assert files[0] == files[1] == files[2]
+    report = verify(load(files[0]))
+    assert report.valid and [(a.seat, a.claimants) for a in report.absences] == [(2, (0, 1))]
+    assert [(f.index, f.seat, f.held_by) for f in report.timing] == [(slot, 2, "claim")]
