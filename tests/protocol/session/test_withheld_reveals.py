@@ -264,8 +264,9 @@ def test_zeeslag_an_illegal_fleet_withheld_with_the_seed_forfeits():
     assert report.result.winners == (0,)
 
 
-def test_zeeslag_an_illegal_fleet_withheld_at_the_full_opening_loses():
-    table = zeeslag(b"withheld-fleet", {"water_ring": False})
+@pytest.mark.parametrize("seats, seed", [(2, b"withheld-fleet"), (3, b"withheld-salvo1")], ids=["duel", "salvos"])
+def test_zeeslag_an_illegal_fleet_withheld_at_the_full_opening_loses(seats, seed):
+    table = SelfPlay.create("zeeslag", "duel", {"water_ring": False}, seats, seed)
     commit_illegal_fleet(table, 1)
     play_until(table, full_opening_of(1))
     assert table.sessions[0].state.outcome.winners == (1,)  # it had won
@@ -284,17 +285,6 @@ def test_zeeslag_salvos_an_illegal_fleet_withheld_with_the_seed_forfeits():
     declare_absent(table, "seed", 1)
     report = verified(table)
     assert_withheld(table, report, 1)
-
-
-def test_zeeslag_salvos_an_illegal_fleet_withheld_at_the_full_opening_loses():
-    table = SelfPlay.create("zeeslag", "duel", {"water_ring": False}, 3, b"withheld-salvo1")
-    commit_illegal_fleet(table, 1)
-    play_until(table, full_opening_of(1))
-    assert table.sessions[0].state.outcome.winners == (1,)  # it had won
-    declare_absent(table, "open", 1)
-    report = verified(table)
-    assert 1 not in report.result.winners
-    assert_nobody_honest_named(report, 1)
 
 
 # ---------------------------------------------------------------- duel: a secret deck it may not hold
