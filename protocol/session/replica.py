@@ -43,6 +43,9 @@ from fairtable.protocol.session.slots import ABSENT, DISPUTE, SEED
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript import EquivocationProof
 
+Rank = tuple[int, int, bytes]
+"""(class, seat, envelope hash): lower ranks first at a slot (``spec/session.md`` §10 rule 2)."""
+
 STOPPERS = (ABSENT, DISPUTE)
 """Kinds any seat may send out of turn; each ends the game (``spec/session.md`` §5, §6)."""
 
@@ -506,7 +509,7 @@ class Replica:
         expected = self.genesis.table_id if envelope.seq == 0 else self.chain[envelope.seq - 1].hash
         return envelope.seq if envelope.prev == expected else None
 
-    def _rank(self, index: int, envelope: Envelope) -> tuple[int, int, bytes] | None:
+    def _rank(self, index: int, envelope: Envelope) -> Rank | None:
         """Lower ranks first: a final absence claim, the due seat's envelope, then stoppers by seat;
         the hash breaks the tie between two envelopes of one seat (an equivocation), so every
         replica picks alike. None: not a candidate yet (a claim still waiting for the others')."""
@@ -548,17 +551,17 @@ class Replica:
         info = self.slots[index]
         return info is None or len(info.claimants) > 1 or now >= info.since + info.allowance + self.timing.grace
 
-    def _ranked(self, index: int, envelopes: Iterable[Envelope], now: float) -> list[Envelope]:
+    def _ranked(self, index: int, envelopes: Iterable[Envelope], now: float) -> list[tuple[Rank, Envelope]]:
         """The candidates among ``envelopes`` for slot ``index`` that may be placed now, best first."""
         ranks = [(rank, e) for e in envelopes if (rank := self._rank(index, e)) is not None and self._adoptable(index, e, now)]
-        return [e for _, e in sorted(ranks, key=lambda pair: pair[0])]
+        return sorted(ranks, key=lambda pair: pair[0])
 
     def _extend(self, now: float) -> None:
         """Place the best acceptable candidate at our head, again and again; then our own messages."""
         progress = True
         while progress and not self.finished:
             progress = False
-            for candidate in self._ranked(len(self.chain), self.pool.children(self.head), now):
+            for _, candidate in self._ranked(len(self.chain), self.pool.children(self.head), now):
                 self.pool.remove(candidate)
                 if self._place(candidate, now):
                     progress = True
@@ -590,8 +593,8 @@ class Replica:
         if not self.pool.add(envelope):
             return Offered(Outcome.REFUSED, f"seat {envelope.seat} has too many envelopes off the chain here")
         held_rank = self._rank(index, held) or (3, held.seat, held.hash)
-        for better in self._ranked(index, self.pool.children(held.prev), now):
-            if self._rank(index, better) >= held_rank:  # type: ignore[operator]
+        for rank, better in self._ranked(index, self.pool.children(held.prev), now):
+            if rank >= held_rank:
                 break
             trial = self._rebuilt(index)
             try:
