@@ -292,7 +292,7 @@ class Replica:
 
     def violations(self) -> list[Violation]:
         """Everything this replica found: the session's, and what its evidence proves
-        (refused envelopes, equivocations, refuted claims)."""
+        (refused envelopes, equivocations)."""
         found = [*self.session.violations, *(kept.violation for kept in self.evidence.values() if kept.violation is not None)]
         return sorted(found, key=lambda v: v.index)
 
@@ -690,7 +690,7 @@ class Replica:
         self._keep(Kept(second, Violation(second.seq, second.seat, "chain.equivocation", detail, second), first), candidate=True)
 
     def _refused(self, envelope: Envelope) -> bool:
-        """Kept as evidence and no longer a candidate (the session refused it, or its claim was refuted)."""
+        """Kept as evidence and no longer a candidate: the session refused it."""
         return any(k.envelope.hash == envelope.hash and k.twin is None for k in self.evidence.values())
 
     def _keep(self, kept: Kept, candidate: bool = False) -> None:

@@ -208,7 +208,7 @@ def verify(file: TranscriptFile, broken: ProtocolError | None = None) -> Report:
     """Replay ``file``; ``broken`` is what cut the file short after its readable prefix, if anything.
 
     The chain and the file's evidence go through one replica (``replica.py``), the same code a
-    live node runs, so a fork in the file (a refuted claim, an equivocation, a refused
+    live node runs, so a fork in the file (a timing fork, an equivocation, a refused
     envelope) resolves here exactly as it did, or should have, on every honest node.
 
     Raises :class:`~protocol.errors.ProtocolError` only when the genesis names a table this
