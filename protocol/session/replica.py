@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fairtable.games.contract import CommitHidden, Decide, Request, ShuffleOwned, Simultaneous
@@ -496,7 +496,7 @@ class Replica:
                 self.evidence.setdefault(_key(record), record)
         self._seen_violations = len(self.session.violations)
         if since is not None and self.slot is not None:
-            self.slots[-1] = SlotInfo(self.slot.seat, self.slot.kind, since, self.slot.allowance)
+            self.slots[-1] = replace(self.slot, since=since)
         self._records.clear()
         self._produce(now)
 

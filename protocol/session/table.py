@@ -228,8 +228,9 @@ class TableSession:
         return self.accept_linked(envelope)
 
     def private_value(self) -> list:
-        """This seat's free choices as a canonical value ``[[game, {key: choice}], ...]``, for persisting."""
-        return [[game, data] for game, data in sorted(self.private.items()) if data]
+        """This seat's free choices as a canonical value ``[[game, {key: choice}], ...]``, for persisting:
+        a copy, so that a value taken before a choice compares unequal to one taken after it."""
+        return [[game, dict(data)] for game, data in sorted(self.private.items()) if data]
 
     def transcript(self) -> Transcript:
         """The accepted chain as a :class:`Transcript`: its links checked again as it is built, not

@@ -222,3 +222,14 @@ def test_a_restarted_owner_reveals_the_composition_it_persisted():
         restarted.receive(envelope)
     assert restarted.outgoing() == table.sessions[1].outgoing()
     assert restarted.outgoing()[1]["cards"] == list(table.sessions[1].state.compositions[1])
+
+
+def test_every_committed_choice_changes_the_private_value_a_node_journals_before_it_sends():
+    """A node writes a ``Choices`` record when a decision changes the private value; a value that
+    aliased the live choices compared equal before and after, and a salvo was never journaled."""
+    table = blind()
+    play_until(table, slot_is("choice", seat=0))
+    session = table.sessions[0]
+    before = session.private_value()
+    table.step()
+    assert session.private_value() != before

@@ -378,3 +378,18 @@ def test_a_dispute_racing_the_due_seats_envelope_lands_and_both_replicas_agree(d
     if racing:
         assert table[0].chain[dispute.seq] == rival  # the due seat's envelope kept its slot; the dispute came after
         assert next(e for e in table[0].chain if e.kind == "dispute").seq > dispute.seq
+
+
+def test_a_reloaded_replica_keeps_the_claimants_of_its_open_slot():
+    """A restarted node restores its open slot's due time; the slot's claimants go with it, or a
+    single other seat's claim would look like the lone claim of a two-seat table and be placed."""
+    table = started(3)
+    records = table[1].drain()
+    placed = [r.envelope for r in records if isinstance(r, Placed)]
+    since = [r.since for r in records if isinstance(r, Due)][-1]
+    again = Replicas(table.genesis)[1]
+    again.load(placed, [], 100.0, since)
+    assert again.slot.claimants == (1, 2)
+    table[2].tick(15.0)
+    (claim,) = claims_against(table[2], 0)
+    assert again.receive(claim, 200.0).outcome is Outcome.HELD and len(again.chain) == 3
