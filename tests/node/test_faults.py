@@ -18,6 +18,7 @@ import trio
 
 from tests.node.cables import Cable
 from tests.node.nodes import free_port, listening_address, node_process
+from tests.node.process_tables import FREE_FOR_ALL, SALVOS, SHENGJI, Game, ProcessTable, moments, problems, reverted
 from tests.node.test_processes import PLAY, assert_same_valid_transcripts, finish, journal_length
 
 
@@ -97,3 +98,73 @@ async def test_a_partition_mid_game_heals_into_one_chain(tmp_path):
         nursery.cancel_scope.cancel()
     assert cable.connections >= 2
     assert_same_valid_transcripts(tmp_path / "host", tmp_path / "guest")
+
+
+# ------------------------------------------------------------------ three and four seats
+
+FAULT_SECONDS = 6.0
+"""How long a seat stays down, frozen or cut off: past every deadline plus the grace but the idle one."""
+FAULTS = ("kill-one", "kill-two", "stop-one", "cut-one", "cut-two")
+GAMES = (SHENGJI, SALVOS, FREE_FOR_ALL)
+MOMENTS = ("early", "middle", "seeds", "last")
+
+
+def victims(fault: str, game: Game) -> tuple[int, ...]:
+    """One seat: the last; two seats: the lowest and the one after it (the claimant order matters)."""
+    return (game.seats - 1,) if fault.endswith("-one") else (0, 1)
+
+
+async def run_with_fault(root: Path, game: Game, fault: str, moment: str) -> ProcessTable:
+    """Play ``game`` among node processes, break it by ``fault`` at ``moment``, heal, and let it end."""
+    async with trio.open_nursery() as nursery:
+        table = ProcessTable(root, game, nursery)
+        try:
+            await table.start()
+            await table.until(moments(game)[moment])
+            seats = victims(fault, game)
+            if fault.startswith("kill"):
+                for seat in seats:
+                    table.kill(seat)
+            elif fault.startswith("stop"):
+                for seat in seats:
+                    table.stop(seat)
+            else:
+                table.partition(*seats)
+            await trio.sleep(FAULT_SECONDS)
+            if fault.startswith("kill"):
+                for seat in seats:
+                    table.restart(seat)
+            elif fault.startswith("stop"):
+                for seat in seats:
+                    table.cont(seat)
+            else:
+                table.heal()
+            await table.finish()
+        finally:
+            for seat in table.seats:
+                seat.process.kill()
+        nursery.cancel_scope.cancel()
+    return table
+
+
+MATRIX = [(game, fault, moment) for game in GAMES for fault in FAULTS for moment in MOMENTS]
+EVERY_RUN = [
+    (SALVOS, "cut-one", "middle"),
+    (SHENGJI, "stop-one", "middle"),
+    (SHENGJI, "cut-two", "seeds"),
+    (FREE_FOR_ALL, "kill-one", "middle"),
+    (SALVOS, "kill-two", "last"),
+]
+"""What the normal suite runs; ``FAIRTABLE_FAULT_MATRIX=1`` runs every game, fault and moment
+(``FAIRTABLE_FAULT_REPEAT=N`` each N times)."""
+SCENARIOS = MATRIX if os.environ.get("FAIRTABLE_FAULT_MATRIX") else EVERY_RUN
+REPEAT = int(os.environ.get("FAIRTABLE_FAULT_REPEAT", "1"))
+
+
+@pytest.mark.parametrize("round_", range(REPEAT), ids=lambda n: f"run{n}")
+@pytest.mark.parametrize("game, fault, moment", SCENARIOS, ids=[f"{g.name}-{f}-{m}" for g, f, m in SCENARIOS])
+async def test_a_table_of_three_or_four_ends_on_one_valid_chain_after_a_fault(tmp_path, game, fault, moment, round_):
+    table = await run_with_fault(tmp_path, game, fault, moment)
+    found = problems(table)
+    assert not found, f"after {fault} of {victims(fault, game)} at {moment} ({[reverted(d) for d in table.datas]} envelopes " \
+                      "reverted per seat):\n" + "\n".join(found)
