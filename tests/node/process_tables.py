@@ -34,7 +34,7 @@ from fairtable.protocol.transcript_file import TranscriptReader
 from tests.node.cables import Cable, dialing_process
 from tests.node.nodes import free_port, listening_address, node_process
 
-GRACE = 1.0
+GRACE = 2.0
 """Seconds past a deadline before a silent seat is claimed absent: every fault below lasts longer."""
 TIMERS = {"turn_seconds": 2, "idle_seconds": 10}
 FLAGS = ("--bot-delay", "0.02", "--grace", str(GRACE), "--discovery", "off", "--until-done")
@@ -177,6 +177,7 @@ class ProcessTable:
         process = self.seats[seat].process
         process.kill()
         process.wait()
+        process.stdout.close()
 
     def restart(self, seat: int) -> None:
         """Start a killed seat's node again on its data, port and cable: it reloads its journal."""
