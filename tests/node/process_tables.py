@@ -37,7 +37,9 @@ from tests.node.nodes import free_port, listening_address, node_process
 GRACE = 2.0
 """Seconds past a deadline before a silent seat is claimed absent: every fault below lasts longer."""
 TIMERS = {"turn_seconds": 2, "idle_seconds": 10}
-FLAGS = ("--bot-delay", "0.02", "--grace", str(GRACE), "--discovery", "off", "--until-done")
+FLAGS = ("--bot-delay", "0.02", "--grace", str(GRACE), "--heartbeat", "1", "--discovery", "off", "--until-done")
+"""A heartbeat of one second: a link is dropped after three silent ones, which a loaded machine's
+lobby and links survive, and still well within a fault."""
 BOTS = ("greedy", "random")
 
 
@@ -152,7 +154,10 @@ class ProcessTable:
             await trio.to_thread.run_sync(listening_address, process)
             order.append(Seat(self.root / name, name, port, cable, process, bot))
         self.seats = order
-        await self.until(lambda datas: all(journal(data) is not None for data in datas), 60)
+        try:
+            await self.until(lambda datas: all(journal(data) is not None for data in datas), 60)
+        except trio.TooSlowError:
+            raise AssertionError(f"the table never started at every node; see the logs in {self.root}") from None
         names = [seat.name for seat in journal(order[0].data).genesis.genesis.seats]
         self.seats = sorted(order, key=lambda seat: names.index(seat.name))  # index = seat number
 
@@ -166,9 +171,9 @@ class ProcessTable:
         return None if pid is None else pids[pid]
 
     async def until(self, moment: Moment, seconds: float = 90) -> None:
-        """Wait for ``moment`` (a guard against hanging, not a timing assertion)."""
-        with trio.fail_after(seconds):
-            while not moment(self.datas):
+        """Wait for ``moment``, or the end of a game that ended sooner (a claim on a slow start)."""
+        with trio.fail_after(seconds):  # a guard against hanging, not a timing assertion
+            while not (moment(self.datas) or last_envelope(self.datas)):
                 await trio.sleep(0.002)
 
     # -------------------------------------------------------------- faults
@@ -228,6 +233,7 @@ def problems(table: ProcessTable) -> list[str]:
         paths = list((seat.data / "tables").glob("*/transcript.ftt"))
         if paths:
             files[n] = paths[0].read_bytes()
+            found += _stale(n, files[n], chain(seat.data))
         else:
             found.append(f"seat {n} wrote no transcript (its chain holds {len(chain(seat.data))} envelopes)")
     if not files:
@@ -245,6 +251,20 @@ def problems(table: ProcessTable) -> list[str]:
         found += [f"seats {seats}' file: {finding}" for finding in _verdict(files[seats[0]])]
     found += _lost(table, {envelope.hash for envelope in final})
     return found
+
+
+def _stale(seat: int, data: bytes, journaled: list[Envelope]) -> list[str]:
+    """The transcript file must hold the chain the node's journal ended on (not a fork it left)."""
+    try:
+        held = _chain_of(data)
+    except ProtocolError:
+        return []  # said where the files are compared
+    if [e.hash for e in held] == [e.hash for e in journaled]:
+        return []
+    common = next((i for i, (a, b) in enumerate(zip(held, journaled)) if a.hash != b.hash), min(len(held), len(journaled)))
+    return [f"seat {seat}'s transcript file is stale: its chain of {len(held)} envelopes is not the journal's last chain of "
+            f"{len(journaled)} (they part at {common}: file {', '.join(map(_short, held[common:common + 3]))}; "
+            f"journal {', '.join(map(_short, journaled[common:common + 3]))})"]
 
 
 def _tracebacks(table: ProcessTable) -> list[str]:
