@@ -159,7 +159,7 @@ EVERY_RUN = [
     (SHENGJI, "stop-one", "middle"),
     (SHENGJI, "cut-two", "seeds"),
     (FREE_FOR_ALL, "kill-one", "middle"),
-    (SALVOS, "kill-two", "last"),
+    (FREE_FOR_ALL, "cut-two", "last"),
 ]
 """What the normal suite runs; ``FAIRTABLE_FAULT_MATRIX=1`` runs every game, fault and moment
 (``FAIRTABLE_FAULT_REPEAT=N`` each N times)."""
