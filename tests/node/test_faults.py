@@ -3,6 +3,11 @@
 Each test breaks a two-node towers game at one moment (around the genesis and the start,
 mid-game) in one way (kill -9, SIGSTOP, a cut cable), lets it heal, and requires what a player
 needs: both nodes end on one identical chain that verifies, and nobody lost the table.
+
+Tables of three and four (shengji, zeeslag salvos, duel free-for-all) are broken the same ways,
+for one seat or two, early, mid-game, in the seed round and at the last envelope
+(``process_tables.py`` judges them). The normal suite runs a few of them; the whole matrix runs
+with ``FAIRTABLE_FAULT_MATRIX=1``, each scenario ``FAIRTABLE_FAULT_REPEAT`` times.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import trio
 
 from tests.node.cables import Cable
 from tests.node.nodes import free_port, listening_address, node_process
+from tests.node.process_tables import FREE_FOR_ALL, SALVOS, SHENGJI, Game, ProcessTable, moments, problems, reverted
 from tests.node.test_processes import PLAY, assert_same_valid_transcripts, finish, journal_length
 
 
@@ -97,3 +103,77 @@ async def test_a_partition_mid_game_heals_into_one_chain(tmp_path):
         nursery.cancel_scope.cancel()
     assert cable.connections >= 2
     assert_same_valid_transcripts(tmp_path / "host", tmp_path / "guest")
+
+
+# ------------------------------------------------------------------ three and four seats
+
+FAULT_SECONDS = 7.0
+"""How long a seat stays down, frozen or cut off: past a timed decision's deadline plus the grace
+(``process_tables.TIMERS``, ``GRACE``), not past an untimed one's."""
+FAULTS = ("kill-one", "kill-two", "stop-one", "cut-one", "cut-two")
+GAMES = (SHENGJI, SALVOS, FREE_FOR_ALL)
+MOMENTS = ("early", "middle", "seeds", "last")
+
+
+def victims(fault: str, game: Game) -> tuple[int, ...]:
+    """One seat: the last; two seats: the lowest and the one after it (the claimant order matters)."""
+    return (game.seats - 1,) if fault.endswith("-one") else (0, 1)
+
+
+async def run_with_fault(root: Path, game: Game, fault: str, moment: str) -> ProcessTable:
+    """Play ``game`` among node processes, break it by ``fault`` at ``moment``, heal, and let it end."""
+    async with trio.open_nursery() as nursery:
+        table = ProcessTable(root, game, nursery)
+        try:
+            await table.start()
+            await table.until(moments(game)[moment])
+            seats = victims(fault, game)
+            if fault.startswith("kill"):
+                for seat in seats:
+                    table.kill(seat)
+            elif fault.startswith("stop"):
+                for seat in seats:
+                    table.stop(seat)
+            else:
+                table.partition(*seats)
+            await trio.sleep(FAULT_SECONDS)
+            if fault.startswith("kill"):
+                for seat in seats:
+                    table.restart(seat)
+            elif fault.startswith("stop"):
+                for seat in seats:
+                    table.cont(seat)
+            else:
+                table.heal()
+            await table.finish()
+        finally:
+            for seat in table.seats:
+                seat.process.kill()
+        nursery.cancel_scope.cancel()
+    return table
+
+
+MATRIX = [(game, fault, moment) for game in GAMES for fault in FAULTS for moment in MOMENTS]
+EVERY_RUN = [
+    (SALVOS, "cut-one", "middle"),
+    (SHENGJI, "stop-one", "middle"),
+    (SHENGJI, "cut-two", "seeds"),
+    (FREE_FOR_ALL, "kill-one", "middle"),
+    (FREE_FOR_ALL, "cut-two", "last"),
+]
+"""What the normal suite runs; ``FAIRTABLE_FAULT_MATRIX=1`` runs every game, fault and moment
+(``FAIRTABLE_FAULT_REPEAT=N`` each N times)."""
+SCENARIOS = MATRIX if os.environ.get("FAIRTABLE_FAULT_MATRIX") else EVERY_RUN
+REPEAT = int(os.environ.get("FAIRTABLE_FAULT_REPEAT", "1"))
+
+
+@pytest.mark.xfail(strict=False, reason="awaits the finality rule (protocol/session/replica.py) and node/table's waking without "
+                   "judging, staying until every peer holds the end, rewriting the transcript after a fork and sharing evidence; "
+                   "zeeslag also awaits salvo choices being journaled (TableSession.private_value aliases its dicts)")
+@pytest.mark.parametrize("game, fault, moment", SCENARIOS, ids=[f"{g.name}-{f}-{m}" for g, f, m in SCENARIOS])
+@pytest.mark.parametrize("round_", range(REPEAT), ids=lambda n: f"run{n}")
+async def test_a_table_of_three_or_four_ends_on_one_valid_chain_after_a_fault(tmp_path, game, fault, moment, round_):
+    table = await run_with_fault(tmp_path, game, fault, moment)
+    found = problems(table)
+    assert not found, f"after {fault} of {victims(fault, game)} at {moment} ({[reverted(d) for d in table.datas]} envelopes " \
+                      "reverted per seat):\n" + "\n".join(found)
