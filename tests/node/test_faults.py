@@ -167,9 +167,6 @@ SCENARIOS = MATRIX if os.environ.get("FAIRTABLE_FAULT_MATRIX") else EVERY_RUN
 REPEAT = int(os.environ.get("FAIRTABLE_FAULT_REPEAT", "1"))
 
 
-@pytest.mark.xfail(strict=False, reason="awaits the finality rule (protocol/session/replica.py) and node/table's waking without "
-                   "judging, staying until every peer holds the end, rewriting the transcript after a fork and sharing evidence; "
-                   "zeeslag also awaits salvo choices being journaled (TableSession.private_value aliases its dicts)")
 @pytest.mark.parametrize("game, fault, moment", SCENARIOS, ids=[f"{g.name}-{f}-{m}" for g, f, m in SCENARIOS])
 @pytest.mark.parametrize("round_", range(REPEAT), ids=lambda n: f"run{n}")
 async def test_a_table_of_three_or_four_ends_on_one_valid_chain_after_a_fault(tmp_path, game, fault, moment, round_):
