@@ -174,6 +174,8 @@ class Link:
                 if not self._ask.is_set():
                     continue
             self._ask = trio.Event()
+            if table.finished:
+                await self._send_evidence()  # a sync naming the final head may complete the link: evidence goes first
             await self.channel.send(self._sync())
 
     async def _send_claims(self) -> None:
