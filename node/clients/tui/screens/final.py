@@ -32,6 +32,8 @@ class FinalScreen(BaseScreen):
         super().__init__()
         self.lobby_id = lobby_id
         self.checked = False
+        self.verdict: list[str] | None = None
+        """What the check of the transcript found, kept for every later update of the table."""
 
     def compose(self) -> ComposeResult:
         yield Static("Game over", id="status")
@@ -51,8 +53,10 @@ class FinalScreen(BaseScreen):
             if not self.checked:
                 self.checked = True
                 self.run_worker(self.verify(update))
-            lines.append("Checking the transcript…")
+            lines += self.verdict or ["Checking the transcript…"]
         else:
+            # not finished (yet, or again: a fork reopened the table): its ending is checked when it comes
+            self.checked, self.verdict = False, None
             lines.append("Waiting for every seat to reveal its seed; then this client checks the whole game.")
         self.show("#final", "\n".join(lines))
 
@@ -70,7 +74,8 @@ class FinalScreen(BaseScreen):
                        + ("VALID." if report.valid else "VIOLATIONS FOUND:")]
             verdict += [f"  message {v.index}: seat {v.seat} broke {v.rule}: {v.detail}" for v in report.violations]
         kept = f"Your node keeps it: tables/{update['table'][:12]}…/transcript.ftt in its data directory"
-        self.show("#final", "\n".join([outcome(update), "", *verdict, "", kept]))
+        self.verdict = [*verdict, "", kept]
+        self.show("#final", "\n".join([outcome(update), "", *self.verdict]))
 
     def action_back(self) -> None:
         self.app.pop_screen()
