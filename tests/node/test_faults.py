@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -120,6 +121,15 @@ def victims(fault: str, game: Game) -> tuple[int, ...]:
     return (game.seats - 1,) if fault.endswith("-one") else (0, 1)
 
 
+Action = Callable[[ProcessTable, tuple[int, ...]], object]
+ACTIONS: dict[str, tuple[Action, Action]] = {
+    "kill": (lambda table, seats: [table.kill(s) for s in seats], lambda table, seats: [table.restart(s) for s in seats]),
+    "stop": (lambda table, seats: [table.stop(s) for s in seats], lambda table, seats: [table.cont(s) for s in seats]),
+    "cut": (lambda table, seats: table.partition(*seats), lambda table, seats: table.heal()),
+}
+"""How each kind of fault breaks the victims' seats, and how it ends."""
+
+
 async def run_with_fault(root: Path, game: Game, fault: str, moment: str) -> ProcessTable:
     """Play ``game`` among node processes, break it by ``fault`` at ``moment``, heal, and let it end."""
     async with trio.open_nursery() as nursery:
@@ -128,23 +138,10 @@ async def run_with_fault(root: Path, game: Game, fault: str, moment: str) -> Pro
             await table.start()
             await table.until(moments(game)[moment])
             seats = victims(fault, game)
-            if fault.startswith("kill"):
-                for seat in seats:
-                    table.kill(seat)
-            elif fault.startswith("stop"):
-                for seat in seats:
-                    table.stop(seat)
-            else:
-                table.partition(*seats)
+            breaks, mends = ACTIONS[fault.split("-")[0]]
+            breaks(table, seats)
             await trio.sleep(FAULT_SECONDS)
-            if fault.startswith("kill"):
-                for seat in seats:
-                    table.restart(seat)
-            elif fault.startswith("stop"):
-                for seat in seats:
-                    table.cont(seat)
-            else:
-                table.heal()
+            mends(table, seats)
             await table.finish()
         finally:
             for seat in table.seats:
