@@ -30,6 +30,12 @@ class EnvelopeError(ProtocolError):
 
 @dataclass(frozen=True)
 class Envelope:
+    """One seat's signed, hash-chained message, kept with the exact ``content`` bytes it signed.
+
+    Holding ``content`` verbatim means nobody re-encodes before checking the signature or
+    hashing; ``hash`` is what the next envelope's ``prev`` must name. Whether the seat may
+    speak here is the session's question, not this class's."""
+
     table: bytes
     seq: int
     prev: bytes
@@ -61,6 +67,8 @@ class Envelope:
 
     @classmethod
     def from_value(cls, value: Any) -> Envelope:
+        """Parse the decoded ``[content, signature]`` array (a transcript record's payload), without
+        verifying the signature; raises :class:`EnvelopeError` naming the malformed field."""
         if not isinstance(value, tuple) or len(value) != 2:
             raise EnvelopeError("an envelope is the array [content, signature]")
         content, signature = value
@@ -73,12 +81,16 @@ class Envelope:
         return cls(fields["table"], fields["seq"], fields["prev"], fields["seat"], fields["kind"], fields["body"], signature, content)
 
     def to_value(self) -> tuple[bytes, bytes]:
+        """The ``[content, signature]`` pair as a transcript file or an evidence map embeds it."""
         return (self.content, self.signature)
 
     def to_wire(self) -> bytes:
+        """The canonical bytes peers exchange; :meth:`from_wire` reads them back unchanged."""
         return codec.encode(self.to_value())
 
     def verify(self, key: PublicKey) -> bool:
+        """True when ``key`` signed ``content`` for the envelope purpose; the transcript checks it
+        against the key of the seat the envelope claims."""
         return key.verify(SIGN_PURPOSE, self.content, self.signature)
 
 

@@ -68,13 +68,16 @@ class PublicKey:
 
     @property
     def fingerprint(self) -> str:
+        """What players read aloud to compare keys: see :func:`fingerprint`."""
         return fingerprint(self.raw)
 
     def to_pem(self) -> bytes:
+        """The key as SubjectPublicKeyInfo PEM, which any language's crypto library reads."""
         return self._key.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
     @classmethod
     def from_pem(cls, data: bytes) -> PublicKey:
+        """Read a PEM public key; raises :class:`IdentityError` unless it is Ed25519."""
         try:
             key = serialization.load_pem_public_key(data)
         except (ValueError, TypeError) as exc:
@@ -95,6 +98,7 @@ class SecretKey:
 
     @classmethod
     def generate(cls) -> SecretKey:
+        """A fresh key from the operating system's randomness: a new player identity."""
         return cls(Ed25519PrivateKey.generate())
 
     @classmethod
@@ -105,15 +109,19 @@ class SecretKey:
         return cls(Ed25519PrivateKey.from_private_bytes(seed))
 
     def sign(self, purpose: str, message: bytes) -> bytes:
+        """Sign ``message`` for ``purpose``; the purpose label keeps a signature made for one use
+        (a genesis) from ever verifying as another (an envelope)."""
         return self._key.sign(label_prefix(purpose) + message)
 
     def to_pem(self) -> bytes:
+        """The key as unencrypted PKCS#8 PEM: the only form in which it leaves this object."""
         return self._key.private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
 
     @classmethod
     def from_pem(cls, data: bytes) -> SecretKey:
+        """Read an unencrypted PKCS#8 PEM key; raises :class:`IdentityError` unless it is Ed25519."""
         try:
             key = serialization.load_pem_private_key(data, password=None)
         except (ValueError, TypeError) as exc:

@@ -28,6 +28,8 @@ MAX_ENVELOPES = 100_000
 
 
 def derive(seed: bytes, label: str, index: int) -> bytes:
+    """Per-purpose bytes from a self-play seed (``label``: key, secret, nonce, bot; ``index``: the
+    seat), so one seed reproduces a whole run and no two purposes share bytes."""
     return digest(f"selfplay/{label}", codec.encode([seed, index]))
 
 
@@ -66,6 +68,7 @@ class SelfPlay:
 
     @property
     def finished(self) -> bool:
+        """True once the table has a result (as the first seat's session sees it; all seats agree)."""
         return self.sessions[0].finished
 
     def next_message(self) -> tuple[int, str, Any]:
@@ -84,6 +87,8 @@ class SelfPlay:
         return slot.seat, *outgoing
 
     def seal(self, seat: int, kind: str, body: Any) -> Envelope:
+        """Sign ``kind`` and ``body`` as ``seat`` for the next slot of the chain, whoever is due: how a
+        test makes a seat speak out of turn or say something its session would not."""
         reference = self.sessions[0]
         return Envelope.seal(self.keys[seat], self.genesis.table_id, len(reference.envelopes), reference.head, seat, kind, body)
 
@@ -111,6 +116,8 @@ class SelfPlay:
         return first
 
     def step(self, tamper: Tamper | None = None) -> Envelope:
+        """Play one envelope: the due seat's message (rewritten by ``tamper`` if given), sealed and
+        delivered to every session; raises ``Rejected`` when a session refuses it."""
         seat, kind, body = self.next_message()
         if tamper is not None:
             kind, body = tamper(seat, kind, body)
@@ -119,6 +126,8 @@ class SelfPlay:
         return envelope
 
     def play(self, tamper: Tamper | None = None) -> TranscriptFile:
+        """Step until the table is finished and return its transcript file; raises ``RuntimeError``
+        past ``MAX_ENVELOPES`` rather than loop forever on a game that never ends."""
         while not self.finished:
             if len(self.sessions[0].envelopes) >= MAX_ENVELOPES:
                 raise RuntimeError(f"no result after {MAX_ENVELOPES} envelopes")
@@ -126,6 +135,7 @@ class SelfPlay:
         return self.transcript_file()
 
     def transcript_file(self) -> TranscriptFile:
+        """The table so far as a transcript file, with the evidence envelopes a verifier needs."""
         return TranscriptFile(self.sessions[0].transcript(), evidence=tuple(self.evidence))
 
 

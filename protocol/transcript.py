@@ -76,6 +76,8 @@ class Transcript:
 
     @property
     def envelopes(self) -> tuple[Envelope, ...]:
+        """The chain so far, oldest first; raises ``ValueError`` for a ``keep=False`` transcript,
+        which remembers only count and head so that a streamed file needs no memory per envelope."""
         if not self._keep:
             raise ValueError("this transcript keeps no envelopes (keep=False)")
         return tuple(self._envelopes)
@@ -87,6 +89,8 @@ class Transcript:
         return self._envelopes[index]
 
     def append(self, envelope: Envelope) -> None:
+        """Add ``envelope`` as the next link, or raise :class:`TranscriptError` and change nothing:
+        so the chain never holds an envelope that does not follow its head."""
         check_link(self.genesis, self._count, self._head, envelope, self._signed)
         if self._keep:
             self._envelopes.append(envelope)
@@ -126,10 +130,13 @@ class EquivocationProof:
         return a.seat
 
     def to_value(self) -> dict:
+        """The proof as a canonical map, self-contained: the genesis carries the keys to check it with."""
         return {"first": self.first.to_value(), "genesis": self.genesis.to_value(), "second": self.second.to_value()}
 
     @classmethod
     def from_value(cls, value: object) -> EquivocationProof:
+        """Parse a proof a peer sent; raises :class:`EquivocationError` (or the genesis' or envelope's
+        error) when it is malformed. Parsing does not check it: call :meth:`check`."""
         if not isinstance(value, dict) or set(value) != {"first", "genesis", "second"}:
             raise EquivocationError("an equivocation proof is a map with keys 'first', 'genesis', 'second'")
         return cls(SignedGenesis.from_value(value["genesis"]), Envelope.from_value(value["first"]), Envelope.from_value(value["second"]))

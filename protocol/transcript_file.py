@@ -36,11 +36,14 @@ class TranscriptFileError(ProtocolError):
 
 @dataclass(frozen=True, order=True)
 class RevealedSeed:
+    """A seat's game seed published outside the chain (a ``seeds`` record), for the verifier to
+    recompute that seat's randomness; ordered by (game, seat), the file's sort order."""
     game: int
     seat: int
     seed: bytes
 
     def to_value(self) -> list:
+        """The ``[game, seat, seed]`` entry of a ``seeds`` record."""
         return [self.game, self.seat, self.seed]
 
 
@@ -56,10 +59,14 @@ class TranscriptFile:
 
 
 def header_bytes() -> bytes:
+    """The file's first record; a journal starts with it too, so a node's journal and a finished
+    file share one reader."""
     return codec.encode({"format": FORMAT, "version": VERSION})
 
 
 def record_bytes(tag: str, payload: Any) -> bytes:
+    """One ``[tag, payload]`` record in canonical form, within the reader's record limits so every
+    record written can be read back."""
     return codec.encode([tag, payload], RECORD_LIMITS)
 
 
@@ -97,6 +104,8 @@ class TranscriptReader:
         self.evidence: list[Envelope] = []
 
     def feed(self, data: bytes) -> None:
+        """Take the next bytes of the file, in chunks of any size; every complete record is checked at
+        once, so a broken file fails at its first bad record, naming its byte offset."""
         self._buffer += data
         position = 0
         while position < len(self._buffer):
@@ -112,6 +121,8 @@ class TranscriptReader:
         self._consumed += position
 
     def close(self) -> TranscriptFile:
+        """The whole file once input has ended; raises :class:`TranscriptFileError` for a file cut
+        inside a record or missing its end record (damage, not cheating)."""
         if self._buffer:
             raise self._error(0, f"file ends inside a record ({len(self._buffer)} bytes left over)")
         if self._state != "done":
@@ -204,6 +215,8 @@ class TranscriptReader:
 
 
 def load(data: bytes) -> TranscriptFile:
+    """Read a complete file held in memory; raises :class:`TranscriptFileError` for a malformed
+    file and :class:`TranscriptError` for a chain that does not hold together."""
     reader = TranscriptReader()
     reader.feed(data)
     return reader.close()
@@ -215,6 +228,7 @@ def read(stream: BinaryIO, chunk_size: int = 1 << 16) -> TranscriptFile:
 
 
 def load_chunks(chunks: Iterable[bytes]) -> TranscriptFile:
+    """As :func:`load`, for a file that arrives in pieces (a stream, a network reply)."""
     reader = TranscriptReader()
     for chunk in chunks:
         reader.feed(chunk)

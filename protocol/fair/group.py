@@ -133,6 +133,8 @@ def scalar_from(stream: Stream) -> bytes:
 
 
 def invert(scalar: bytes) -> bytes:
+    """``scalar⁻¹ mod L``, what removes a layer of encryption; a zero scalar has no inverse
+    (libsodium refuses it) and no derived scalar is ever zero. Prefer :func:`invert_all` for many."""
     return bindings.crypto_core_ed25519_scalar_invert(scalar)
 
 

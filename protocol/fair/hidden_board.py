@@ -48,22 +48,29 @@ class Board:
 
     @cached_property
     def label(self) -> bytes:
+        """``H("fair/board", [table, game, owner, name])``: bound into every leaf and the root, so
+        a cell opened for one board, owner or game cannot pass for another's."""
         return digest("fair/board", encode([self.game.table, self.game.index, self.owner, self.name]))
 
     @property
     def cells(self) -> int:
+        """How many cells (leaves before padding) the board has."""
         return self.width * self.height
 
     def index(self, cell: Cell) -> int:
+        """The row-major leaf index of ``cell``; raises ``UsageError`` for a cell outside the board,
+        so a bad coordinate never reaches the tree."""
         x, y = cell
         if type(x) is not int or type(y) is not int or not (0 <= x < self.width and 0 <= y < self.height):
             raise UsageError(f"cell {cell!r} is outside the {self.width}x{self.height} board")
         return y * self.width + x
 
     def leaf(self, cell: Cell, salt: bytes, value: Value) -> bytes:
+        """The leaf committing ``value`` at ``cell`` under ``salt``; the salt keeps the value unguessable."""
         return digest("fair/board-leaf", encode([self.label, cell[0], cell[1], salt, value]))
 
     def root(self, top: bytes) -> bytes:
+        """The published root over the tree's ``top`` node, bound to this board's label and dimensions."""
         return digest("fair/board-root", encode([self.label, self.width, self.height, top]))
 
 
@@ -72,6 +79,8 @@ def _node(left: bytes, right: bytes) -> bytes:
 
 
 def cell_salt(seed: Seed, board: Board, cell: Cell) -> bytes:
+    """The salt of one cell, derived from the owner's seed: never sent, yet the verifier
+    recomputes it after the seed is revealed."""
     return seed.key("board/salt", board.name, board.index(cell))
 
 
@@ -86,6 +95,7 @@ class CellOpening:
     proof: tuple[bytes, ...]
 
     def to_value(self) -> list:
+        """The opening as it travels in an open body: ``[x, y, value, salt, [siblings...]]``."""
         return [self.x, self.y, self.value, self.salt, list(self.proof)]
 
 
@@ -115,6 +125,7 @@ class CommittedBoard:
 
     @property
     def root(self) -> bytes:
+        """The root to publish before play (:func:`root_body`); every later opening must lead to it."""
         return self.board.root(self.levels[-1][0])
 
     def open(self, cells: Iterable[Cell]) -> tuple[CellOpening, ...]:

@@ -53,6 +53,8 @@ def pair_secret_key(seed: Seed) -> bytes:
 
 
 def pair_public_key(seed: Seed) -> bytes:
+    """The X25519 public half of this seat's pair key; every other seat combines it with its own
+    secret into the secret this pair alone shares."""
     return bindings.crypto_scalarmult_base(pair_secret_key(seed))
 
 

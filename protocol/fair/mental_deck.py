@@ -158,6 +158,8 @@ class Deck:
 
     @cached_property
     def lookup(self) -> dict[bytes, Card]:
+        """Card point to the card it stands for: how a fully decrypted entry is read. A point not
+        in it opens to no card, which is cheating."""
         return dict(zip(self.points, self.candidates))
 
     @cached_property
@@ -210,6 +212,8 @@ class DeckKeys:
 
     @classmethod
     def derive(cls, seed: Seed, deck: Deck) -> DeckKeys:
+        """The seat's deck key, permutation and per-position keys for ``deck``, all from its seed:
+        so the verifier, given the revealed seed, recomputes every stage that seat produced."""
         positions = seed.stream("deck/positions", deck.name)
         return cls(
             seed.seat,

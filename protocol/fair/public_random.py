@@ -53,6 +53,8 @@ class HashChain:
 
     @classmethod
     def derive(cls, seed: Seed, length: int = CHAIN_LENGTH) -> HashChain:
+        """The chain of ``length`` values from the seat's seed, ``x_length`` first derived then hashed
+        down to the tip; ``length`` is bound into the derivation, so chains of different lengths share nothing."""
         if type(length) is not int or length < 1:
             raise UsageError(f"a hash chain holds at least one value, got {length!r}")
         value = seed.key("public-random/chain-end", length)
@@ -64,10 +66,12 @@ class HashChain:
 
     @property
     def tip(self) -> bytes:
+        """``x_0``: published with the seed commitment, it fixes every later contribution."""
         return self.values[0]
 
     @property
     def length(self) -> int:
+        """How many public values the chain can contribute to (``N``; the tip is not one)."""
         return len(self.values) - 1
 
     def reveal(self, index: int) -> bytes:

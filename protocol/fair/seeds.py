@@ -80,6 +80,8 @@ class Seed:
         return HKDF(algorithm=hashes.SHA256(), length=KEY_SIZE, salt=None, info=info).derive(self.value)
 
     def stream(self, label: str, *context: Value) -> Stream:
+        """A deterministic byte stream for ``label`` and ``context`` (see :meth:`key`), for secrets
+        drawn in sequence: permutations, scalars, a private deck."""
         return Stream(self.key(label, *context))
 
 

@@ -21,6 +21,8 @@ SALT_SIZE = 32
 
 
 def choice_salt(seed: Seed, round_id: str) -> bytes:
+    """The salt hiding a seat's committed choice in round ``round_id``, derived from its seed so
+    the verifier can recompute and check the commitment after the game."""
     return seed.key("choice/salt", round_id)
 
 

@@ -50,9 +50,12 @@ class Tournament:
 
     @property
     def tournament_id(self) -> bytes:
+        """The signed record's id: what every table of the tournament names in its genesis."""
         return self.signed.record_id
 
     def to_bytes(self) -> bytes:
+        """The tournament file (``tournament.ftr``) in canonical form; :meth:`from_bytes` reads it
+        back, so the file is the same bytes on every participant's node."""
         value = {"draw": list(self.draw), "format": FORMAT, "record": self.signed.to_value(), "version": VERSION}
         return codec.encode(value, LIMITS)
 
@@ -86,6 +89,7 @@ class TableCheck:
     ``damaged``), :data:`FOREIGN`, :data:`UNREADABLE` or :data:`MISSING`."""
 
     def to_value(self) -> dict:
+        """The check as plain values, table id in hex: a row of the verifier's tournament report."""
         spec = self.table.spec
         return {"detail": self.detail, "label": spec.label, "round": spec.round, "status": self.status,
                 "table": self.table.table_id.hex(), "verdict": self.verdict}
@@ -111,6 +115,9 @@ def check_table(table: Table, data: bytes | None) -> tuple[TableCheck, Outcome |
 
 @dataclass(frozen=True)
 class BundleReport:
+    """What verifying a bundle found: the tournament as far as counted tables carry it, and one
+    check per table it called for, in the order they were checked."""
+
     tournament: Tournament
     progress: Progress
     checks: tuple[TableCheck, ...]

@@ -33,15 +33,20 @@ ROUND_NAMES = {2: "final", 4: "semi-final", 8: "quarter-final"}
 
 @dataclass(frozen=True)
 class Table:
+    """One table of the tournament: where it stands in the rounds, the genesis it must have, and
+    its outcome once a verified transcript gives one."""
+
     spec: TableSpec
     genesis: Genesis
     outcome: Outcome | None = None
 
     @property
     def table_id(self) -> bytes:
+        """The id its genesis hashes to: how the bundle finds this table's transcript."""
         return self.genesis.table_id
 
     def to_value(self) -> dict:
+        """The table as plain values (id in hex, outcome or None), for the client API and reports."""
         spec = self.spec
         return {"round": spec.round, "index": spec.index, "stage": spec.stage, "label": spec.label, "seats": list(spec.seats),
                 "table": self.table_id.hex(), "outcome": None if self.outcome is None else self.outcome.to_value()}
@@ -49,18 +54,23 @@ class Table:
 
 @dataclass(frozen=True)
 class Totals:
+    """A participant's running sums over the tables they finished: the ranking and prize figures."""
+
     points: int = 0
     attacks_won: int = 0
     defences_won: int = 0
     tables: int = 0
 
     def plus(self, stats: SeatStats) -> Totals:
+        """These totals with one more table's figures added (totals are values, never updated in place)."""
         return Totals(self.points + stats.points, self.attacks_won + stats.attacks_won,
                       self.defences_won + stats.defences_won, self.tables + 1)
 
 
 @dataclass(frozen=True)
 class Standing:
+    """Where one participant stands: how far they got, their totals, and whether they are out."""
+
     participant: int
     reached: str
     """How far the participant got: ``group``, ``playoff``, a knock-out round's name, ``final`` or ``champion``."""
@@ -71,6 +81,9 @@ class Standing:
 
 @dataclass(frozen=True)
 class Progress:
+    """The tournament as far as verified outcomes carry it: rounds so far, standings, the
+    knock-out bracket, and the champion and prize winners once the final is counted."""
+
     rounds: tuple[tuple[Table, ...], ...]
     standings: tuple[Standing, ...]
     bracket: tuple[tuple[tuple[int | None, int | None, int | None], ...], ...]
@@ -81,6 +94,7 @@ class Progress:
 
     @property
     def finished(self) -> bool:
+        """True once the final has a winner."""
         return self.champion is not None
 
     @property
@@ -89,6 +103,7 @@ class Progress:
         return tuple(t for t in self.rounds[-1] if t.outcome is None) if self.rounds else ()
 
     def tables(self) -> tuple[Table, ...]:
+        """Every table of every round so far, in round order: what a bundle must hold."""
         return tuple(t for round_ in self.rounds for t in round_)
 
     def to_value(self) -> dict:

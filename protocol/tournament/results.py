@@ -27,6 +27,7 @@ class Outcome:
     note: str
 
     def to_value(self) -> dict:
+        """The outcome as plain values, for the client API and the verifier's report."""
         return {"note": self.note, "out": list(self.out), "winners": list(self.winners),
                 "stats": [{"attacks_won": s.attacks_won, "defences_won": s.defences_won, "points": s.points} for s in self.stats]}
 

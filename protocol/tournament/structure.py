@@ -33,6 +33,9 @@ NONCE_SIZE = 16
 
 @dataclass(frozen=True)
 class Stage:
+    """One kind of round: the duel ``variant`` it plays, its default table options (a record may
+    override them) and the seats per table."""
+
     name: str
     variant: str
     defaults: dict
@@ -58,6 +61,7 @@ class Format:
 
     @classmethod
     def of(cls, record: Record) -> Format:
+        """The record's checked format; raises :class:`RecordError` as :meth:`check` does."""
         return cls.check(record.options, len(record.participants))
 
     @classmethod
@@ -101,6 +105,8 @@ class TableSpec:
     seats: tuple[int, ...]
 
     def genesis(self, record: Record, fmt: Format) -> Genesis:
+        """The one genesis this table must have: variant and options from the format, seats from the
+        record, nonce derived from record id, round and index, so no participant chooses any of it."""
         place = TournamentTable(record.record_id, self.round, self.index)
         nonce = digest("tournament-table", record.record_id + self.round.to_bytes(2, "big") + self.index.to_bytes(2, "big"))
         seats = tuple(Seat(record.participants[p].key, record.participants[p].name) for p in self.seats)
