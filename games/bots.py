@@ -14,10 +14,13 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, game: Game, state: Any, seat: int) -> Any:
+        """A uniformly random legal move for ``seat`` (drawn from ``rng``, so a seeded run repeats);
+        the fallback bot for every game."""
         moves = game.legal_moves(state, seat)
         return moves[self.rng.randrange(len(moves))]
 
     def commit(self, game: Game, state: Any, seat: int, request: Request) -> Any:
+        """The seat's hidden data for ``request``, as the game's ``random_hidden`` makes it."""
         return game.random_hidden(state, seat, request, self.rng)
 
 
@@ -30,6 +33,7 @@ def make(game: Game, kind: str, rng: Rng) -> Bot:
 
 
 def random_bot(game: Game, rng: Rng) -> Bot:
+    """The game's ``random`` bot: its own if it declares one (duel, zeeslag), else :class:`RandomBot`."""
     return make(game, "random", rng)
 
 

@@ -8,6 +8,8 @@ _GAMES: dict[str, Game] = {}
 
 
 def register(game: Game) -> Game:
+    """Make ``game`` known by its id; each game package calls it on import. Raises
+    ``ValueError`` for an id taken already, so two games never answer to one name."""
     if game.id in _GAMES:
         raise ValueError(f"game id {game.id!r} registered twice")
     _GAMES[game.id] = game
@@ -20,6 +22,8 @@ def unregister(game_id: str) -> None:
 
 
 def get(game_id: str) -> Game:
+    """The game with id ``game_id``; raises :class:`OptionsError` naming the known ids, since the id
+    comes from a genesis, a user or a file."""
     _load_builtin()
     try:
         return _GAMES[game_id]
@@ -28,6 +32,7 @@ def get(game_id: str) -> Game:
 
 
 def ids() -> tuple[str, ...]:
+    """Every known game id, sorted: what a client lists and an error names."""
     _load_builtin()
     return tuple(sorted(_GAMES))
 

@@ -17,6 +17,8 @@ from typing import Any, Union
 
 
 def to_value(obj: Any) -> Any:
+    """``obj`` (a game state or part of one) as a canonical wire value; raises ``TypeError`` for a
+    type the wire cannot carry (a float, a set), so no state ever hashes differently on two nodes."""
     if obj is None or isinstance(obj, (bool, int, str, bytes)):
         return obj
     if dataclasses.is_dataclass(obj):

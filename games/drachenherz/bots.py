@@ -39,10 +39,13 @@ class GreedyBot:
     """Plays the move whose gain minus the opponent's expected best reply is largest."""
 
     def choose(self, game: Any, state: DrachenherzState, seat: int) -> Any:
+        """The legal move worth most by :meth:`worth`; ties go to the first listed."""
         moves = game.legal_moves(state, seat)
         return max(moves, key=lambda move: self.worth(state, seat, move))
 
     def worth(self, state: DrachenherzState, seat: int, move: Any) -> int:
+        """What ``move`` gains ``seat`` now minus the opponent's best expected reply, in thousandths
+        of tenths of a point (integers only, so the bot is deterministic); no reply is feared on the last card."""
         parsed = parse(move)
         if not parsed.play:
             return 0

@@ -20,6 +20,9 @@ the mover's collection, or out of the game. Stacks keep their cards (None)."""
 
 @dataclass(frozen=True)
 class Kind:
+    """One of the nine kinds as ``cards.json`` defines it: its names, its field (a stack or n
+    slots) and what its action takes; the rules read kinds, never kind names."""
+
     id: str
     name: str
     name_en: str
@@ -38,11 +41,14 @@ class Kind:
 
     @property
     def choice(self) -> bool:
+        """True when the kind's action takes one of two fields, so a play of it must say which (``take``)."""
         return len(self.takes) > 1
 
 
 @dataclass(frozen=True)
 class Card:
+    """One card of a player's set: its id is its face (its place in ``cards.json``), its kind and its point value."""
+
     id: int
     kind: str
     value: int
@@ -90,6 +96,7 @@ if any(card.id != index or card.kind not in KINDS for index, card in enumerate(C
 
 
 def kind_of(face: int) -> Kind:
+    """The kind of the card with face ``face``."""
     return KINDS[CARDS[face].kind]
 
 

@@ -20,6 +20,7 @@ OPTIONS = {"match": Integer(0, 99, 0), "sumof": Integer(0, 99, 0)}
 
 
 def check(options: Mapping[str, Any]) -> None:
+    """Raise :class:`OptionsError` unless at most one of ``match`` and ``sumof`` is set: they exclude each other."""
     if options["match"] and options["sumof"]:
         raise OptionsError("options 'match' and 'sumof' exclude each other: set one of them")
 

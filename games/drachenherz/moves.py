@@ -24,6 +24,8 @@ SHAPE = "a move is {'play': [handles, increasing]}, with 'take': field when the 
 
 @dataclass(frozen=True)
 class Parsed:
+    """A move value taken apart and shape-checked: the handles laid, the field named, whether the timer played it."""
+
     play: tuple[Handle, ...]
     take: str | None
     timeout: bool
@@ -73,6 +75,8 @@ def take_needed(kind: Kind, allowed: tuple[str | None, ...]) -> str:
 
 
 def value(play: tuple[Handle, ...], take: str | None = None, timeout: bool = False) -> dict:
+    """The canonical move value for a play (handles increasing); every move the game lists or the
+    timer makes is built here, so equal moves are equal values."""
     move: dict[str, Any] = {"play": list(play)}
     if take is not None:
         move["take"] = take

@@ -15,6 +15,7 @@ WIDTH = 80
 
 
 def card_name(face: int) -> str:
+    """A card as players read it: English kind and value (``dwarf 3``)."""
     return f"{kind_of(face).name_en} {CARDS[face].value}"
 
 

@@ -34,6 +34,9 @@ class Play:
 
 @dataclass(frozen=True)
 class DrachenherzState:
+    """Everything one node knows of a drachenherz match; seats' and verifier's states differ
+    only in ``faces``, so one rule engine serves both."""
+
     options: Mapping[str, Any]
     deal: int = 0
     """The game of the match being played, from 0."""

@@ -32,6 +32,8 @@ def phase(state: DrachenherzState) -> str:
 
 
 def view(state: DrachenherzState, seat: int | None) -> dict:
+    """What ``seat`` (None: a spectator) sees, as a canonical value for clients: public faces plus
+    the seat's own hand and returned cards, so it is the same from the seat's state and the verifier's."""
     options = state.options
     kind = match.mode(options)
     own = None if seat is None else state.hands[seat]

@@ -107,9 +107,11 @@ class GreedyBot:
         self.rng = rng
 
     def commit(self, game: DuelGame, state: DuelState, seat: int, request: Any) -> tuple[Face, ...]:
+        """The deck to commit: the one kept from a draft or an earlier match, else :func:`built_deck`."""
         return kept_deck(state, seat) if state.players[seat].built else built_deck(state.variant)
 
     def choose(self, game: DuelGame, state: DuelState, seat: int) -> Any:
+        """Draft the pick that suits the deck's lean; otherwise play the hand card worth most in this role."""
         moves = game.legal_moves(state, seat)
         if state.step == "draft":
             return {"pick": self._pick(state, seat)}

@@ -30,6 +30,9 @@ WEAK = "De Jongen"
 
 @dataclass(frozen=True)
 class Card:
+    """One duel card from ``cards.json``: its id is its face, with both names, its type (for the
+    superiority triangle) and its attack and defence values."""
+
     id: int
     name: str
     name_en: str
@@ -68,6 +71,8 @@ IDS: tuple[int, ...] = tuple(card.id for card in CARDS)
 
 
 def is_card(face: object) -> bool:
+    """True when ``face`` is a card id; checks come before any lookup, since faces arrive in
+    moves and openings from other seats."""
     return type(face) is int and 0 <= face < len(CARDS)
 
 

@@ -28,6 +28,8 @@ def card_named(text: str) -> Card | None:
 
 
 def parse(text: str, size: int = DECK_SIZE) -> tuple[int, ...]:
+    """The sorted card ids of a deck list of exactly ``size`` distinct cards; raises
+    :class:`DeckListError` listing every bad line at once, so the player fixes the file in one go."""
     problems: list[str] = []
     seen: dict[int, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):

@@ -20,17 +20,21 @@ def picker(first: int, seats: int, pick: int) -> int:
 
 
 def picks_of(first: int, seats: int, picks: tuple[Face, ...], seat: int) -> tuple[Face, ...]:
+    """The cards ``seat`` has picked so far: the picks at the places snake order gives it."""
     return tuple(card for index, card in enumerate(picks) if picker(first, seats, index) == seat)
 
 
 def total(seats: int) -> int:
+    """How many picks the draft has: a full deck per seat."""
     return DECK_SIZE * seats
 
 
 def pool(picks: tuple[Face, ...]) -> tuple[Face, ...]:
+    """The cards still to pick, in id order (every seat computes the same pool from the public picks)."""
     taken = set(picks)
     return tuple(card for card in IDS if card not in taken)
 
 
 def default_pick(picks: tuple[Face, ...]) -> Face:
+    """The pick the timer makes: the pool's card with the highest worth in its better role, the lower id on a tie."""
     return min(pool(picks), key=lambda card: (-max(expected(card)), card))

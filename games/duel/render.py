@@ -16,10 +16,12 @@ SHOWN_DUELS = 4
 
 
 def slug(card: int) -> str:
+    """The card's Dutch name, lower case without spaces: the word a player types for it."""
     return "".join(CARDS[card].name.lower().split())
 
 
 def short(card: int | None) -> str:
+    """A card with its type and values, as the board lists it; ``no card`` for None (a defender with no card)."""
     if card is None:
         return "no card"
     c = CARDS[card]
@@ -31,6 +33,7 @@ def _hand_card(view: dict, handle: int) -> int | None:
 
 
 def move_line(view: dict, move: dict) -> str:
+    """One legal move as the client lists it: its words, then the word to type for it."""
     return f"{describe_move(view, move, view)}: {_token(view, move)}"
 
 
@@ -72,6 +75,7 @@ def _attack_value(attack: int, defence: int | None) -> str:
 
 
 def render(view: dict) -> str:
+    """The whole board for ``view`` as plain text within 80×24: table, hand or draft, last duels, status."""
     players = view["players"]
     names = [_name(view, index) for index in range(len(players))]
     lines = [title(view)]
@@ -114,6 +118,7 @@ def _name(view: dict, index: int) -> str:
 
 
 def title(view: dict) -> str:
+    """The board's first line: variant, draft, and where the match stands (round or cycle, tie rule)."""
     options = view["options"]
     if view["variant"] == "ffa":
         where = f"cycle {min(view['cycle'], options['cycles'])} of {options['cycles']}"
@@ -135,6 +140,7 @@ def _draft_lines(view: dict, names: list[str]) -> list[str]:
 
 
 def duel_line(duel: dict, names: list[str]) -> str:
+    """One finished duel as the board lists it, from the viewer's side (``you``, ``enemy``, ``seat n``)."""
     attack = f"{CARDS[duel['attack']].name} {_attack_value(duel['attack'], duel['defence'])}"
     defence = "no card" if duel["defence"] is None else f"{CARDS[duel['defence']].name} {CARDS[duel['defence']].defence}"
     a, d = duel["points"]

@@ -19,12 +19,16 @@ BLOCKS = ("points", "attacks_won", "defences_won")
 
 @dataclass(frozen=True)
 class SeatStats:
+    """One seat's figures from a duel result: what standings and prizes add up."""
+
     points: int
     attacks_won: int
     defences_won: int
 
 
 def scores(state: DuelState) -> tuple[int, ...]:
+    """The ``Result.scores`` a match reports: points, attacks won, defences won, each block in
+    seat order, so a tournament reads a seat's figures from the verified result alone."""
     return tuple(getattr(player, block) for block in BLOCKS for player in state.players)
 
 

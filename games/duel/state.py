@@ -20,6 +20,8 @@ RECENT = 6
 
 @dataclass(frozen=True)
 class Player:
+    """One seat's part of the match: its deck and hand as handles, its counts, and its composition where known."""
+
     deck: tuple[Handle, ...] = ()
     """Face-down deck positions, top first."""
     hand: tuple[Handle, ...] = ()
@@ -83,6 +85,9 @@ class Duel:
 
 @dataclass(frozen=True)
 class DuelState:
+    """Everything one node knows of a duel match; states differ only in ``faces``, compositions and
+    swap draws, so one rule engine serves every seat and the verifier."""
+
     variant: str
     options: Mapping[str, Any]
     seats: int
@@ -121,6 +126,7 @@ class DuelState:
 
     @property
     def present(self) -> tuple[int, ...]:
+        """The seats still playing (in a free-for-all, those that have not left), in seat order."""
         return tuple(seat for seat in range(self.seats) if seat not in self.out)
 
     def player(self, seat: int, **changes: Any) -> DuelState:

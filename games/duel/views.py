@@ -62,6 +62,8 @@ def _own(state: DuelState, seat: int) -> dict[str, Any]:
 
 
 def view(state: DuelState, seat: int | None) -> dict:
+    """What ``seat`` (None: a spectator) sees, as a canonical value for clients: the public match
+    plus the seat's own hand, composition and swap draws; never another seat's composition."""
     attack = None if state.attack is None or state.step != "defend" else state.faces.get(state.attack)
     own = _own(state, seat) if seat is not None else {"deck_base": None, "deck_cards": None, "deck_size": None, "hand_cards": None,
                                                       "swap_draws": None}

@@ -23,7 +23,11 @@ DECLARE_AT = 9
 
 
 class GreedyBot:
+    """Plays with its own seat's knowledge: declares its longest trump suit, buries short
+    plain suits, leads strength, wins cheaply or feeds a winning partner points."""
+
     def choose(self, game: Shengji, state: ShengjiState, seat: int) -> Any:
+        """The move for the current step (declare, bury, lead or follow), chosen as the module says."""
         moves = game.legal_moves(state, seat)
         if state.step == "declare":
             return self._declare(state, seat, moves)

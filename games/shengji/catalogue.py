@@ -27,6 +27,9 @@ SEATS = 4
 
 @dataclass(frozen=True)
 class Card:
+    """One card kind from ``cards.json``: its id is its face (two identical cards share it),
+    with suit, rank, the code players type, names and card points."""
+
     id: int
     suit: str
     rank: int
@@ -39,6 +42,7 @@ class Card:
 
     @property
     def joker(self) -> bool:
+        """True for the two jokers, which have no suit and are always trump."""
         return self.suit == JOKER
 
     @property

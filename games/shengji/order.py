@@ -40,15 +40,20 @@ class Shape:
 
     @property
     def kind(self) -> str:
+        """``single``, ``pair`` or ``tractor``: the words the follow rule and refusals use."""
         return SINGLE if not self.pairs else PAIR if self.pairs == 1 else TRACTOR
 
     @property
     def size(self) -> int:
+        """How many cards the shape holds: what a follower must play."""
         return max(1, 2 * self.pairs)
 
 
 @dataclass(frozen=True)
 class Order:
+    """The deal's card order: ``level`` rank and ``trump`` suit (None: no trump). Every comparison
+    of cards goes through it, because both change from deal to deal."""
+
     level: int
     trump: int | None
 
@@ -68,9 +73,11 @@ class Order:
         return tuple(table)
 
     def suit(self, face: Face) -> int:
+        """The face's effective suit: :data:`TRUMP` for jokers, level cards and the trump suit, else its own."""
         return self._table[face][0]
 
     def rank(self, face: Face) -> int:
+        """The face's place on its effective suit's ladder: its strength, and what ``consecutive`` means for tractors."""
         return self._table[face][1]
 
     def strength(self, face: Face) -> tuple[int, int]:
@@ -157,6 +164,7 @@ def winner(order: Order, plays: Sequence[Sequence[Face]]) -> int:
 
 
 def points(faces: Sequence[Face]) -> int:
+    """The card points ``faces`` hold (5s, 10s and kings), what the attackers collect."""
     return sum(CARDS[face].points for face in faces)
 
 

@@ -14,10 +14,12 @@ WIDTH = 78
 
 
 def code(face: int | None) -> str:
+    """The code players type for a face (``H10``, ``RJ``), ``??`` for a face the viewer does not know."""
     return "??" if face is None else CARDS[face].code
 
 
 def codes(faces: list) -> str:
+    """Faces as their codes, space-separated."""
     return " ".join(code(face) for face in faces)
 
 

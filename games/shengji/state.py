@@ -18,6 +18,7 @@ TEAMS: Teams = ((0, 2), (1, 3))
 
 
 def team_of(seat: int) -> int:
+    """The team of ``seat``: partners sit opposite, so team 0 is seats 0 and 2."""
     return seat % 2
 
 
@@ -50,6 +51,9 @@ class Trick:
 
 @dataclass(frozen=True)
 class ShengjiState:
+    """Everything one node knows of a shengji match; states differ only in ``faces``, so one rule
+    engine serves every seat and the verifier."""
+
     options: Mapping[str, Any]
     levels: tuple[int, int]
     """Each team's level (team 0: seats 0 and 2), 2..14; past the target wins."""
@@ -95,8 +99,10 @@ class ShengjiState:
 
     @property
     def order(self) -> Order:
+        """The card order of the deal as it stands: the level rank and the standing trump."""
         return order_for(self.level, self.standing_trump)
 
     @property
     def attackers(self) -> int | None:
+        """The attacking team (the one not dealing), None until a dealer is known."""
         return None if self.dealer is None else 1 - team_of(self.dealer)

@@ -45,6 +45,7 @@ class GreedyBot:
     """Plays the move whose resulting position scores best; discards its least useful card."""
 
     def choose(self, game: Towers, state: TowersState, seat: int) -> Any:
+        """The legal move with the best one-move score for ``seat``; ties go to the first listed."""
         moves = game.legal_moves(state, seat)
         return max(moves, key=lambda move: self._value(game, state, seat, move))
 

@@ -21,6 +21,9 @@ HAND_SIZE = 6
 
 @dataclass(frozen=True)
 class Card:
+    """One towers card from ``cards.json``: its id is its face, with names, colour, cost, the
+    Latvian text and its effect as data steps, plus what follows it (``after``)."""
+
     id: int
     name: str
     name_en: str
@@ -38,6 +41,8 @@ class Card:
 
 @dataclass(frozen=True)
 class Battlefield:
+    """A battlefield: both players' starting numbers and the tower and resource totals that win."""
+
     id: str
     name: str
     name_en: str

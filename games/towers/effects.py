@@ -56,6 +56,8 @@ class Side:
 
 @dataclass(frozen=True)
 class Change:
+    """Step: ``who`` gains (or, negative, loses) ``by`` of ``stat``."""
+
     stat: str
     by: int
     who: str
@@ -63,6 +65,8 @@ class Change:
 
 @dataclass(frozen=True)
 class Damage:
+    """Step: ``amount`` damage to ``who``, the wall first unless ``only`` names the tower or the wall."""
+
     amount: int
     who: str
     only: str | None
@@ -70,6 +74,8 @@ class Damage:
 
 @dataclass(frozen=True)
 class If:
+    """Step: ``then`` when ``left op right`` holds for the mover, else ``otherwise``."""
+
     left: Any
     op: str
     right: Any
@@ -79,17 +85,23 @@ class If:
 
 @dataclass(frozen=True)
 class Equalize:
+    """Step: ``who``'s ``stat`` becomes the larger of the two players'."""
+
     stat: str
     who: str
 
 
 @dataclass(frozen=True)
 class Swap:
+    """Step: the players exchange ``stat``."""
+
     stat: str
 
 
 @dataclass(frozen=True)
 class Steal:
+    """Step: the enemy loses ``amount`` of ``stat``; the mover gains half of what it actually lost, rounded up."""
+
     stat: str
     amount: int
 

@@ -53,6 +53,7 @@ def _operand_en(operand: object) -> str:
 
 
 def card_line(card_id: int) -> str:
+    """A card as the hand lists it: both names, cost and resource, and its rule text."""
     card = CARDS[card_id]
     return f"{card.name} ({card.name_en}), {card.cost} {card.resource}: {card.text}"
 

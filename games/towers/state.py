@@ -29,6 +29,9 @@ class Action:
 
 @dataclass(frozen=True)
 class TowersState:
+    """Everything one node knows of a towers game; states differ only in ``faces``, so one rule
+    engine serves every seat and the verifier."""
+
     variant: str
     options: Mapping[str, Any]
     sides: tuple[Side, ...]

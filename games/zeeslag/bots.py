@@ -78,6 +78,7 @@ class RandomBot:
         self.rng = rng
 
     def commit(self, game: Zeeslag, state: ZeeslagState, seat: int, request: CommitHidden) -> dict[str, tuple[int, ...]]:
+        """A random legal fleet: the game's ``random_hidden``."""
         return game.random_hidden(state, seat, request, self.rng)
 
     def tiers(self, state: ZeeslagState, seat: int, foe: int) -> list[list[int]]:
@@ -85,6 +86,8 @@ class RandomBot:
         return [list(aimable(state, seat, foe))]
 
     def choose(self, game: Zeeslag, state: ZeeslagState, seat: int) -> Any:
+        """A shot, salvo, ability or answer for ``seat``'s current step; steps with one sensible move
+        (a sink answer, a beam, a muster) take the first legal one."""
         request = game.pending(state)
         if isinstance(request, Simultaneous):
             ability = self.ability(state, seat, list(enemies(state, seat)), salvo=True)
@@ -149,6 +152,7 @@ class RandomBot:
         return salvo
 
     def focus(self, state: ZeeslagState, seat: int, foes: list[int]) -> int:
+        """The enemy a focused salvo goes at: here one at random; :class:`GreedyBot` aims."""
         return foes[self.rng.randrange(len(foes))]
 
     def pick(self, state: ZeeslagState, seat: int, foe: int, count: int, taken: set[int]) -> list[int]:
@@ -176,6 +180,7 @@ class GreedyBot(RandomBot):
     """
 
     def commit(self, game: Zeeslag, state: ZeeslagState, seat: int, request: CommitHidden) -> dict[str, tuple[int, ...]]:
+        """In the space battle the fleet its money buys from :data:`PURCHASE`, placed at random; otherwise as :class:`RandomBot`."""
         if state.variant == "space" and not state.committed:
             return random_fleet(state, seat, self.rng, shopping(state.options["money"]))
         return super().commit(game, state, seat, request)
@@ -247,6 +252,7 @@ class GreedyBot(RandomBot):
         return None
 
     def focus(self, state: ZeeslagState, seat: int, foes: list[int]) -> int:
+        """The enemy with the most leads to follow, then the fewest ships afloat, then the lowest seat."""
         afloat = {foe: (fleet_size(state, foe) or 0) - len(sunk_ships(state, foe)) for foe in foes}
         return min(foes, key=lambda foe: (-len(self.tiers(state, seat, foe)[0]), afloat[foe], foe))
 

@@ -49,17 +49,21 @@ def parse_move(move: Any) -> tuple[str, int | None, bool]:
 
 
 def enemy(state: ZeeslagState, seat: int) -> int:
+    """The one living enemy of ``seat``: a duel runs only while two seats (or teams of one) are left."""
     (other,) = enemies(state, seat)
     return other
 
 
 def pending(state: ZeeslagState) -> Request:
+    """What the duel asks next: who shoots first (a public random value over the two) until it
+    is drawn, then the shooter's timed decision."""
     if state.turn is None:
         return PublicRandom(2)
     return Decide(state.turn, timed=state.options["turn_seconds"] > 0)
 
 
 def started(state: ZeeslagState, value: int) -> ZeeslagState:
+    """The state once the first shooter is drawn: ``value`` indexes the living seats."""
     return dataclasses.replace(state, turn=living(state)[value], passes=0, actions=0)
 
 
@@ -71,6 +75,7 @@ def step(state: ZeeslagState) -> ZeeslagState:
 
 
 def is_ability(state: ZeeslagState, move: Any) -> bool:
+    """True when ``move`` uses a space-battle ability rather than shooting (no other variant has any)."""
     return state.variant == "space" and isinstance(move, Mapping) and bool(set(move) & set(ABILITIES))
 
 
@@ -112,6 +117,9 @@ def launch(state: ZeeslagState, seat: int, ability: Ability, target: int) -> Zee
 
 
 def moved(state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
+    """Apply the shooter's move: an ability, a pass, a shot or the timer's shot; raises
+    :class:`RuleError` naming the broken rule (a cell that is no target, a wrong timer shot, an
+    unjustified pass), so a bad move changes nothing."""
     shooter = request.seat
     target = enemy(state, shooter)
     if is_ability(state, event.move):

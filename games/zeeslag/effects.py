@@ -39,6 +39,7 @@ STAGES = ("beam", "trace", "scan")
 
 
 def tasks_of(tasks: list[Task]) -> tuple[Task, ...]:
+    """The volley's ability tasks in resolution order: nukes, lasers, scans, each by seat, target and cell."""
     return tuple(sorted(tasks, key=lambda task: (ORDER.index(task.kind), task.seat, task.target, task.cell)))
 
 
@@ -87,6 +88,8 @@ def _scanned(state: ZeeslagState, task: Task) -> list[int]:
 
 
 def pending(state: ZeeslagState) -> Request:
+    """What the ability being resolved asks next: the target's beam answer (a decision), or the
+    opening of the cells its trace or scan must show."""
     task = state.tasks[0]
     if state.stage == "beam":
         return Decide(task.target, timed=False)

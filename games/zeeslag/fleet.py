@@ -33,6 +33,9 @@ LAYERS = (SHIPS, IDS)
 
 @dataclass(frozen=True)
 class Ship:
+    """One ship of a fleet (a fleet's ``index``-th): names, length and shape, and for a bought fleet
+    its catalogue kind. The sunk answers and the full opening check placements against it."""
+
     index: int
     name: str
     name_en: str
@@ -65,6 +68,8 @@ class Ship:
 
 @dataclass(frozen=True)
 class Fleet:
+    """A fleet the rules know: its ships in order (a ship's id is its index) and whether seats buy from it."""
+
     id: str
     name: str
     name_en: str
@@ -76,7 +81,8 @@ class Fleet:
 class Placed(Protocol):
     """A ship placed on a grid: a :class:`Placement` or a :class:`~shape.Berth`."""
 
-    def cells(self, grid: Grid) -> tuple[int, ...] | None: ...
+    def cells(self, grid: Grid) -> tuple[int, ...] | None:
+        """The board cells the ship covers, sorted, or None when it does not fit on ``grid``."""
 
 
 @dataclass(frozen=True)

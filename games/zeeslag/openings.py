@@ -19,12 +19,14 @@ from fairtable.games.zeeslag.targets import waters
 
 
 def board_cell(state: ZeeslagState, seat: int, cell: int) -> int:
+    """``seat``'s board cell at sea cell ``cell``; the caller knows the cell is on the board (else an assertion)."""
     local = waters(state).to_board(seat, cell)
     assert local is not None, f"sea cell {cell} is outside seat {seat}'s board"
     return local
 
 
 def sea_cell(state: ZeeslagState, seat: int, cell: int) -> int:
+    """The sea cell of ``seat``'s board cell ``cell``; the caller knows it lies on the sea (else an assertion)."""
     found = waters(state).to_sea(seat, cell)
     assert found is not None, f"board cell {cell} of seat {seat} lies off the sea"
     return found

@@ -19,10 +19,13 @@ from fairtable.games.zeeslag.targets import living, teams_for
 
 
 def teams(state: ZeeslagState) -> tuple[tuple[int, ...], ...]:
+    """The game's teams from its options (a seat alone is a team of one)."""
     return teams_for(state.options, len(state.boards))
 
 
 def result(state: ZeeslagState, winners: tuple[int, ...], reason: str) -> Result:
+    """The game's result with ``winners``, ``reason`` and the ships each seat helped sink as scores;
+    with teams it names them, so a forfeit loses for the whole team."""
     partners = teams(state) if state.options.get("teams") else ()
     return Result(tuple(sorted(winners)), reason, state.sank, teams=partners)
 

@@ -32,6 +32,7 @@ def declaring(state: ZeeslagState) -> int | None:
 
 
 def pending(state: ZeeslagState) -> Decide:
+    """The next declaration due: the seat whose turn it is to say how many ships it bought (not timed)."""
     seat = declaring(state)
     assert seat is not None
     return Decide(seat, timed=False)
@@ -44,6 +45,8 @@ def truth(state: ZeeslagState, seat: int) -> dict | None:
 
 
 def declared(state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
+    """Apply a fleet-size declaration; raises :class:`RuleError` ``zeeslag.count`` for a count no
+    money could buy, or one this state knows to be false. Once all have declared, aiming begins."""
     seat = request.seat
     move = event.move
     count = move.get("ships") if isinstance(move, Mapping) and set(move) == {"ships"} else None

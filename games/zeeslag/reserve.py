@@ -125,6 +125,7 @@ def squadron_layer(state: ZeeslagState, seat: int, cells: Sequence[int]) -> dict
 
 
 def request_layer(state: ZeeslagState, seat: int) -> str:
+    """The layer name of ``seat``'s next squadron: ``wing<k>`` for its k-th reserve."""
     return wing_layer(len(state.boards[seat].squadrons) + 1)
 
 

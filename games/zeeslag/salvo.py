@@ -57,6 +57,8 @@ TIMEOUT = {"timeout": True}
 
 
 def pending(state: ZeeslagState) -> Request:
+    """What the salvo round asks next: every living seat's secret salvo (timed by the table), or the
+    public random value that aims the shots of seats whose timer ran out."""
     if state.stage == "aim":
         return Simultaneous(living(state), timed=state.options["turn_seconds"] > 0)
     return PublicRandom(_bound(state))
@@ -143,6 +145,9 @@ def check(state: ZeeslagState, seat: int, choice: Any) -> tuple[tuple[Shot, ...]
 
 
 def chosen(state: ZeeslagState, request: Simultaneous, event: Chosen) -> ZeeslagState:
+    """Apply the revealed salvos: check each (or the timer's default), count timeouts (too many
+    loses), and begin the volley with its shots and ability tasks; raises :class:`RuleError` naming
+    the seat for a salvo that breaks a rule."""
     if len(event.choices) != len(request.seats):
         raise RuleError("zeeslag.choice", f"one salvo per seat of {list(request.seats)} is due")
     shots: list[Shot] = []

@@ -16,20 +16,26 @@ ROW_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 @dataclass(frozen=True)
 class Grid:
+    """A rectangular sea: cells numbered in reading order, named by row letter and column number."""
+
     width: int
     height: int
 
     @property
     def size(self) -> int:
+        """How many cells the grid has."""
         return self.width * self.height
 
     def cell(self, x: int, y: int) -> int:
+        """The number of the cell at column ``x``, row ``y`` (both from 0)."""
         return y * self.width + x
 
     def xy(self, cell: int) -> tuple[int, int]:
+        """The ``(x, y)`` of cell number ``cell``."""
         return cell % self.width, cell // self.width
 
     def inside(self, x: int, y: int) -> bool:
+        """Whether column ``x``, row ``y`` lies on the grid."""
         return 0 <= x < self.width and 0 <= y < self.height
 
     def name(self, cell: int) -> str:

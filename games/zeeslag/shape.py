@@ -28,6 +28,8 @@ def _normal(points: Iterable[tuple[int, int]]) -> Offsets:
 
 @dataclass(frozen=True)
 class Shape:
+    """A ship's cells as offsets from its corner, normalised so equal shapes compare equal in any turn."""
+
     offsets: Offsets
 
     @classmethod
@@ -40,14 +42,17 @@ class Shape:
 
     @classmethod
     def line(cls, length: int) -> Shape:
+        """The straight ship of ``length`` cells, horizontal: every shape of the fleet duel."""
         return cls(tuple((x, 0) for x in range(length)))
 
     @property
     def size(self) -> int:
+        """How many cells the shape covers."""
         return len(self.offsets)
 
     @property
     def straight(self) -> bool:
+        """Whether the shape is a straight line (placed as a :class:`~fleet.Placement`, not a :class:`Berth`)."""
         return self == Shape.line(self.size)
 
     @cached_property
@@ -86,6 +91,7 @@ class Berth:
     turn: int = 0
 
     def cells(self, grid: Grid) -> tuple[int, ...] | None:
+        """The board cells the berth covers, sorted, or None when it leaves ``grid``."""
         return self.shape.cells_at(grid, self.x, self.y, self.turn)
 
     def rotated(self) -> Berth:

@@ -27,6 +27,9 @@ ABILITIES = ("laser", "scan", "nuke", "reserve")
 
 @dataclass(frozen=True)
 class Kind:
+    """A kind of starship: shape, price, the most a seat may buy, whether it is a capital ship,
+    and its ability with its cycle (the own rounds from one use to the next)."""
+
     id: str
     name: str
     name_en: str
@@ -39,11 +42,15 @@ class Kind:
 
     @property
     def cells(self) -> int:
+        """How many cells a ship of this kind covers."""
         return self.shape.size
 
 
 @dataclass(frozen=True)
 class Catalogue:
+    """The space battle's catalogue: its kinds, the reserve's fighters, and the fleet of slots
+    a seat buys into; every purchase rule is checked against it."""
+
     id: str
     name: str
     name_en: str
@@ -56,6 +63,7 @@ class Catalogue:
     """Every slot as a ship: each kind's copies in catalogue order."""
 
     def kind(self, kind_id: str) -> Kind:
+        """The kind with id ``kind_id`` (the caller names one of the catalogue's)."""
         return next(kind for kind in self.kinds if kind.id == kind_id)
 
     def kind_of(self, ship: int) -> Kind | None:
@@ -64,6 +72,7 @@ class Catalogue:
         return self.kind(ships[ship].kind) if 0 <= ship < len(ships) else None
 
     def with_ability(self, ability: str) -> Kind:
+        """The kind whose ships carry ``ability``; each ability belongs to one kind."""
         return next(kind for kind in self.kinds if kind.ability == ability)
 
     def fighter(self, wing: int, number: int) -> int:
@@ -71,14 +80,17 @@ class Catalogue:
         return len(self.fleet.ships) + self.squadron * (wing - 1) + number - 1
 
     def ship_name(self, ship: int, english: bool = True) -> str:
+        """The name of ship id ``ship``: its slot's kind, or the fighter for a reserve's ids past the slots."""
         if 0 <= ship < len(self.fleet.ships):
             return self.fleet.ships[ship].name_en if english else self.fleet.ships[ship].name
         return self.fighter_name_en if english else self.fighter_name
 
     def slots(self, kind_id: str) -> tuple[int, ...]:
+        """The slots (ship ids) of kind ``kind_id``, copy 1 first: a legal purchase fills them in that order."""
         return tuple(ship.index for ship in self.fleet.ships if ship.kind == kind_id)
 
     def cost(self, ships: Sequence[int]) -> int:
+        """What buying the slots ``ships`` costs."""
         return sum(self._kind(ship).price for ship in ships)
 
     def most_ships(self, money: int) -> int:

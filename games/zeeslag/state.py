@@ -115,6 +115,7 @@ class Board:
 
 
 def wing_layer(number: int) -> str:
+    """The committed layer name of a seat's ``number``-th squadron (from 1): ``wing<number>``."""
     return f"{WING}{number}"
 
 
@@ -200,6 +201,9 @@ class Late:
 
 @dataclass(frozen=True)
 class ZeeslagState:
+    """Everything one node knows of a zeeslag game; states differ only in :attr:`Board.own`, so
+    one rule engine serves every seat and the verifier."""
+
     variant: str
     options: Mapping[str, Any]
     boards: tuple[Board, ...]
@@ -266,6 +270,7 @@ def fleet_size(state: ZeeslagState, seat: int) -> int | None:
 
 
 def replace_at(items: tuple[Any, ...], index: int, item: Any) -> tuple[Any, ...]:
+    """``items`` with the one at ``index`` replaced: states are frozen, so every change builds a new tuple."""
     return items[:index] + (item,) + items[index + 1 :]
 
 
@@ -275,4 +280,5 @@ def with_board(state: ZeeslagState, seat: int, board: Board, **changes: Any) -> 
 
 
 def with_sea(state: ZeeslagState, index: int, sea: Sea, **changes: Any) -> ZeeslagState:
+    """``state`` with sea ``index`` replaced (and any other ``changes``)."""
     return dataclasses.replace(state, seas=replace_at(state.seas, index, sea), **changes)

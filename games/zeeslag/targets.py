@@ -23,10 +23,12 @@ from fairtable.games.zeeslag.waters import OwnSeas, SharedSea, Waters
 
 @cache
 def waters_for(variant: str, seats: int) -> Waters:
+    """The layout of a variant's seas for ``seats`` seats: one shared sea, or a sea (or star field) each."""
     return SharedSea(seats) if variant == "shared" else OwnSeas(seats, FIELD if variant == "space" else SEA)
 
 
 def waters(state: ZeeslagState) -> Waters:
+    """The layout of this game's seas: which sea holds whose ships, and how board cells map onto it."""
     return waters_for(state.variant, len(state.boards))
 
 
@@ -39,24 +41,30 @@ def teams_for(options: Mapping[str, Any], seats: int) -> Teams:
 
 
 def team_of(state: ZeeslagState, seat: int) -> tuple[int, ...]:
+    """The seats of ``seat``'s team, itself included (alone: just itself)."""
     return next(team for team in teams_for(state.options, len(state.boards)) if seat in team)
 
 
 def sunk_ships(state: ZeeslagState, seat: int) -> tuple[int, ...]:
+    """The ships of ``seat`` sunk so far, by ship id."""
     sea = state.seas[waters(state).sea_of(seat)]
     return tuple(sunk.ship for sunk in sea.sunk if sunk.seat == seat)
 
 
 def is_out(state: ZeeslagState, seat: int) -> bool:
+    """Whether ``seat`` is out: it left (forfeit, timeouts, absence) or every ship of its fleet sank
+    (in the space battle, of the size it declared and its reserves)."""
     size = fleet_size(state, seat)
     return seat in state.left or (size is not None and len(sunk_ships(state, seat)) == size)
 
 
 def living(state: ZeeslagState) -> tuple[int, ...]:
+    """The seats still in the game, in seat order."""
     return tuple(seat for seat in range(len(state.boards)) if not is_out(state, seat))
 
 
 def enemies(state: ZeeslagState, seat: int) -> tuple[int, ...]:
+    """The living seats not on ``seat``'s team, in seat order: whom it may shoot at."""
     mates = team_of(state, seat)
     return tuple(other for other in living(state) if other not in mates)
 

@@ -25,6 +25,9 @@ from fairtable.games.zeeslag.targets import is_out, living, sunk_ships, teams_fo
 
 
 def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
+    """What ``seat`` (None: a spectator) sees, as a canonical value for clients, given the pending
+    ``request``: every sea, plus the seat's own fleet and what its salvo owes; no other fleet
+    before the full opening."""
     layout = waters(state)
     seats = len(state.boards)
     salvo_due = []

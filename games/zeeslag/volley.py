@@ -70,6 +70,8 @@ def _opening(state: ZeeslagState) -> tuple[dict[int, list[tuple[int, int]]], lis
 
 
 def pending(state: ZeeslagState) -> Request:
+    """What answering the volley asks next: a reserve landing, a cell opening (one seat's layer, or
+    a masked sum for a shared border cell), an ability's answer, a sink answer or its proof."""
     if state.stage == "land":
         return reserve.request(state)
     if state.stage == "open":
@@ -151,6 +153,8 @@ def opened(state: ZeeslagState, request: OpenHidden, board: Board) -> ZeeslagSta
 
 
 def summed(state: ZeeslagState, request: OpenSums, event: Summed) -> ZeeslagState:
+    """Apply the masked sums of shared border cells: how many ships lie at each, not whose; raises
+    :class:`RuleError` for a sum that is out of range or missing."""
     if len(event.sums) != len(request.sums) or any(type(total) is not int or not 0 <= total <= len(terms)
                                                     for total, terms in zip(event.sums, request.sums)):
         raise RuleError("zeeslag.opened", f"the sums must be one per cell, each at most its number of seats, got {event.sums!r}")

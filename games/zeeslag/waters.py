@@ -38,6 +38,7 @@ class OwnSeas:
 
     @property
     def seas(self) -> tuple[Grid, ...]:
+        """One grid per seat: each seat's sea is its board."""
         return (self.board,) * self.seats
 
     def sea_of(self, seat: int) -> int:
@@ -75,33 +76,41 @@ class SharedSea:
 
     @property
     def board(self) -> Grid:
+        """A seat's window: its home block and one border column either side."""
         return Grid(BLOCK + 2, self.height)
 
     @property
     def sea(self) -> Grid:
+        """The one sea: ``BLOCK`` columns per seat, side by side."""
         return Grid(BLOCK * self.seats, self.height)
 
     @property
     def seas(self) -> tuple[Grid, ...]:
+        """The one shared sea, as a one-element tuple (the layouts answer alike)."""
         return (self.sea,)
 
     def sea_of(self, seat: int) -> int:
+        """Every seat's fleet lies in sea 0, the shared one."""
         return 0
 
     def to_sea(self, seat: int, cell: int) -> int | None:
+        """The sea cell of ``seat``'s board cell ``cell``; None for the outer column of an end seat, which lies off the sea."""
         x, y = self.board.xy(cell)
         column = BLOCK * seat - 1 + x
         return self.sea.cell(column, y) if 0 <= column < self.sea.width else None
 
     def to_board(self, seat: int, cell: int) -> int | None:
+        """``seat``'s board cell at sea cell ``cell``, or None outside its window."""
         column, y = self.sea.xy(cell)
         x = column - BLOCK * seat + 1
         return self.board.cell(x, y) if 0 <= x < self.board.width else None
 
     def reach(self, seat: int) -> tuple[int, ...]:
+        """The sea cells of ``seat``'s window, in reading order: where its ships may lie."""
         return _reach(self, seat)
 
     def holders(self, sea: int, cell: int) -> tuple[int, ...]:
+        """The seats whose windows cover sea cell ``cell``: two on a border column, else one."""
         return _holders(self)[cell]
 
     def home(self, cell: int) -> bool:
@@ -109,6 +118,7 @@ class SharedSea:
         return 1 <= self.board.xy(cell)[0] <= BLOCK
 
     def place_problem(self, seat: int, cells: Sequence[int]) -> str | None:
+        """Why a ship on these board cells breaks the shared sea's rule: off the sea, or no cell in its home block."""
         if any(self.to_sea(seat, cell) is None for cell in cells):
             return "leaves the sea"
         if not any(self.home(cell) for cell in cells):
