@@ -17,7 +17,7 @@ a module only to resolve an inherited docstring.
 import ast
 import importlib
 import inspect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tests.paths import ROOT
@@ -79,10 +79,14 @@ def _inherits_doc(module: str, cls: str, method: str) -> bool:
     return inspect.getdoc(getattr(owner, method)) is not None
 
 
-def undocumented(path: Path) -> Iterator[str]:
-    """The dotted names in one file that lack a docstring (the module itself as its name)."""
-    module = _module_name(path)
-    tree = ast.parse(path.read_text(), filename=str(path))
+InheritsDoc = Callable[[str, str, str], bool]
+
+
+def undocumented_in(source: str, module: str, inherits: InheritsDoc = _inherits_doc) -> Iterator[str]:
+    """The dotted names defined in ``source`` (the text of ``module``) that lack a docstring,
+    the module itself as its own name; ``inherits(module, class, method)`` says whether an
+    undocumented method gets a docstring from a base class."""
+    tree = ast.parse(source)
     if ast.get_docstring(tree) is None:
         yield module
     for node in _public(tree.body):
@@ -96,25 +100,31 @@ def undocumented(path: Path) -> Iterator[str]:
                 # an @overload family, or a property with its setter: one docstring covers the name
                 methods[method.name] = methods.get(method.name, False) or ast.get_docstring(method) is not None
         for name, documented in methods.items():
-            if not documented and not _inherits_doc(module, node.name, name):
+            if not documented and not inherits(module, node.name, name):
                 yield f"{module}.{node.name}.{name}"
 
 
-def census(include_in_progress: bool) -> tuple[list[str], int]:
-    """(undocumented names, all public names) over both layers; for the issue's figures."""
-    missing: list[str] = []
-    total = 0
-    for path in public_sources():
-        if not include_in_progress and _in_progress(path.relative_to(ROOT).as_posix()):
-            continue
-        tree = ast.parse(path.read_text())
-        total += 1
-        for node in _public(tree.body):
-            total += 1
-            if isinstance(node, ast.ClassDef):
-                total += len({m.name for m in _public(node.body) if not isinstance(m, ast.ClassDef)})
-        missing.extend(undocumented(path))
-    return missing, total
+def undocumented(path: Path) -> Iterator[str]:
+    """The names in one source file of the layers that lack a docstring."""
+    return undocumented_in(path.read_text(), _module_name(path))
+
+
+def _count(source: str) -> int:
+    """How many public names ``source`` defines: the module, its public classes and functions,
+    and the distinct public method names of those classes."""
+    body = ast.parse(source).body
+    return 1 + sum(1 + (len({m.name for m in _public(node.body) if not isinstance(m, ast.ClassDef)})
+                        if isinstance(node, ast.ClassDef) else 0) for node in _public(body))
+
+
+def census(include_in_progress: bool) -> dict[str, tuple[int, int]]:
+    """Per layer: (public names without a docstring, all public names); the issue's figures."""
+    figures = {}
+    for layer in LAYERS:
+        paths = [path for path in public_sources() if path.relative_to(ROOT).parts[0] == layer
+                 and (include_in_progress or not _in_progress(path.relative_to(ROOT).as_posix()))]
+        figures[layer] = (sum(1 for path in paths for _ in undocumented(path)), sum(_count(path.read_text()) for path in paths))
+    return figures
 
 
 def test_every_public_name_of_protocol_and_games_has_a_docstring():
@@ -124,12 +134,76 @@ def test_every_public_name_of_protocol_and_games_has_a_docstring():
     assert not missing, "public names without a docstring:\n  " + "\n  ".join(missing)
 
 
+CHECKED = '''"""A module."""
+
+import dataclasses
+
+
+def bare(): pass
+
+
+def _private(): pass
+
+
+class Base:
+    """Documented."""
+
+    def step(self):
+        """What every step does."""
+
+    def loose(self): pass
+
+    def _hidden(self): pass
+
+    @property
+    def size(self):
+        """How big."""
+
+    @size.setter
+    def size(self, value): pass
+
+
+class Undocumented(Base):
+    def step(self): pass
+
+    def own(self): pass
+'''
+
+
+def test_the_check_names_each_undocumented_public_name_and_accepts_an_inherited_docstring():
+    def inherits(module, cls, method):  # what inspect.getdoc finds for CHECKED: Base documents step
+        return (cls, method) == ("Undocumented", "step")
+
+    assert list(undocumented_in(CHECKED, "toy", inherits)) == ["toy.bare", "toy.Base.loose", "toy.Undocumented", "toy.Undocumented.own"]
+    assert list(undocumented_in("x = 1", "bare_module", inherits)) == ["bare_module"]
+
+
+class _Documented:
+    def step(self) -> None:
+        """The base's words for every override."""
+
+
+class _Override(_Documented):
+    def step(self) -> None:
+        pass
+
+    def own(self) -> None:
+        pass
+
+
+def test_an_override_of_a_documented_method_inherits_its_docstring_and_nothing_else_does():
+    assert _inherits_doc(__name__, "_Override", "step")
+    assert not _inherits_doc(__name__, "_Override", "own")
+    # a game's bot that subclasses the shared RandomBot needs no words of its own for ``choose``
+    assert _inherits_doc("fairtable.games.duel.bots", "RandomBot", "choose")
+
+
 def test_in_progress_names_only_files_that_exist():
     for entry in IN_PROGRESS:
         assert (ROOT / entry).exists(), f"IN_PROGRESS names {entry}, which is gone: drop it"
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # python -m tests.test_docstrings: the figures
     for flag in (False, True):
-        names, count = census(flag)
-        print(f"{'including' if flag else 'excluding'} in-progress: {len(names)} of {count} undocumented")
+        print("with" if flag else "without", "the files in progress:",
+              ", ".join(f"{layer}/ {missing} of {total} undocumented" for layer, (missing, total) in census(flag).items()))
