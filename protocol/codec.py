@@ -33,6 +33,8 @@ Value = None | bool | int | str | bytes | tuple | list | dict
 
 INT_MIN = -(1 << 63)
 INT_MAX = (1 << 64) - 1
+"""The wire's integer range is msgpack's: int64 below zero, uint64 above; anything wider has
+no single encoding and is refused."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+"""The limits of a value with no tighter ones of its own; records and files pass their own."""
 
 
 class CodecError(ProtocolError):

@@ -19,6 +19,7 @@ from fairtable.protocol.hashing import digest
 from fairtable.protocol.identity import SIGNATURE_SIZE, PublicKey, SecretKey
 
 SIGN_PURPOSE = "envelope"
+"""The signature purpose of every envelope, so no other signed message can pass for one."""
 HASH_SIZE = 32
 _FIELDS = ("body", "kind", "prev", "seat", "seq", "table")
 _KIND = re.compile(r"[a-z][a-z0-9_.-]{0,31}")
@@ -32,9 +33,11 @@ class EnvelopeError(ProtocolError):
 class Envelope:
     """One seat's signed, hash-chained message, kept with the exact ``content`` bytes it signed.
 
-    Holding ``content`` verbatim means nobody re-encodes before checking the signature or
-    hashing; ``hash`` is what the next envelope's ``prev`` must name. Whether the seat may
-    speak here is the session's question, not this class's."""
+    ``table`` is the table id, ``seq`` the envelope's place in the chain (from 0), ``prev`` the
+    hash of the envelope before it (the table id for the first), ``seat`` its author, ``kind``
+    and ``body`` what it says. Holding ``content`` verbatim means nobody re-encodes before
+    checking the signature or hashing; ``hash`` is what the next envelope's ``prev`` must name.
+    Whether the seat may speak here is the session's question, not this class's."""
 
     table: bytes
     seq: int

@@ -7,6 +7,8 @@ import hashlib
 from fairtable.protocol.errors import UsageError
 
 DOMAIN = b"fairtable/v1/"
+"""The prefix of every hashed or signed label, so nothing fairtable hashes or signs can be taken
+for another protocol's (or another version's) message."""
 
 
 def label_prefix(label: str) -> bytes:

@@ -24,7 +24,10 @@ from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript_file import TranscriptFile
 
 Tamper = Callable[[int, str, Any], tuple[str, Any]]
+"""``(seat, kind, body) -> (kind, body)``: how a test makes the due seat send something other
+than its honest message, to see the others refuse it."""
 MAX_ENVELOPES = 100_000
+"""Where :meth:`SelfPlay.play` gives up: a game that never ends is a bug, not a long game."""
 
 
 def derive(seed: bytes, label: str, index: int) -> bytes:

@@ -28,6 +28,8 @@ FORMAT = "fairtable-transcript"
 VERSION = 1
 SEED_SIZE = 32
 RECORD_LIMITS = codec.Limits(max_size=1 << 22, max_bin=1 << 22)
+"""Decoder limits per record (4 MiB): a hostile or damaged file is refused at its first
+oversized record instead of filling memory."""
 
 
 class TranscriptFileError(ProtocolError):

@@ -20,7 +20,9 @@ from fairtable.games.drachenherz.moves import parse, takes
 from fairtable.games.drachenherz.state import DrachenherzState
 
 SURE = 1000
+"""Certainty in the bot's odds: chances are integer thousandths, so its choices never depend on float rounding."""
 TENTHS = 10
+"""Points are scored in tenths, so a mean card value stays an integer."""
 MEAN = {kind: TENTHS * sum(c.value for c in CARDS if c.kind == kind) // sum(c.kind == kind for c in CARDS) for kind in KINDS}
 """A card's mean value per kind, in tenths: the worth of an unseen card the opponent lays."""
 

@@ -26,6 +26,7 @@ LOWEST, HIGHEST, STEP = 50, 300, 10
 BAND = (340, 380)
 """Attack + defence of every card but the weak one."""
 WEAK = "De Jongen"
+"""The one card outside the balance band: the rulings make De Jongen (50/50) a weak card."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from fairtable.games.contract import Face, Handle, Result, Teams
 from fairtable.games.shengji.order import Order, order_for
 
 TEAMS: Teams = ((0, 2), (1, 3))
+"""Partners sit opposite: seats 0 and 2 against 1 and 3."""
 
 
 def team_of(seat: int) -> int:

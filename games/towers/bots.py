@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from fairtable.games.towers.game import Towers
 
 WIN = 10**9
+"""The score of a won game: above any material lead, so the bot always takes a win it sees."""
 AGAIN = 30
 """What another action is worth."""
 

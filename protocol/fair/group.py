@@ -38,7 +38,9 @@ from fairtable.protocol.hashing import digest
 POINT_SIZE = 32
 SCALAR_SIZE = 32
 ORDER = (1 << 252) + 27742317777372353535851937790883648493
+"""``L``, the prime order of the subgroup: scalars are reduced modulo it."""
 FIELD = (1 << 255) - 19
+"""``p = 2^255 - 19``: a canonical u-coordinate is below it."""
 _WIDE = 64
 _TOP = 1 << 254
 _T_LIMIT = 1 << 251

@@ -35,6 +35,7 @@ from fairtable.protocol.hashing import digest
 
 KEY_SIZE = 32
 PAIR_LABEL = "sum/pair"
+"""The seed label of a seat's pair key: one key per seat and game, shared by all its sums."""
 _PROBE = bytes([9]) + bytes(31)
 """A fixed scalar: X25519 with it yields all zeros exactly for a public key of small order."""
 

@@ -49,8 +49,11 @@ from fairtable.protocol.fair.seeds import GameRef, Seed
 from fairtable.protocol.hashing import digest
 
 SHUFFLE = "shuffle"
+"""Stage kind: encrypt every entry with the deck key and permute (every seat but the last)."""
 SHUFFLE_LOCK = "shuffle-lock"
+"""Stage kind: permute and encrypt with position keys at once (the last seat)."""
 LOCK = "lock"
+"""Stage kind: swap the deck key for position keys, so each position can be opened alone."""
 MAX_NAME = 64
 
 Entries = tuple[bytes, ...]

@@ -24,12 +24,16 @@ from fairtable.protocol.tournament.results import Outcome, outcome
 FORMAT = "fairtable-tournament"
 VERSION = 1
 FILE_NAME = "tournament.ftr"
+"""The tournament file's name in a tournament's folder, beside one transcript per table."""
 LIMITS = codec.Limits(max_size=1 << 20, max_bin=1 << 20)
+"""Decoder limits for a tournament file (1 MiB): far above a record of 16 participants and its draw values."""
 
 COUNTED = "counted"
 """A valid transcript of the table (or one that names a cheating seat, who loses it)."""
 MISSING = "missing"
+"""No transcript of the table was found: the tournament stops there until one is."""
 INVALID = "invalid"
+"""A transcript was found but gives no outcome to count: another table's, unreadable, damaged or unfinished."""
 
 FOREIGN = "foreign"
 """A verdict: the transcript is of another table than the one the record calls for here."""

@@ -15,6 +15,7 @@ from fairtable.games.duel.results import SeatStats, stats
 from fairtable.protocol.session.verify import VALID, VIOLATION, Report
 
 NOTHING = SeatStats(0, 0, 0)
+"""The figures of a seat whose table gave no readable duel result."""
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,9 @@ SIZES = (4, 8, 12, 16)
 """The participant counts the text calls ideal; other counts are refused (groups of 4)."""
 GROUP_SIZE = 4
 ADVANCE = (1, 2)
+"""How many of each group may qualify (option ``advance``)."""
 NONCE_SIZE = 16
+"""The bytes of a table's derived nonce: the shortest nonce a genesis takes."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ STAGES = {
     "final": Stage("final", "1v1", {"rounds": 3, "duels": 3, "tie": "playoff"}, 2),
 }
 OPTIONS = ("advance", *STAGES)
+"""Every option a tournament record may set: ``advance`` and one table-options map per stage."""
 
 
 @dataclass(frozen=True)
