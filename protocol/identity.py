@@ -98,7 +98,7 @@ class SecretKey:
 
     @classmethod
     def generate(cls) -> SecretKey:
-        """A fresh key from the operating system's randomness: a new player identity."""
+        """A fresh random key (OpenSSL's CSPRNG): a new player identity."""
         return cls(Ed25519PrivateKey.generate())
 
     @classmethod

@@ -47,7 +47,7 @@ class GreedyBot:
 
     def worth(self, state: DrachenherzState, seat: int, move: Any) -> int:
         """What ``move`` gains ``seat`` now minus the opponent's best expected reply, in thousandths
-        of tenths of a point (integers only, so the bot is deterministic); no reply is feared on the last card."""
+        of tenths of a point (integers only, so the bot is deterministic); no reply is feared on the last turn."""
         parsed = parse(move)
         if not parsed.play:
             return 0

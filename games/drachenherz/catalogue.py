@@ -21,7 +21,7 @@ the mover's collection, or out of the game. Stacks keep their cards (None)."""
 @dataclass(frozen=True)
 class Kind:
     """One of the nine kinds as ``cards.json`` defines it: its names, its field (a stack or n
-    slots) and what its action takes; the rules read kinds, never kind names."""
+    slots) and what its action takes."""
 
     id: str
     name: str

@@ -111,7 +111,7 @@ class GreedyBot:
         return kept_deck(state, seat) if state.players[seat].built else built_deck(state.variant)
 
     def choose(self, game: DuelGame, state: DuelState, seat: int) -> Any:
-        """Draft the pick that suits the deck's lean; otherwise play the hand card worth most in this role."""
+        """In the draft, the pool's best card in the role its picks lack; else the hand card worth most in this role."""
         moves = game.legal_moves(state, seat)
         if state.step == "draft":
             return {"pick": self._pick(state, seat)}

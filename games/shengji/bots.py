@@ -23,8 +23,8 @@ DECLARE_AT = 9
 
 
 class GreedyBot:
-    """Plays with its own seat's knowledge: declares its longest trump suit, buries short
-    plain suits, leads strength, wins cheaply or feeds a winning partner points."""
+    """Plays with its own seat's knowledge: declares the suit that gives it most trumps, buries
+    short plain suits, leads strength, wins cheaply or feeds a winning partner points."""
 
     def choose(self, game: Shengji, state: ShengjiState, seat: int) -> Any:
         """The move for the current step (declare, bury, lead or follow), chosen as the module says."""

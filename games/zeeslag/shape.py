@@ -28,7 +28,7 @@ def _normal(points: Iterable[tuple[int, int]]) -> Offsets:
 
 @dataclass(frozen=True)
 class Shape:
-    """A ship's cells as offsets from its corner, normalised so equal shapes compare equal in any turn."""
+    """A ship's cells as offsets from its corner, normalised (corner at 0, reading order) so equal shapes compare equal."""
 
     offsets: Offsets
 
