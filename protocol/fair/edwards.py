@@ -86,6 +86,7 @@ def base_mul(scalar: int, ops: ProofOps | None = None) -> bytes:
 
 
 def add(p: bytes, q: bytes, ops: ProofOps | None = None) -> bytes:
+    """``p + q``; it only decodes its inputs, so callers add points already multiplied or checked."""
     if ops is not None:
         ops.adds += 1
     try:
@@ -95,6 +96,7 @@ def add(p: bytes, q: bytes, ops: ProofOps | None = None) -> bytes:
 
 
 def sub(p: bytes, q: bytes, ops: ProofOps | None = None) -> bytes:
+    """``p − q``, with :func:`add`'s caveat."""
     if ops is not None:
         ops.adds += 1
     try:
