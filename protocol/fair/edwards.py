@@ -146,6 +146,12 @@ def generators(count: int) -> tuple[bytes, ...]:
     return tuple(hash_to_points("fair/proof-generator", [encode(["vector", i]) for i in range(count)]))
 
 
+@cache
+def generator_sum(count: int) -> bytes:
+    """``Σ H_i`` over :func:`generators`, which every verification of an ``m``-entry shuffle subtracts."""
+    return total(generators(count))
+
+
 CHAIN_BASE = hash_to_points("fair/proof-generator", [encode(["chain"])])[0]
 """``Ĥ``, the start of the shuffle argument's product chain."""
 
@@ -163,22 +169,4 @@ def nonces(stream: Stream, count: int) -> list[int]:
         value = int.from_bytes(stream.read(64), "little") % ORDER
         if value:
             result.append(value)
-    return result
-
-
-def scalar_bytes(values: Sequence[int]) -> list[bytes]:
-    """Scalars as the wire has them: 32 bytes little-endian, below L."""
-    return [_bytes(v) for v in values]
-
-
-def scalar_ints(values: Sequence[object]) -> list[int] | None:
-    """The integers of canonical 32-byte scalars (zero allowed: a response may be zero), or None if one is not."""
-    result = []
-    for value in values:
-        if not (isinstance(value, bytes) and len(value) == SCALAR_SIZE):
-            return None
-        number = int.from_bytes(value, "little")
-        if number >= ORDER:
-            return None
-        result.append(number)
     return result

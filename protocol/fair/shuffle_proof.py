@@ -30,6 +30,7 @@ from fairtable.protocol.fair.edwards import (
     add,
     base_mul,
     combination,
+    generator_sum,
     generators,
     mul,
     nonces,
@@ -161,7 +162,7 @@ def verify_shuffle(context: bytes, statement: ShuffleStatement, proof: ShufflePr
     try:
         # Each c_j is multiplied (checked) in Σ c·u_j·c_j before its plain sum is formed.
         cu = combination([c * uj % ORDER for uj in u], proof.permutation, ops)
-        ones = sub(total(proof.permutation, ops), total(hs, ops), ops)
+        ones = sub(total(proof.permutation, ops), generator_sum(m), ops)
         end = sub(mul(c, proof.chain[-1], ops), mul(c * product, CHAIN_BASE, ops), ops)
         t1 = sub(base_mul(s1, ops), mul(c, ones, ops), ops)
         t2 = sub(base_mul(s2, ops), end, ops)
