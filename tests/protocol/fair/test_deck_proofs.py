@@ -193,14 +193,28 @@ def _refused(table: Table, index: int, inputs: tuple[bytes, ...], stage: ProvenS
     return caught.value
 
 
+def hidden_table(seats: int) -> Table:
+    game = make_game("hidden")
+    deck = Deck.hidden(game, "secret", list(range(seats)), seats - 1, 5, list(range(7)), 1)
+    return Table(deck, make_seeds(game, seats), [0, 2, 3, 5, 6])
+
+
 @pytest.mark.parametrize("seats", [2, 3, 4])
 @pytest.mark.parametrize("cheat", sorted(SHUFFLE_CHEATS))
 def test_a_false_shuffling_stage_is_refused_naming_its_author(seats, cheat):
-    table = public_table(seats, 5)
-    inputs = table.run()
-    for stage in table.deck.stages:
-        if stage.kind != LOCK:
-            _refused(table, stage.index, inputs[stage.index], _shuffled_cheat(table, stage.index, inputs[stage.index], SHUFFLE_CHEATS[cheat]))
+    for table in (public_table(seats, 5), hidden_table(seats)):
+        inputs = table.run()
+        for stage in table.deck.stages:
+            if stage.kind != LOCK and not (table.deck.owner is not None and stage.index == 0):
+                forged = _shuffled_cheat(table, stage.index, inputs[stage.index], SHUFFLE_CHEATS[cheat])
+                _refused(table, stage.index, inputs[stage.index], forged)
+
+
+def test_a_hidden_decks_first_shuffle_is_the_owners_alone_to_answer_for():
+    """§12.6: stage 0 of a hidden deck has a secret input, so a substituted entry there passes live."""
+    table = hidden_table(2)
+    forged = _shuffled_cheat(table, 0, table.initial, _substitute)
+    table.verify(0, table.initial, forged)
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -215,16 +229,16 @@ def test_a_dropped_entry_is_refused_naming_its_author(seats):
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_a_wrong_key_for_one_position_is_refused_naming_its_author(seats):
-    table = public_table(seats, 5)
-    inputs = table.run()
-    for stage in table.deck.stages:
-        if stage.kind == SHUFFLE:
-            continue
-        honest = table.prove(stage.index, inputs[stage.index])
-        entries = list(honest.entries)
-        entries[2] = mul(2, entries[2])
-        forged = _forged(table, stage.index, inputs[stage.index], honest.shuffled, tuple(entries))
-        assert "lock" in str(_refused(table, stage.index, inputs[stage.index], forged))
+    for table in (public_table(seats, 5), hidden_table(seats)):
+        inputs = table.run()
+        for stage in table.deck.stages:
+            if stage.kind == SHUFFLE:
+                continue
+            honest = table.prove(stage.index, inputs[stage.index])
+            entries = list(honest.entries)
+            entries[2] = mul(2, entries[2])
+            forged = _forged(table, stage.index, inputs[stage.index], honest.shuffled, tuple(entries))
+            assert "lock" in str(_refused(table, stage.index, inputs[stage.index], forged))
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
