@@ -446,7 +446,20 @@ def test_deck_proofs_follow_the_spec():
         index, kind, seat = stage["index"], stage["kind"], stage["seat"]
         key, keys = commitments[seat]
         outputs = [x(e) for e in stage["entries"]]
+
+        def nonces(part: str, inputs: list[bytes], count: int, seat=seat, index=index) -> list[int]:
+            proof_key = derive(table, game, seat, seed_of(seat), "deck/proof", name, index, part)
+            stream, values = RefStream(h("fair/proof-nonce", encode([proof_key, inputs]))), []
+            while len(values) < count:
+                value = int.from_bytes(stream.read(64), "little") % L
+                values += [value] if value else []
+            return values
+
         if kind != "lock":
+            permutation = RefStream(derive(table, game, seat, seed_of(seat), "deck/permutation", name)).permutation(m)
+            r = nonces("shuffle", entries, m)  # c_j = r_j·G + H_{q[j]}: input p[i] goes to output i
+            commitments_of_inputs = stage["shuffle_proof"]["permutation_commitments"]
+            assert all(commitments_of_inputs[permutation[i]] == ed_sum(ed_base(r[permutation[i]]), hs[i]).hex() for i in range(m))
             context = h("fair/proof-context", encode([label, index, kind, seat, "shuffle"]))
             assert stage["shuffle_context"] == context.hex()
             shuffled = [x(e) for e in stage["shuffled"]]
@@ -458,6 +471,11 @@ def test_deck_proofs_follow_the_spec():
             context = h("fair/proof-context", encode([label, index, kind, seat, "lock"]))
             assert stage["lock_context"] == context.hex()
             assert lock_verifies(context, key, keys, entries, outputs, stage["lock_proof"])
+            deck_key = int.from_bytes(RefStream(derive(table, game, seat, seed_of(seat), "deck/key", name)).scalar(), "little")
+            c = ints([stage["lock_proof"]["challenge"]])[0]
+            factors = [k * pow(deck_key, -1, L) % L for k in position_keys[seat]]
+            responses = [(w + c * f) % L for w, f in zip(nonces("lock", entries, m), factors)]
+            assert ints(stage["lock_proof"]["responses"]) == responses
             assert not lock_verifies(context, key, keys, entries, outputs[::-1], stage["lock_proof"])
         entries = outputs
     # The same seeds and deck as mental_deck.json: every position opens to the card it opens to there.
