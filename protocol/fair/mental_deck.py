@@ -177,7 +177,13 @@ class Deck:
         """The input of stage 0: the card points in order (a hidden deck's from its composition)."""
         if self.owner is None:
             return self.points
-        return self._points(_numbered(self.check_composition(composition)))
+        return self._points(self.initial_cards(composition))
+
+    def initial_cards(self, composition: Sequence[int] | None = None) -> tuple[Card, ...]:
+        """The cards of stage 0's input in order: the candidates, or a hidden deck's composition numbered."""
+        if self.owner is None:
+            return self.candidates
+        return _numbered(self.check_composition(composition))
 
     def check_composition(self, composition: Sequence[int] | None) -> tuple[int, ...]:
         """A hidden deck's composition as sorted ids; ValueError unless it fits the catalogue."""

@@ -18,6 +18,15 @@ entry needs (fairness.md §1.1), timed as a raw batch (``point_check_us`` per en
 The batches are timed in alternation with the shuffle rounds, so that a change of CPU speed
 during the run affects all sides alike; each ratio is the best shuffle over the best batch, and
 ``*_spread`` the lowest and highest ratio of a shuffle round to the batch timed beside it.
+
+The ``proof_*`` figures are the proof layer of the next protocol version (fairness.md §12),
+in the same run: the same deck with every stage proved and every proof verified.
+``proof_cpu_ms_per_node`` is all one node does for the deck (its key commitments, its stages
+computed and proved, every other seat's commitments checked and stages verified, every other
+seat's position keys checked against their commitments), the busiest node counted;
+``proof_unproven_ms_per_node`` the same node's share of today's unproven shuffle (its stages
+and the checks of its inputs), and ``proof_ratio`` the first over the goal
+(``proof_goal_ms``: 150 ms for 2×52, 1 s for 4×108), to stay below ``proof_goal`` = 1.
 """
 
 from __future__ import annotations
@@ -25,16 +34,20 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TypeVar
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from nacl.bindings import crypto_core_ed25519_from_uniform, crypto_scalarmult, crypto_scalarmult_ed25519_noclamp
 
 from fairtable.protocol import codec
+from fairtable.protocol.fair.deck_proofs import KeyCommitments, card_points, check_key, commit_keys, prove_stage, verify_stage
+from fairtable.protocol.fair.edwards import ProofOps, check_points
 from fairtable.protocol.fair.group import Ops, first_off_curve, ladder_scalars
 from fairtable.protocol.fair.mental_deck import (
     Deck,
     DeckKeys,
+    Entries,
     check_keys,
     check_stage,
     key_body,
@@ -51,6 +64,8 @@ NAME = "deck"
 HELP = "mental deck shuffle, deal and verification against raw scalar multiplication"
 GOAL = 0.45
 LADDER_GOAL = 1.2
+PROOF_GOALS_MS = {(2, 52): 150, (4, 108): 1000}
+"""CPU per node for a deck proved and verified by every node, by (seats, cards) (issue 30)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -159,7 +174,9 @@ def run(args: argparse.Namespace) -> dict:
     verify_deck(deck, seeds, stages, published, ops=verify_ops)
     verify_time = _best_time(lambda: verify_deck(deck, seeds, stages, published), args.rounds)
 
+    proofs = _proofs(deck, seeds, keys, args.rounds, times[1:])
     return {
+        **proofs,
         "seats": args.seats,
         "cards": args.cards,
         "edwards_mult_us": round(mult * 1e6, 2),
@@ -199,4 +216,83 @@ def run(args: argparse.Namespace) -> dict:
         "point_check_us": round(batch["point_checks"] / max(1, shuffle_ops.checked) * 1e6, 2),
         "floor_ratio": round(floor / (shuffle_mults * mult), 3),
         "ladder_floor_ratio": round(floor / (shuffle_mults * ladder), 3),
+    }
+
+
+def _proofs(deck: Deck, seeds: dict[int, Seed], keys: dict[int, DeckKeys], rounds: int, unproven: list[float]) -> dict:
+    """The proof-carrying deck: per stage the time and work to prove and to verify, and the CPU of the busiest node."""
+    seats = deck.seats
+
+    def check_commitments(commitments: dict[int, KeyCommitments]) -> None:
+        for c in commitments.values():
+            check_points([c.deck_key, *c.position_keys])
+
+    def check_published_keys(commitments: dict[int, KeyCommitments]) -> None:
+        for seat in seats:
+            for position, key in enumerate(keys[seat].position_keys):
+                check_key(deck, commitments[seat], position, key)
+
+    def stage_run(index: int, commitments: KeyCommitments, inputs: Entries) -> tuple[float, float, Entries, ProofOps, ProofOps]:
+        prove_ops, verify_ops = ProofOps(), ProofOps()
+        seat = deck.stages[index].seat
+        prove_time, proven = _timed(lambda: prove_stage(deck, index, seeds[seat], keys[seat], commitments, inputs, prove_ops))
+        verify_time, _ = _timed(lambda: verify_stage(deck, index, inputs, proven, commitments, verify_ops))
+        return prove_time, verify_time, proven.entries, prove_ops, verify_ops
+
+    def run() -> tuple[dict[int, float], list[tuple[float, float]], list[tuple[ProofOps, ProofOps]]]:
+        own: dict[int, float] = {}
+        commitments: dict[int, KeyCommitments] = {}
+        for seat in seats:
+            own[seat], commitments[seat] = _timed(partial(commit_keys, keys[seat]))
+        check_time, _ = _timed(lambda: check_commitments(commitments))
+        points_time, entries = _timed(lambda: card_points(deck))
+        times, work = [], []
+        for stage in deck.stages:
+            prove_time, verify_time, entries, prove_ops, verify_ops = stage_run(stage.index, commitments[stage.seat], entries)
+            times.append((prove_time, verify_time))
+            work.append((prove_ops, verify_ops))
+        key_time, _ = _timed(lambda: check_published_keys(commitments))
+        per_node = {}
+        for seat in seats:
+            others = len(seats) - 1
+            proving = sum(p for stage, (p, _) in zip(deck.stages, times) if stage.seat == seat)
+            verifying = sum(v for stage, (_, v) in zip(deck.stages, times) if stage.seat != seat)
+            checks = (check_time + key_time) * others / len(seats)
+            per_node[seat] = own[seat] + points_time + proving + verifying + checks
+        return per_node, times, work
+
+    per_node, times, work = run()
+    for _ in range(rounds - 1):
+        again = run()
+        if max(again[0].values()) < max(per_node.values()):
+            per_node, times = again[0], again[1]
+    busiest = max(per_node, key=lambda seat: per_node[seat])
+    unproven_node = sum(t for stage, t in zip(deck.stages, unproven) if stage.seat == busiest)
+    goal = PROOF_GOALS_MS.get((len(seats), deck.size))
+    cpu_ms = per_node[busiest] * 1e3
+    m = deck.size
+    return {
+        "proof_cpu_ms_per_node": round(cpu_ms, 1),
+        "proof_unproven_ms_per_node": round(unproven_node * 1e3, 2),
+        "proof_overhead": round(cpu_ms / (unproven_node * 1e3), 1),
+        "proof_goal_ms": goal,
+        "proof_ratio": round(cpu_ms / goal, 3) if goal else None,
+        "proof_goal": 1.0,
+        "proof_deck_prove_ms": round(sum(p for p, _ in times) * 1e3, 1),
+        "proof_deck_verify_ms": round(sum(v for _, v in times) * 1e3, 1),
+        "proof_stages": [
+            {
+                "stage": stage.index,
+                "kind": stage.kind,
+                "seat": stage.seat,
+                "prove_ms": round(p * 1e3, 2),
+                "verify_ms": round(v * 1e3, 2),
+                "prove_mults_per_card": round(prove.mults / m, 2),
+                "prove_base_mults_per_card": round(prove.base_mults / m, 2),
+                "verify_mults_per_card": round(verify.mults / m, 2),
+                "verify_base_mults_per_card": round(verify.base_mults / m, 2),
+                "verify_adds_per_card": round(verify.adds / m, 2),
+            }
+            for stage, (p, v), (prove, verify) in zip(deck.stages, times, work)
+        ],
     }

@@ -18,3 +18,18 @@ def test_deck_bench_reports_consistent_counts():
         assert 0 < low <= high
     assert figures["checked_entries"] == (2 * 3 - 2) * 8  # every stage's input but the card points
     assert 0 < figures["floor_ratio"] and 1 < figures["ladder_floor_ratio"]  # the checks cost something
+
+
+def test_deck_bench_reports_the_proof_layer_beside_the_unproven_shuffle():
+    args = build_parser().parse_args(["bench", "deck", "--seats", "2", "--cards", "52", "--rounds", "1", "--json"])
+    figures = deck.run(args)
+    assert [(s["kind"], s["seat"]) for s in figures["proof_stages"]] == [("shuffle", 0), ("shuffle-lock", 1), ("lock", 0)]
+    shuffle, shuffle_lock, lock = figures["proof_stages"]
+    # §12.6: a shuffle proved with 5 multiplications per card (the stage's own included), verified with 6;
+    # a lock with 3 and 4; a shuffle-lock is both.
+    assert (shuffle["prove_mults_per_card"], lock["prove_mults_per_card"], shuffle_lock["prove_mults_per_card"]) == (5, 3, 8)
+    assert round(shuffle["verify_mults_per_card"]) == 6 and lock["verify_mults_per_card"] == 4
+    assert figures["proof_goal_ms"] == 150 and figures["proof_goal"] == 1.0
+    assert figures["proof_ratio"] == round(figures["proof_cpu_ms_per_node"] / 150, 3)
+    assert figures["proof_cpu_ms_per_node"] > figures["proof_unproven_ms_per_node"] > 0
+    assert figures["proof_deck_prove_ms"] > 0 and figures["proof_deck_verify_ms"] > 0

@@ -353,3 +353,135 @@ def test_masked_sums_follow_the_spec():
         assert sum(entry["shares"]) % mod == entry["sum"] == sum(entry["values"])
     for entry in v["shares_bodies"]:
         assert encode({"round": v["round"], "shares": bodies[entry["seat"]]}).hex() == entry["body_msgpack"]
+
+
+# ---------------------------------------------------------------- the proof layer of fairness.md §12, from the spec
+
+IDENTITY = (1).to_bytes(32, "little")
+
+
+def ed_mul(k: int, point: bytes) -> bytes:
+    k %= L
+    return IDENTITY if k == 0 else bindings.crypto_scalarmult_ed25519_noclamp(k.to_bytes(32, "little"), point)
+
+
+def ed_base(k: int) -> bytes:
+    k %= L
+    return IDENTITY if k == 0 else bindings.crypto_scalarmult_ed25519_base_noclamp(k.to_bytes(32, "little"))
+
+
+def ed_sum(*points: bytes) -> bytes:
+    result = IDENTITY
+    for point in points:
+        result = bindings.crypto_core_ed25519_add(result, point)
+    return result
+
+
+def ed_neg(point: bytes) -> bytes:
+    return bindings.crypto_core_ed25519_sub(IDENTITY, point)
+
+
+def fs_scalars(label: str, data: bytes, count: int) -> list[int]:
+    stream = RefStream(h(label, data))
+    return [int.from_bytes(stream.read(64), "little") % L for _ in range(count)]
+
+
+def ints(values: list[str]) -> list[int]:
+    return [int.from_bytes(x(value), "little") for value in values]
+
+
+def shuffle_verifies(context: bytes, inputs: list[bytes], outputs: list[bytes], key: bytes, proof: dict, hs: list[bytes],
+                     chain_base: bytes) -> bool:
+    """§12.4's verification, written from the spec."""
+    cs, chain = [x(c) for c in proof["permutation_commitments"]], [x(c) for c in proof["chain"]]
+    (c,), (s1, s2, s3, s4) = ints([proof["challenge"]]), ints(proof["responses"])
+    s_hat, s_vec = ints(proof["chain_responses"]), ints(proof["vector_responses"])
+    h1 = h("fair/shuffle-u", encode([context, inputs, outputs, key, cs]))
+    u = fs_scalars("fair/shuffle-u", h1, len(inputs))
+    product = 1
+    for value in u:
+        product = product * value % L
+    t1 = ed_sum(ed_base(s1), ed_neg(ed_mul(c, ed_sum(*cs, *[ed_neg(g) for g in hs]))))
+    t2 = ed_sum(ed_base(s2), ed_neg(ed_mul(c, chain[-1])), ed_mul(c * product, chain_base))
+    t3 = ed_sum(ed_base(s3), *[ed_mul(s, g) for s, g in zip(s_vec, hs)], *[ed_neg(ed_mul(c * uj, cj)) for uj, cj in zip(u, cs)])
+    t4 = ed_sum(*[ed_mul(s, y) for s, y in zip(s_vec, outputs)], *[ed_neg(ed_mul(s4 * uj, xj)) for uj, xj in zip(u, inputs)])
+    t5 = ed_sum(ed_base(s4), ed_neg(ed_mul(c, key)))
+    before = [chain_base, *chain[:-1]]
+    t_hat = [ed_sum(ed_base(s_hat[i]), ed_mul(s_vec[i], before[i]), ed_neg(ed_mul(c, chain[i]))) for i in range(len(inputs))]
+    return fs_scalars("fair/shuffle-c", encode([h1, chain, [t1, t2, t3, t4, t5], t_hat]), 1)[0] == c
+
+
+def lock_verifies(context: bytes, key: bytes, commitments: list[bytes], inputs: list[bytes], outputs: list[bytes], proof: dict) -> bool:
+    """§12.3's verification with ``g_i = D``, ``h_i = K_i``, ``a_i`` the input, ``b_i`` the output, from the spec."""
+    (c,), responses = ints([proof["challenge"]]), ints(proof["responses"])
+    t = [ed_sum(ed_mul(s, key), ed_neg(ed_mul(c, k))) for s, k in zip(responses, commitments)]
+    v = [ed_sum(ed_mul(s, a), ed_neg(ed_mul(c, b))) for s, a, b in zip(responses, inputs, outputs)]
+    m = len(inputs)
+    return fs_scalars("fair/equal-logs", encode([context, [key] * m, commitments, inputs, outputs, t + v]), 1)[0] == c
+
+
+def test_deck_proofs_follow_the_spec():
+    v = load("deck_proofs.json")
+    table, game, name = x(v["table"]), v["game"], v["name"]
+    label = h("fair/deck", encode([table, game, name]))
+    m = len(v["cards"])
+    assert v["base"] == ed_base(1).hex()
+    chain_base = bindings.crypto_core_ed25519_from_uniform(h("fair/proof-generator", encode(["chain"])))
+    hs = [bindings.crypto_core_ed25519_from_uniform(h("fair/proof-generator", encode(["vector", i]))) for i in range(m)]
+    assert (v["chain_base"], v["generators"]) == (chain_base.hex(), [g.hex() for g in hs])
+    numbered = [(card, v["cards"][:i].count(card)) for i, card in enumerate(v["cards"])]
+    points = [bindings.crypto_core_ed25519_from_uniform(h("fair/card", encode([label, c, n]))) for c, n in numbered]
+    assert v["card_points"] == [p.hex() for p in points]
+    commitments, position_keys = {}, {}
+    for entry in v["commitments"]:
+        seat = entry["seat"]
+        deck_key = RefStream(derive(table, game, seat, seed_of(seat), "deck/key", name)).scalar()
+        positions = RefStream(derive(table, game, seat, seed_of(seat), "deck/positions", name))
+        position_keys[seat] = [int.from_bytes(positions.scalar(), "little") for _ in range(m)]
+        assert entry["deck_key"] == ed_base(int.from_bytes(deck_key, "little")).hex()
+        assert entry["position_keys"] == [ed_base(k).hex() for k in position_keys[seat]]
+        commitments[seat] = (x(entry["deck_key"]), [x(k) for k in entry["position_keys"]])
+    entries = points
+    for stage in v["stages"]:
+        index, kind, seat = stage["index"], stage["kind"], stage["seat"]
+        key, keys = commitments[seat]
+        outputs = [x(e) for e in stage["entries"]]
+
+        def nonces(part: str, inputs: list[bytes], count: int, seat=seat, index=index) -> list[int]:
+            proof_key = derive(table, game, seat, seed_of(seat), "deck/proof", name, index, part)
+            stream, values = RefStream(h("fair/proof-nonce", encode([proof_key, inputs]))), []
+            while len(values) < count:
+                value = int.from_bytes(stream.read(64), "little") % L
+                values += [value] if value else []
+            return values
+
+        if kind != "lock":
+            permutation = RefStream(derive(table, game, seat, seed_of(seat), "deck/permutation", name)).permutation(m)
+            r = nonces("shuffle", entries, m)  # c_j = r_j·G + H_{q[j]}: input p[i] goes to output i
+            commitments_of_inputs = stage["shuffle_proof"]["permutation_commitments"]
+            assert all(commitments_of_inputs[permutation[i]] == ed_sum(ed_base(r[permutation[i]]), hs[i]).hex() for i in range(m))
+            context = h("fair/proof-context", encode([label, index, kind, seat, "shuffle"]))
+            assert stage["shuffle_context"] == context.hex()
+            shuffled = [x(e) for e in stage["shuffled"]]
+            assert shuffle_verifies(context, entries, shuffled, key, stage["shuffle_proof"], hs, chain_base)
+            other = dict(stage["shuffle_proof"], vector_responses=stage["shuffle_proof"]["vector_responses"][::-1])
+            assert not shuffle_verifies(context, entries, shuffled, key, other, hs, chain_base)
+            entries = shuffled
+        if kind != "shuffle":
+            context = h("fair/proof-context", encode([label, index, kind, seat, "lock"]))
+            assert stage["lock_context"] == context.hex()
+            assert lock_verifies(context, key, keys, entries, outputs, stage["lock_proof"])
+            deck_key = int.from_bytes(RefStream(derive(table, game, seat, seed_of(seat), "deck/key", name)).scalar(), "little")
+            c = ints([stage["lock_proof"]["challenge"]])[0]
+            factors = [k * pow(deck_key, -1, L) % L for k in position_keys[seat]]
+            responses = [(w + c * f) % L for w, f in zip(nonces("lock", entries, m), factors)]
+            assert ints(stage["lock_proof"]["responses"]) == responses
+            assert not lock_verifies(context, key, keys, entries, outputs[::-1], stage["lock_proof"])
+        entries = outputs
+    # The same seeds and deck as mental_deck.json: every position opens to the card it opens to there.
+    expected = load("mental_deck.json")["public"]["final_cards"]
+    for position, entry in enumerate(entries):
+        total = 1
+        for keys_of_seat in position_keys.values():
+            total = total * keys_of_seat[position] % L
+        assert list(numbered[points.index(ed_mul(pow(total, -1, L), entry))]) == expected[position]

@@ -11,6 +11,8 @@ import json
 
 from fairtable.protocol import codec
 from fairtable.protocol.fair import masked_sum
+from fairtable.protocol.fair.deck_proofs import card_points, commit_keys, proof_context, prove_stage
+from fairtable.protocol.fair.edwards import BASE, CHAIN_BASE, generators
 from fairtable.protocol.fair.group import FIELD, ORDER, InvalidPoint, hash_to_point, ladder_scalars, multiply, multiply_each
 from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, open_body, root_body
 from fairtable.protocol.fair.mental_deck import Deck, DeckKeys, composition_commitment, open_position, run_stage, stage_body
@@ -351,6 +353,57 @@ def group_vectors() -> dict:
     }
 
 
+def _scalars_hex(values) -> list[str]:
+    return [value.to_bytes(32, "little").hex() for value in values]
+
+
+def deck_proofs_vectors() -> dict:
+    deck = Deck.public(GAME, "tiny", [0, 1, 2], [7, 7, 9, 12])
+    keys = {s: DeckKeys.derive(seed(s), deck) for s in deck.seats}
+    commitments = {s: commit_keys(keys[s]) for s in deck.seats}
+    entries = card_points(deck)
+    stages = []
+    for stage in deck.stages:
+        proven = prove_stage(deck, stage.index, seed(stage.seat), keys[stage.seat], commitments[stage.seat], entries)
+        record: dict = {"index": stage.index, "kind": stage.kind, "seat": stage.seat}
+        if proven.shuffle is not None:
+            proof = proven.shuffle
+            record["shuffled"] = _hex(proven.shuffled)
+            record["shuffle_context"] = proof_context(deck, stage.index, "shuffle").hex()
+            record["shuffle_proof"] = {
+                "permutation_commitments": _hex(proof.permutation),
+                "chain": _hex(proof.chain),
+                "challenge": _scalars_hex([proof.challenge])[0],
+                "responses": _scalars_hex(proof.responses),
+                "chain_responses": _scalars_hex(proof.chain_responses),
+                "vector_responses": _scalars_hex(proof.vector_responses),
+            }
+        if proven.lock is not None:
+            record["lock_context"] = proof_context(deck, stage.index, "lock").hex()
+            record["lock_proof"] = {"challenge": _scalars_hex([proven.lock.challenge])[0],
+                                    "responses": _scalars_hex(proven.lock.responses)}
+        record["entries"] = _hex(proven.entries)
+        stages.append(record)
+        entries = proven.entries
+    return {
+        "description": "mental_deck.json's public deck (4 cards, seats 0..2, the same seeds and secrets) with the "
+        "proofs of fairness.md §12: generators, card points and key commitments on Edwards encodings, and every "
+        "stage's entries with its shuffle argument and lock proof; scalars are 32 bytes little-endian.",
+        **_context(),
+        "name": deck.name,
+        "seats": list(deck.seats),
+        "cards": list(deck.cards),
+        "base": BASE.hex(),
+        "chain_base": CHAIN_BASE.hex(),
+        "generators": _hex(generators(deck.size)),
+        "card_points": _hex(card_points(deck)),
+        "commitments": [
+            {"seat": s, "deck_key": c.deck_key.hex(), "position_keys": _hex(c.position_keys)} for s, c in commitments.items()
+        ],
+        "stages": stages,
+    }
+
+
 BUILDERS = {
     "group.json": group_vectors,
     "seeds.json": seeds_vectors,
@@ -361,6 +414,7 @@ BUILDERS = {
     "simultaneous.json": simultaneous_vectors,
     "show.json": show_vectors,
     "masked_sum.json": masked_sum_vectors,
+    "deck_proofs.json": deck_proofs_vectors,
 }
 
 
