@@ -220,18 +220,20 @@ async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept, *,
     p2p = P2PHost(secret, host, transport, dcutr, handshake_timeout)
 
     async def handler(stream: INetStream) -> None:
+        # Runs in libp2p's own nursery: anything escaping here would take the whole host down.
+        connected = str(stream.muxed_conn.peer_id)
         try:
             channel = await accept_channel(StreamAdapter(stream, host.get_network()), secret, timeout=handshake_timeout)
+            async with channel:
+                if connected != peer_id_text(channel.peer):
+                    # libp2p authenticated one key and the channel another: someone is splicing streams.
+                    log.warning("libp2p peer %s proved %s in the channel; closed", connected, channel.peer.fingerprint)
+                    return
+                await accept(channel)
         except ChannelError as exc:
-            log.warning("libp2p peer %s: %s", stream.muxed_conn.peer_id, exc)
-            return
-        async with channel:
-            connected = str(stream.muxed_conn.peer_id)
-            if connected != peer_id_text(channel.peer):
-                # libp2p authenticated one key and the channel another: someone is splicing streams.
-                log.warning("libp2p peer %s proved %s in the channel; closed", connected, channel.peer.fingerprint)
-                return
-            await accept(channel)
+            log.info("libp2p peer %s: %s", connected, exc)
+        except Exception as exc:  # a bug must not take the host with it; it is logged in full
+            log.error("libp2p peer %s: internal error: %s", connected, exc, exc_info=True)
 
     addresses = [multiaddr.Multiaddr(text) for text in listen]
     async with host.run(listen_addrs=addresses):
