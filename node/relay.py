@@ -11,6 +11,10 @@ Limits, all enforced by py-libp2p's relay: one reservation per peer (a refresh r
 cut after ``circuit_seconds`` or ``circuit_bytes``. A connection rate per source address is
 not offered by py-libp2p 0.8's relay; it is left to the host's firewall (``spec/node.md``).
 
+The relay also answers AutoNAT (v1) dial-back requests, so a node can learn whether it is
+reachable. It does not serve rendezvous: py-libp2p's service bounds registrations per
+namespace but not the number of namespaces, so one peer could fill a relay's memory.
+
 ``capture`` appends every byte the relay reads from a circuit (what it forwards, after its
 own libp2p channel to each side is decrypted) to a file: how an operator, or a test, shows
 that a relay holds nothing a fairtable seat said.
@@ -21,12 +25,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 import multiaddr
 import trio
 from libp2p import new_host
 from libp2p.abc import INetStream
+from libp2p.host.autonat import AutoNATService
+from libp2p.host.basic_host import BasicHost
 from libp2p.relay.circuit_v2.protocol import MAX_READ_RETRIES, CircuitV2Protocol
 from libp2p.relay.circuit_v2.resources import RelayLimits
 from libp2p.tools.anyio_service import background_trio_service
@@ -95,6 +101,7 @@ async def run_relay(data: Path, host: str, port: int, options: RelayOptions,
              else CapturingRelay(libp2p_host, limits=limits, allow_hop=True, capture=capture))
     peer_id = peer_id_text(secret.public)
     async with libp2p_host.run(listen_addrs=[multiaddr.Multiaddr(relay_address(host, port, peer_id).rsplit("/p2p/", 1)[0])]):
+        AutoNATService(cast(BasicHost, libp2p_host))  # answers dial-back requests: a node learns whether it is reachable
         async with background_trio_service(relay):
             listening = [str(address) for address in libp2p_host.get_addrs()]
             bound = next((address for address in listening if f"/{host}/" in address), listening[0])

@@ -19,7 +19,7 @@ from fairtable.node.keystore import KeyFileError
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "relay", help="run a public relay (libp2p circuit relay v2) for nodes behind NAT routers",
+        "relay", help="run a public relay (libp2p circuit relay v2, AutoNAT) for nodes behind NAT routers",
         description="Forward encrypted bytes between nodes that cannot dial each other, within limits. A relay "
                     "learns who talks to whom, when and how much; it cannot read or change a move.",
     )

@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 import trio
+from libp2p.host.autonat.autonat import AUTONAT_PROTOCOL_ID
+from libp2p.peer.id import ID
 
 from fairtable.node.peer.errors import HandshakeError, IdentityMismatch
 from fairtable.node.peer.p2p import P2PError, open_host, parse_address, relayed
-from fairtable.node.peer.peerid import peer_id_text
+from fairtable.node.peer.peerid import peer_id_bytes, peer_id_text
 from fairtable.node.relay import RelayOptions, RelayStatus, run_relay
 from fairtable.protocol.identity import SecretKey
 
@@ -56,6 +58,11 @@ async def test_direct_and_relayed_channels_reach_the_seat_the_address_names(tmp_
                 direct, circuit = alice.addresses()
                 assert direct.startswith("/ip4/127.0.0.1/tcp/") and direct.endswith(f"/p2p/{alice.peer_id}")
                 assert circuit == f"{relay_address}/p2p-circuit/p2p/{alice.peer_id}"
+                # the relay answers AutoNAT, so a node can learn whether it is reachable
+                relay_peer = ID(peer_id_bytes(parse_address(relay_address)[1]))
+                autonat = await alice.host.new_stream(relay_peer, [AUTONAT_PROTOCOL_ID])
+                assert autonat.get_protocol() == AUTONAT_PROTOCOL_ID
+                await autonat.close()
                 async with await bob.dial(circuit, ALICE.public) as channel:
                     assert channel.peer == ALICE.public and relayed(channel)
                     await round_trips(channel)
