@@ -25,7 +25,9 @@ from fairtable.protocol.identity import SecretKey
 
 MARKER = "fairtable-plaintext-marker"
 """Sent inside every test message: found in the relay's capture, it would be plaintext the relay saw."""
-ROUND_TRIPS = 20
+ROUND_TRIPS = 50
+BULK = 32
+"""Values of 60 000 bytes each sent (and echoed) over the relayed channel with ``--bulk``: the relay's CPU per megabyte."""
 
 
 def key(seed: int) -> SecretKey:
@@ -83,6 +85,10 @@ async def dial(args: argparse.Namespace) -> None:
         start = time.perf_counter()
         channel = await host.dial(args.to, peer)
         result["relay"] = await measure(channel, time.perf_counter() - start)
+        if args.bulk:
+            for number in range(BULK):
+                await channel.send({"n": number, "text": MARKER, "bulk": bytes([number]) * 60000})
+                await channel.receive()
         if args.punch:
             start = time.perf_counter()
             result["punch"] = await host.hole_punch(peer)
@@ -108,6 +114,7 @@ def main() -> None:
     parser.add_argument("--tcp")
     parser.add_argument("--tcp-seed", type=int)
     parser.add_argument("--punch", action="store_true")
+    parser.add_argument("--bulk", action="store_true")
     args = parser.parse_args()
     run = {"listen": listen, "tcp-echo": tcp_echo, "dial": dial}[args.mode]
     try:

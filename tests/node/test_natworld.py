@@ -9,6 +9,7 @@ each dialler prints are figures for the report, never asserted on.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -39,7 +40,7 @@ class World:
     def __init__(self, world: NatWorld, tmp: Path) -> None:
         self.world = world
         self.capture = tmp / "relay-capture.bin"
-        relay = world.start(world.public, [sys.executable, "-m", "fairtable.node.cli", "relay", "--data", str(tmp / "relay"),
+        self.relay_process = relay = world.start(world.public, [sys.executable, "-m", "fairtable.node.cli", "relay", "--data", str(tmp / "relay"),
                                            "--host", RELAY_IP, "--port", "4001", "--capture", str(self.capture)])
         self.relay = relay.stdout.readline().strip() if relay.stdout else ""
         assert self.relay.endswith("/p2p/" + self.relay.rsplit("/", 1)[-1]) and self.relay.startswith(f"/ip4/{RELAY_IP}/tcp/4001/p2p/")
@@ -54,9 +55,15 @@ class World:
         assert circuits, shown
         return circuits[0]
 
-    def dial(self, home: str, seed: int, to: str, peer: int, punch: bool) -> dict:
+    def relay_cpu_seconds(self) -> float:
+        """User and system CPU the relay process has used (``ip netns exec`` execs it, so the pid is the relay's)."""
+        fields = Path(f"/proc/{self.relay_process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def dial(self, home: str, seed: int, to: str, peer: int, punch: bool, bulk: bool = False) -> dict:
         argv = ["-m", "tests.node.natpeer", "dial", "--seed", str(seed), "--relay", self.relay, "--to", to,
-                "--peer", str(peer), "--tcp", f"{RELAY_IP}:4100", "--tcp-seed", "9"] + (["--punch"] if punch else [])
+                "--peer", str(peer), "--tcp", f"{RELAY_IP}:4100", "--tcp-seed", "9"]
+        argv += (["--punch"] if punch else []) + (["--bulk"] if bulk else [])
         process = self.world.python(self.world.homes[home], *argv)
         try:
             process.wait(TIMEOUT)
@@ -76,12 +83,15 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 
 def test_two_homes_talk_through_the_relay_which_sees_only_ciphertext(world: World) -> None:
     to = world.listener("a", 1)
-    result = world.dial("b", 2, to, 1, punch=False)
+    cpu, before = world.relay_cpu_seconds(), world.capture.stat().st_size
+    result = world.dial("b", 2, to, 1, punch=False, bulk=True)
+    forwarded = world.capture.stat().st_size - before
+    result["relay_cpu_seconds_per_mb"] = (world.relay_cpu_seconds() - cpu) / (forwarded / 1e6)
     world.figures["relayed"] = result
     assert result["relay"]["relayed"] and len(result["relay"]["rtts"]) > 0
     assert not result["tcp"]["relayed"]
     captured = world.capture.read_bytes()
-    assert len(captured) > 20 * 40, "the relay forwarded the channel's frames"
+    assert forwarded > 2 * 32 * 60000, "the relay forwarded the channel's frames, both ways"
     assert MARKER.encode() not in captured
 
 
