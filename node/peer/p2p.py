@@ -16,6 +16,17 @@ Upstream behaviour worked around here, each named where it is handled:
 - ``RelayDiscovery`` runs its first pass when its service starts, before any relay is
   connected, and then sleeps for its interval (minutes); a reservation would wait that long.
   :meth:`P2PHost.reserve` connects to the relay and then runs the pass itself.
+
+Upstream behaviour the node must know (not worked around here):
+
+- ``DCUtRProtocol`` tries a hole punch by itself every 2 s towards each peer it reaches only
+  through a relay (a few attempts per peer), whether or not :meth:`P2PHost.hole_punch` is called.
+- After a punch succeeds, libp2p closes the relayed connection once ``RELAY_CLOSE_GRACE_PERIOD``
+  (60 s) has passed. A channel still on it then ends as a broken connection; a fresh
+  :meth:`P2PHost.dial` to the same address lands on the direct connection, so the node's
+  usual reconnect moves a table off the relay.
+- ``host.connect`` to a peer already connected reuses that connection: a direct address dialled
+  while a circuit to the same peer is open still yields the relayed connection.
 """
 
 from __future__ import annotations
