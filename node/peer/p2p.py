@@ -34,6 +34,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from typing import TypeVar
 
 import multiaddr
 import trio
@@ -54,7 +55,7 @@ from libp2p.relay.circuit_v2.transport import CircuitV2Transport
 from libp2p.tools.anyio_service import background_trio_service
 
 from fairtable.node.peer.channel import HANDSHAKE_TIMEOUT, Channel, accept_channel, open_channel
-from fairtable.node.peer.errors import ChannelError, HandshakeError
+from fairtable.node.peer.errors import ChannelError, ChannelTimeout, HandshakeError
 from fairtable.node.peer.peerid import PeerIdError, libp2p_seed, peer_id_bytes, peer_id_text, seat_key
 from fairtable.protocol.identity import PublicKey, SecretKey
 
@@ -65,6 +66,7 @@ _STREAM_FAILURES = (StreamError, StreamReset, StreamClosed)  # StreamEOF is a St
 log = logging.getLogger(__name__)
 
 Accept = Callable[[Channel], Awaitable[None]]
+T = TypeVar("T")
 
 
 class P2PError(ChannelError):
@@ -156,36 +158,46 @@ class P2PHost:
         """Connect to ``relay`` and hold a reservation there, so peers can reach this seat through it."""
         address, _key = parse_address(relay)
         info = info_from_p2p_addr(address)
-        try:
-            await self.host.connect(info)
-        except Exception as exc:  # libp2p raises many types for an unreachable peer
-            raise P2PError(f"relay {relay}: cannot connect: {exc}") from None
         discovery = self.transport.discovery
-        # Upstream RelayDiscovery ran its first pass before this connection existed and would not
-        # look again for its whole interval: run the pass now that the relay is connected.
-        await discovery.discover_relays()
-        if info.peer_id not in discovery.get_relays() or not await discovery.make_reservation(info.peer_id):
-            raise P2PError(f"relay {relay}: no reservation (it does not offer circuit relay v2, or it is full)")
+        reserved = False
+        with trio.move_on_after(self.handshake_timeout):
+            await self._libp2p(f"relay {relay}: cannot connect", self.host.connect(info))
+            # Upstream RelayDiscovery ran its first pass before this connection existed and would not
+            # look again for its whole interval: run the pass now that the relay is connected.
+            await discovery.discover_relays()
+            reserved = info.peer_id in discovery.get_relays() and await discovery.make_reservation(info.peer_id)
+            if not reserved:
+                raise P2PError(f"relay {relay}: no reservation (it does not offer circuit relay v2, or it is full)")
+        if not reserved:
+            raise ChannelTimeout(f"relay {relay}: no reservation within {self.handshake_timeout:g} s")
         self.relays.append(address)
 
     async def dial(self, address: str, expected: PublicKey | None = None) -> Channel:
-        """A channel to the seat ``address`` names (direct or through a relay); ``expected`` must agree."""
+        """A channel to the seat ``address`` names (direct or through a relay); ``expected`` must agree.
+
+        Every failure is a :class:`ChannelError`: :class:`P2PError` for an address or a peer libp2p
+        cannot reach, :class:`ChannelTimeout`, or the channel's own handshake errors.
+        """
         target, key = parse_address(address)
         if expected is not None and expected != key:
             raise HandshakeError(f"address {address} names {key.fingerprint}, expected {expected.fingerprint}")
-        peer = ID(peer_id_bytes(key))
-        with trio.fail_after(self.handshake_timeout):
-            try:
-                if is_relayed(target):
-                    await self.transport.dial(target)
-                else:
-                    await self.host.connect(info_from_p2p_addr(target))
-                stream = await self.host.new_stream(peer, [PROTOCOL_ID])
-            except trio.TooSlowError:
-                raise
-            except Exception as exc:  # libp2p raises many types for an unreachable peer or relay
-                raise P2PError(f"cannot reach {address}: {exc or type(exc).__name__}") from None
-        return await open_channel(StreamAdapter(stream, self.host.get_network()), self.secret, expected=key, timeout=self.handshake_timeout)
+        stream: INetStream | None = None
+        with trio.move_on_after(self.handshake_timeout):
+            connect = self.transport.dial(target) if is_relayed(target) else self.host.connect(info_from_p2p_addr(target))
+            await self._libp2p(f"cannot reach {address}", connect)
+            stream = await self._libp2p(f"{address}: no fairtable stream", self.host.new_stream(ID(peer_id_bytes(key)), [PROTOCOL_ID]))
+        if stream is None:
+            raise ChannelTimeout(f"cannot reach {address} within {self.handshake_timeout:g} s")
+        return await open_channel(StreamAdapter(stream, self.host.get_network()), self.secret, expected=key,
+                                  timeout=self.handshake_timeout)
+
+    @staticmethod
+    async def _libp2p(failure: str, call: Awaitable[T]) -> T:
+        """Await a libp2p call; its many failure types (for an unreachable peer, a refused protocol) become one."""
+        try:
+            return await call
+        except Exception as exc:
+            raise P2PError(f"{failure}: {exc or type(exc).__name__}") from None
 
     async def hole_punch(self, peer: PublicKey) -> bool:
         """Try DCUtR towards a peer this host reaches through a relay; True when a direct connection holds."""
@@ -224,6 +236,7 @@ async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept, *,
     TCP server's dispatch does.
     """
     host = new_host(key_pair=key_pair(secret))
+    # This side never relays for others (allow_hop=False); the limits only satisfy the constructors.
     limits = RelayLimits(duration=3600, data=1 << 30, max_circuit_conns=16, max_reservations=0)
     relay = CircuitV2Protocol(host, limits=limits, allow_hop=False)
     transport = CircuitV2Transport(host, relay, RelayConfig(roles=RelayRole.STOP | RelayRole.CLIENT, limits=limits))

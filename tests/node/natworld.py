@@ -18,6 +18,7 @@ not. Namespaces are named with the test process's id and removed on exit, failed
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
@@ -27,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+_worlds = itertools.count()
 EIM = "eim"
 SYMMETRIC = "symmetric"
 RELAY_IP = "203.0.113.1"
@@ -77,6 +79,7 @@ class NatWorld:
 
     prefix: str
     public: str
+    logs: Path
     homes: dict[str, str] = field(default_factory=dict)
     processes: list[subprocess.Popen[str]] = field(default_factory=list)
     namespaces: list[str] = field(default_factory=list)
@@ -85,11 +88,18 @@ class NatWorld:
         return f"10.0.{list(self.homes).index(name) + 1}.2"
 
     def start(self, namespace: str, argv: Sequence[str]) -> subprocess.Popen[str]:
-        """Start ``argv`` in ``namespace`` from the repository root; stdout is a pipe of text lines."""
-        process = subprocess.Popen(["ip", "netns", "exec", namespace, *argv], cwd=REPO, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True)
+        """Start ``argv`` in ``namespace`` from the repository root; stdout is a pipe of text lines.
+
+        Its stderr goes to a file (:meth:`stderr`): a pipe nobody reads would stall a chatty process.
+        """
+        with open(self.logs / f"{len(self.processes)}.stderr", "w") as stderr:
+            process = subprocess.Popen(["ip", "netns", "exec", namespace, *argv], cwd=REPO, stdout=subprocess.PIPE,
+                                       stderr=stderr, text=True)
         self.processes.append(process)
         return process
+
+    def stderr(self, process: subprocess.Popen[str]) -> str:
+        return (self.logs / f"{self.processes.index(process)}.stderr").read_text()[-4000:]
 
     def python(self, namespace: str, *args: str) -> subprocess.Popen[str]:
         return self.start(namespace, [sys.executable, *args])
@@ -133,10 +143,13 @@ def build(world: NatWorld, nats: dict[str, str]) -> None:
 
 
 @contextmanager
-def nat_world(nats: dict[str, str]) -> Iterator[NatWorld]:
-    """A world with one home per entry of ``nats`` (name → :data:`EIM` or :data:`SYMMETRIC`), removed on exit."""
-    prefix = f"ft{os.getpid() % 100000}"
-    world = NatWorld(prefix=prefix, public=f"{prefix}pub")
+def nat_world(nats: dict[str, str], logs: Path) -> Iterator[NatWorld]:
+    """A world with one home per entry of ``nats`` (name → :data:`EIM` or :data:`SYMMETRIC`), removed on exit.
+
+    The processes' stderr is kept in ``logs``.
+    """
+    prefix = f"ft{os.getpid() % 100000}w{next(_worlds)}"
+    world = NatWorld(prefix=prefix, public=f"{prefix}pub", logs=logs)
     try:
         build(world, nats)
         yield world

@@ -25,12 +25,13 @@ TIMEOUT = 120
 FIGURES = Path(__file__).resolve().parents[2] / "build" / "natworld-figures.json"
 
 
-def line(process: subprocess.Popen[str]) -> dict:
+def line(world: NatWorld, process: subprocess.Popen[str]) -> dict:
     """The next JSON line a peer process prints (its stderr in the failure when it printed none)."""
     text = process.stdout.readline() if process.stdout else ""
     if not text:
         process.kill()
-        raise AssertionError(f"peer process printed nothing: {process.stderr.read() if process.stderr else ''}")
+        process.wait()
+        raise AssertionError(f"peer process printed nothing: {world.stderr(process)}")
     value = json.loads(text)
     assert "error" not in value, value["error"]
     return value
@@ -44,12 +45,12 @@ class World:
                                            "--host", RELAY_IP, "--port", "4001", "--capture", str(self.capture)])
         self.relay = relay.stdout.readline().strip() if relay.stdout else ""
         assert self.relay.endswith("/p2p/" + self.relay.rsplit("/", 1)[-1]) and self.relay.startswith(f"/ip4/{RELAY_IP}/tcp/4001/p2p/")
-        line(world.python(world.public, "-m", "tests.node.natpeer", "tcp-echo", "--seed", "9", "--port", "4100"))
+        line(world, world.python(world.public, "-m", "tests.node.natpeer", "tcp-echo", "--seed", "9", "--port", "4100"))
         self.figures: dict[str, dict] = {}
 
     def listener(self, home: str, seed: int) -> str:
         """Start a listening seat in ``home``; its relayed address."""
-        shown = line(self.world.python(self.world.homes[home], "-m", "tests.node.natpeer", "listen", "--seed", str(seed),
+        shown = line(self.world, self.world.python(self.world.homes[home], "-m", "tests.node.natpeer", "listen", "--seed", str(seed),
                                        "--relay", self.relay))
         circuits = [address for address in shown["addresses"] if "/p2p-circuit/" in address]
         assert circuits, shown
@@ -69,13 +70,14 @@ class World:
             process.wait(TIMEOUT)
         except subprocess.TimeoutExpired:
             process.kill()
-        return line(process)
+        return line(self.world, process)
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    with nat_world({"a": EIM, "b": EIM, "c": SYMMETRIC}) as built:
-        made = World(built, tmp_path_factory.mktemp("natworld"))
+    tmp = tmp_path_factory.mktemp("natworld")
+    with nat_world({"a": EIM, "b": EIM, "c": SYMMETRIC}, tmp) as built:
+        made = World(built, tmp)
         yield made
         FIGURES.parent.mkdir(exist_ok=True)
         FIGURES.write_text(json.dumps(made.figures, indent=1))
@@ -109,3 +111,14 @@ def test_a_symmetric_nat_stays_on_the_relay(world: World) -> None:
     world.figures["symmetric"] = result
     assert not result["punch"] and not result["direct"]
     assert result["punched"]["relayed"] and result["relay_after"]["relayed"]
+
+
+def test_the_world_is_removed_even_when_a_test_fails(tmp_path):
+    with pytest.raises(RuntimeError, match="a failing test"):
+        with nat_world({"x": SYMMETRIC}, tmp_path) as doomed:
+            names = set(doomed.namespaces)
+            doomed.start(doomed.homes["x"], ["sleep", "60"])
+            raise RuntimeError("a failing test")
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True).stdout.split()
+    assert names and not names & set(listed)
+    assert all(process.poll() is not None for process in doomed.processes)
