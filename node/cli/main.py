@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from fairtable.node.cli import bench
-from fairtable.node.cli.commands import demo, export, games, node, play, selfplay, tournament, verify
+from fairtable.node.cli.commands import demo, export, games, node, play, relay, selfplay, tournament, verify
 
 INTERRUPTED = 130
 BROKEN_PIPE = 141
@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_parser(commands)
     export.add_parser(commands)
     tournament.add_parser(commands)
+    relay.add_parser(commands)
     bench.add_parser(commands)
     return parser
 

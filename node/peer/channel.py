@@ -44,6 +44,11 @@ class Channel(trio.abc.AsyncResource):
         self._receive_lock = trio.StrictFIFOLock()
         self._closed: str | None = None
 
+    @property
+    def stream(self) -> trio.abc.Stream:
+        """The byte stream the channel runs over (a TCP socket, or a libp2p stream): which path it takes."""
+        return self._stream
+
     async def send(self, value: Any) -> None:
         """Send one value. A send cancelled mid-way closes the channel: the peer may hold part of a frame."""
         data = encode(value)

@@ -1,0 +1,267 @@
+"""Fairtable channels over libp2p: direct, through a circuit relay v2, upgraded by a DCUtR hole punch.
+
+A :class:`P2PHost` is a py-libp2p host inside the node's trio process whose identity is the
+seat key (:mod:`node.peer.peerid`). It dials a multiaddr ending in ``/p2p/<peer id>`` — direct
+(``/ip4/…/tcp/…/p2p/…``) or relayed (``…/p2p/<relay>/p2p-circuit/p2p/<peer>``) — and accepts
+streams, and either way yields the same :class:`~node.peer.channel.Channel` a TCP connection
+does: fairtable's own Noise XX handshake and framing run *inside* one libp2p stream under
+:data:`PROTOCOL_ID`. libp2p's own secure channel (end-to-end even through a relay) is kept, but
+fairtable relies on none of it: the Noise channel between the two seats is what authenticates
+the seat key and encrypts every message, so a relay, or a libp2p bug, sees only ciphertext and
+can break a connection but never read or alter a message or reach the wrong seat
+(``spec/channel.md``, "Over libp2p").
+
+Upstream behaviour worked around here, each named where it is handled:
+
+- ``RelayDiscovery`` runs its first pass when its service starts, before any relay is
+  connected, and then sleeps for its interval (minutes); a reservation would wait that long.
+  :meth:`P2PHost.reserve` connects to the relay and then runs the pass itself.
+
+Upstream behaviour the node must know (not worked around here):
+
+- ``DCUtRProtocol`` tries a hole punch by itself every 2 s towards each peer it reaches only
+  through a relay (a few attempts per peer), whether or not :meth:`P2PHost.hole_punch` is called.
+- After a punch succeeds, libp2p closes the relayed connection once ``RELAY_CLOSE_GRACE_PERIOD``
+  (60 s) has passed. A channel still on it then ends as a broken connection; a fresh
+  :meth:`P2PHost.dial` to the same address lands on the direct connection, so the node's
+  usual reconnect moves a table off the relay.
+- ``host.connect`` to a peer already connected reuses that connection: a direct address dialled
+  while a circuit to the same peer is open still yields the relayed connection.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import TypeVar
+
+import multiaddr
+import trio
+from libp2p import new_host
+from libp2p.abc import IHost, INetConn, INetStream, INetworkService
+from libp2p.connection_types import ConnectionType
+from libp2p.crypto.ed25519 import create_new_key_pair
+from libp2p.crypto.keys import KeyPair
+from libp2p.custom_types import TProtocol
+from libp2p.network.stream.exceptions import StreamClosed, StreamEOF, StreamError, StreamReset
+from libp2p.peer.id import ID
+from libp2p.peer.peerinfo import info_from_p2p_addr
+from libp2p.relay.circuit_v2.config import RelayConfig, RelayRole
+from libp2p.relay.circuit_v2.dcutr import DCUtRProtocol
+from libp2p.relay.circuit_v2.protocol import CircuitV2Protocol
+from libp2p.relay.circuit_v2.resources import RelayLimits
+from libp2p.relay.circuit_v2.transport import CircuitV2Transport
+from libp2p.tools.anyio_service import background_trio_service
+
+from fairtable.node.peer.channel import HANDSHAKE_TIMEOUT, Channel, accept_channel, open_channel
+from fairtable.node.peer.errors import ChannelError, ChannelTimeout, HandshakeError
+from fairtable.node.peer.peerid import PeerIdError, libp2p_seed, peer_id_bytes, peer_id_text, seat_key
+from fairtable.protocol.identity import PublicKey, SecretKey
+
+PROTOCOL_ID = TProtocol("/fairtable/channel/1")
+CIRCUIT = "/p2p-circuit"
+_STREAM_FAILURES = (StreamError, StreamReset, StreamClosed)  # StreamEOF is a StreamError too: caught first
+
+log = logging.getLogger(__name__)
+
+Accept = Callable[[Channel], Awaitable[None]]
+T = TypeVar("T")
+
+
+class P2PError(ChannelError):
+    """A libp2p address that cannot be used, or a peer or relay that cannot be reached."""
+
+
+def key_pair(secret: SecretKey) -> KeyPair:
+    """The libp2p key pair of a seat: the same Ed25519 key, so its peer id names the seat."""
+    return create_new_key_pair(libp2p_seed(secret))
+
+
+def parse_address(text: str) -> tuple[multiaddr.Multiaddr, PublicKey]:
+    """A dialable multiaddr and the seat key its final ``/p2p/<id>`` names."""
+    try:
+        address = multiaddr.Multiaddr(text)
+    except Exception as exc:  # multiaddr raises a family of its own errors for bad text
+        raise P2PError(f"not a multiaddr: {text!r}: {exc}") from None
+    peer = address.get_peer_id()
+    if not peer:
+        raise P2PError(f"multiaddr {text!r} does not end in /p2p/<peer id>")
+    try:
+        return address, seat_key(str(peer))
+    except PeerIdError as exc:
+        raise P2PError(f"multiaddr {text!r}: {exc}") from None
+
+
+def is_relayed(address: multiaddr.Multiaddr) -> bool:
+    return CIRCUIT in str(address)
+
+
+class StreamAdapter(trio.abc.Stream):
+    """A libp2p stream seen as a trio stream, which is what the channel's framing reads and writes."""
+
+    def __init__(self, stream: INetStream, network: INetworkService) -> None:
+        self.stream = stream
+        self.network = network
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        try:
+            await self.stream.write(bytes(data))
+        except _STREAM_FAILURES as exc:
+            raise trio.BrokenResourceError(f"libp2p stream: {exc or type(exc).__name__}") from None
+
+    async def wait_send_all_might_not_block(self) -> None:
+        """libp2p streams buffer in the muxer; a write never blocks for long."""
+
+    async def send_eof(self) -> None:
+        """libp2p streams half-close only through their muxer; the channel never half-closes, so close."""
+        await self.aclose()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        try:
+            return await self.stream.read(max_bytes)
+        except StreamEOF:
+            return b""
+        except _STREAM_FAILURES as exc:
+            raise trio.BrokenResourceError(f"libp2p stream: {exc or type(exc).__name__}") from None
+
+    async def aclose(self) -> None:
+        try:
+            await self.stream.close()
+        except Exception:  # a stream already reset or whose connection died has nothing left to close
+            await trio.lowlevel.checkpoint()
+
+
+class P2PHost:
+    """A running libp2p host for one seat key: dial, accept, reserve relay slots, hole-punch."""
+
+    def __init__(self, secret: SecretKey, host: IHost, transport: CircuitV2Transport, dcutr: DCUtRProtocol,
+                 handshake_timeout: float) -> None:
+        self.secret = secret
+        self.host = host
+        self.transport = transport
+        self.dcutr = dcutr
+        self.handshake_timeout = handshake_timeout
+        self.relays: list[multiaddr.Multiaddr] = []
+
+    @property
+    def peer_id(self) -> str:
+        return peer_id_text(self.secret.public)
+
+    def addresses(self) -> list[str]:
+        """Where a peer can dial this seat: listening addresses, then one circuit per reserved relay."""
+        own = f"/p2p/{self.peer_id}"
+        direct = [str(address) + ("" if "/p2p/" in str(address) else own) for address in self.host.get_addrs()]
+        return direct + [f"{relay}{CIRCUIT}{own}" for relay in self.relays]
+
+    async def reserve(self, relay: str) -> None:
+        """Connect to ``relay`` and hold a reservation there, so peers can reach this seat through it."""
+        address, _key = parse_address(relay)
+        info = info_from_p2p_addr(address)
+        discovery = self.transport.discovery
+        reserved = False
+        with trio.move_on_after(self.handshake_timeout):
+            await self._libp2p(f"relay {relay}: cannot connect", self.host.connect(info))
+            # Upstream RelayDiscovery ran its first pass before this connection existed and would not
+            # look again for its whole interval: run the pass now that the relay is connected.
+            await discovery.discover_relays()
+            reserved = info.peer_id in discovery.get_relays() and await discovery.make_reservation(info.peer_id)
+            if not reserved:
+                raise P2PError(f"relay {relay}: no reservation (it does not offer circuit relay v2, or it is full)")
+        if not reserved:
+            raise ChannelTimeout(f"relay {relay}: no reservation within {self.handshake_timeout:g} s")
+        self.relays.append(address)
+
+    async def dial(self, address: str, expected: PublicKey | None = None) -> Channel:
+        """A channel to the seat ``address`` names (direct or through a relay); ``expected`` must agree.
+
+        Every failure is a :class:`ChannelError`: :class:`P2PError` for an address or a peer libp2p
+        cannot reach, :class:`ChannelTimeout`, or the channel's own handshake errors.
+        """
+        target, key = parse_address(address)
+        if expected is not None and expected != key:
+            raise HandshakeError(f"address {address} names {key.fingerprint}, expected {expected.fingerprint}")
+        stream: INetStream | None = None
+        with trio.move_on_after(self.handshake_timeout):
+            connect = self.transport.dial(target) if is_relayed(target) else self.host.connect(info_from_p2p_addr(target))
+            await self._libp2p(f"cannot reach {address}", connect)
+            stream = await self._libp2p(f"{address}: no fairtable stream", self.host.new_stream(ID(peer_id_bytes(key)), [PROTOCOL_ID]))
+        if stream is None:
+            raise ChannelTimeout(f"cannot reach {address} within {self.handshake_timeout:g} s")
+        return await open_channel(StreamAdapter(stream, self.host.get_network()), self.secret, expected=key,
+                                  timeout=self.handshake_timeout)
+
+    @staticmethod
+    async def _libp2p(failure: str, call: Awaitable[T]) -> T:
+        """Await a libp2p call; its many failure types (for an unreachable peer, a refused protocol) become one."""
+        try:
+            return await call
+        except Exception as exc:
+            raise P2PError(f"{failure}: {exc or type(exc).__name__}") from None
+
+    async def hole_punch(self, peer: PublicKey) -> bool:
+        """Try DCUtR towards a peer this host reaches through a relay; True when a direct connection holds."""
+        return await self.dcutr.initiate_hole_punch(ID(peer_id_bytes(peer)))
+
+    def is_direct(self, peer: PublicKey) -> bool:
+        """Whether this host holds a connection to ``peer`` that does not run through a relay."""
+        connections = self.host.get_network().get_connections(ID(peer_id_bytes(peer)))
+        return any(not _relayed_connection(connection) for connection in connections)
+
+
+def _relayed_connection(connection: INetConn) -> bool:
+    # py-libp2p tags a circuit's connection RELAYED with a /p2p-circuit address; a TCP one may be UNKNOWN.
+    return (connection.get_connection_type() == ConnectionType.RELAYED
+            or any(is_relayed(address) for address in connection.get_transport_addresses()))
+
+
+def relayed(channel: Channel) -> bool:
+    """Whether ``channel`` runs through a relay (a channel over TCP or a direct libp2p connection does not)."""
+    stream = channel.stream
+    if not isinstance(stream, StreamAdapter):
+        return False
+    muxed = stream.stream.muxed_conn
+    peer = muxed.peer_id
+    network = stream.network
+    return any(_relayed_connection(connection) for connection in network.get_connections(peer)
+               if connection.muxed_conn is muxed)
+
+
+@asynccontextmanager
+async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept, *,
+                    handshake_timeout: float = HANDSHAKE_TIMEOUT) -> AsyncIterator[P2PHost]:
+    """Run a libp2p host for ``secret`` listening on ``listen``; each accepted channel goes to ``accept``.
+
+    ``accept`` runs inside the stream's handler and owns the channel until it returns, as the
+    TCP server's dispatch does.
+    """
+    host = new_host(key_pair=key_pair(secret))
+    # This side never relays for others (allow_hop=False); the limits only satisfy the constructors.
+    limits = RelayLimits(duration=3600, data=1 << 30, max_circuit_conns=16, max_reservations=0)
+    relay = CircuitV2Protocol(host, limits=limits, allow_hop=False)
+    transport = CircuitV2Transport(host, relay, RelayConfig(roles=RelayRole.STOP | RelayRole.CLIENT, limits=limits))
+    dcutr = DCUtRProtocol(host)
+    p2p = P2PHost(secret, host, transport, dcutr, handshake_timeout)
+
+    async def handler(stream: INetStream) -> None:
+        # Runs in libp2p's own nursery: anything escaping here would take the whole host down.
+        connected = str(stream.muxed_conn.peer_id)
+        try:
+            channel = await accept_channel(StreamAdapter(stream, host.get_network()), secret, timeout=handshake_timeout)
+            async with channel:
+                if connected != peer_id_text(channel.peer):
+                    # libp2p authenticated one key and the channel another: someone is splicing streams.
+                    log.warning("libp2p peer %s proved %s in the channel; closed", connected, channel.peer.fingerprint)
+                    return
+                await accept(channel)
+        except ChannelError as exc:
+            log.info("libp2p peer %s: %s", connected, exc)
+        except Exception as exc:  # a bug must not take the host with it; it is logged in full
+            log.error("libp2p peer %s: internal error: %s", connected, exc, exc_info=True)
+
+    addresses = [multiaddr.Multiaddr(text) for text in listen]
+    async with host.run(listen_addrs=addresses):
+        host.set_stream_handler(PROTOCOL_ID, handler)
+        async with background_trio_service(relay), background_trio_service(transport.discovery), \
+                background_trio_service(dcutr):
+            yield p2p

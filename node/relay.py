@@ -1,0 +1,112 @@
+"""A public relay for friends: libp2p circuit relay v2 (hop) with limits, and nothing of fairtable's.
+
+It forwards bytes between two peers that each hold a fairtable Noise channel end to end
+(``spec/channel.md``, "Over libp2p"), so it learns who talks to whom, when and how much, and
+can drop or delay traffic, but cannot read or change a message. It holds no table state and
+no key but its own (``relay-key.pem`` in its data folder, so its address stays the same
+across restarts).
+
+Limits, all enforced by py-libp2p's relay: one reservation per peer (a refresh replaces it),
+``reservations`` in all, ``circuits`` open through one reservation at a time, and each circuit
+cut after ``circuit_seconds`` or ``circuit_bytes``. A connection rate per source address is
+not offered by py-libp2p 0.8's relay; it is left to the host's firewall (``spec/node.md``).
+
+The relay also answers AutoNAT (v1) dial-back requests, so a node can learn whether it is
+reachable. It does not serve rendezvous: py-libp2p's service bounds registrations per
+namespace but not the number of namespaces, so one peer could fill a relay's memory.
+
+``capture`` appends every byte the relay reads from a circuit (what it forwards, after its
+own libp2p channel to each side is decrypted) to a file: how an operator, or a test, shows
+that a relay holds nothing a fairtable seat said.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, cast
+
+import multiaddr
+import trio
+from libp2p import new_host
+from libp2p.abc import INetStream
+from libp2p.host.autonat import AutoNATService
+from libp2p.host.basic_host import BasicHost
+from libp2p.relay.circuit_v2.protocol import MAX_READ_RETRIES, CircuitV2Protocol
+from libp2p.relay.circuit_v2.resources import RelayLimits
+from libp2p.tools.anyio_service import background_trio_service
+
+from fairtable.node.keystore import load_or_create_secret_key
+from fairtable.node.peer.p2p import key_pair
+from fairtable.node.peer.peerid import peer_id_text
+
+KEY_FILE = "relay-key.pem"
+
+
+@dataclass(frozen=True)
+class RelayOptions:
+    """What a relay offers; the defaults suit a handful of tables among friends."""
+
+    reservations: int = 64
+    circuits: int = 8
+    circuit_seconds: int = 4 * 3600
+    circuit_bytes: int = 64 << 20
+    reservation_seconds: int = 3600
+
+
+@dataclass(frozen=True)
+class RelayStatus:
+    """One line of what the relay holds now."""
+
+    peer_id: str
+    reservations: int
+    circuits: int
+
+    def line(self) -> str:
+        return f"relay {self.peer_id}: {self.reservations} reservations, {self.circuits} circuits open"
+
+
+class CapturingRelay(CircuitV2Protocol):
+    """The hop protocol, also writing every chunk it reads from a circuit's streams to ``capture``."""
+
+    def __init__(self, *args: Any, capture: BinaryIO, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.capture = capture
+
+    async def _read_stream_with_retry(self, stream: INetStream, max_retries: int = MAX_READ_RETRIES) -> bytes | None:
+        # py-libp2p's relay reads each forwarded chunk (and its hop messages) through this one method.
+        data = await super()._read_stream_with_retry(stream, max_retries)
+        if data:
+            self.capture.write(data)
+            self.capture.flush()
+        return data
+
+
+def relay_address(host: str, port: int, peer_id: str) -> str:
+    version = "ip6" if ":" in host else "ip4"
+    return f"/{version}/{host}/tcp/{port}/p2p/{peer_id}"
+
+
+async def run_relay(data: Path, host: str, port: int, options: RelayOptions,
+                    ready: Callable[[str], None], status: Callable[[RelayStatus], None],
+                    status_seconds: float = 60.0, capture: BinaryIO | None = None) -> None:
+    """Serve as a relay until cancelled: ``ready(address)`` once listening, ``status`` every ``status_seconds``."""
+    secret = load_or_create_secret_key(data / KEY_FILE)
+    limits = RelayLimits(duration=options.circuit_seconds, data=options.circuit_bytes,
+                         max_circuit_conns=options.circuits, max_reservations=options.reservations,
+                         reservation_ttl=options.reservation_seconds)
+    libp2p_host = new_host(key_pair=key_pair(secret))
+    relay = (CircuitV2Protocol(libp2p_host, limits=limits, allow_hop=True) if capture is None
+             else CapturingRelay(libp2p_host, limits=limits, allow_hop=True, capture=capture))
+    peer_id = peer_id_text(secret.public)
+    async with libp2p_host.run(listen_addrs=[multiaddr.Multiaddr(relay_address(host, port, peer_id).rsplit("/p2p/", 1)[0])]):
+        AutoNATService(cast(BasicHost, libp2p_host))  # answers dial-back requests: a node learns whether it is reachable
+        async with background_trio_service(relay):
+            listening = [str(address) for address in libp2p_host.get_addrs()]
+            bound = next((address for address in listening if f"/{host}/" in address), listening[0])
+            ready(bound if "/p2p/" in bound else f"{bound}/p2p/{peer_id}")
+            while True:
+                manager = relay.resource_manager
+                status(RelayStatus(peer_id, len(manager._reservations), len(relay._active_relays)))
+                await trio.sleep(status_seconds)

@@ -1,0 +1,54 @@
+"""``fairtable relay``: its address first once it listens, a status line, the same key after a restart, bad input in words."""
+
+import subprocess
+import sys
+
+import pytest
+
+from fairtable.node.cli.main import main
+from fairtable.node.relay import KEY_FILE
+
+
+def start(data, *extra):
+    return subprocess.Popen([sys.executable, "-m", "fairtable.node.cli", "relay", "--data", str(data), "--host", "127.0.0.1",
+                             "--port", "0", "--status-seconds", "0.2", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def first_lines(process, count):
+    try:
+        return [process.stdout.readline().strip() for _ in range(count)]
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_relay_prints_its_address_then_its_status_and_keeps_its_key(tmp_path):
+    address, status = first_lines(start(tmp_path), 2)
+    assert address.startswith("/ip4/127.0.0.1/tcp/") and "/p2p/12D3KooW" in address
+    peer_id = address.rsplit("/p2p/", 1)[1]
+    assert status == f"relay {peer_id}: 0 reservations, 0 circuits open"
+    assert (tmp_path / KEY_FILE).stat().st_mode & 0o077 == 0
+    again, _ = first_lines(start(tmp_path), 2)
+    assert again.rsplit("/p2p/", 1)[1] == peer_id
+
+
+@pytest.mark.parametrize("argv, problem", [
+    (["--port", "70000"], "--port 70000 is not a TCP port"),
+    (["--reservations", "0"], "--reservations must be at least 1"),
+    (["--circuit-bytes", "0"], "--circuit-bytes must be at least 1"),
+])
+def test_bad_limits_are_refused_in_words(tmp_path, capsys, argv, problem):
+    assert main(["relay", "--data", str(tmp_path), *argv]) == 2
+    assert problem in capsys.readouterr().err
+
+
+def test_a_data_folder_in_use_is_refused(tmp_path, capsys):
+    process = start(tmp_path)
+    try:
+        process.stdout.readline()
+        assert main(["relay", "--data", str(tmp_path), "--host", "127.0.0.1", "--port", "0"]) == 2
+        assert "in use" in capsys.readouterr().err
+    finally:
+        process.kill()
+        process.wait()

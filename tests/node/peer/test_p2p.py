@@ -1,0 +1,111 @@
+"""Fairtable channels over libp2p on one machine (no namespaces): direct, through an in-process relay, refused.
+
+The NAT cases are in tests/node/test_natworld.py; these need no root and check the channel
+itself: the peer proved is the seat the address names, values arrive both ways, and an address
+naming another key is refused before anything is sent.
+"""
+
+from pathlib import Path
+
+import pytest
+import trio
+from libp2p.host.autonat.autonat import AUTONAT_PROTOCOL_ID
+from libp2p.peer.id import ID
+
+from fairtable.node.peer.errors import ChannelTimeout, HandshakeError
+from fairtable.node.peer.p2p import P2PError, open_host, parse_address, relayed
+from fairtable.node.peer.peerid import peer_id_bytes, peer_id_text
+from fairtable.node.relay import RelayOptions, RelayStatus, run_relay
+from fairtable.protocol.identity import SecretKey
+
+LOCAL = ["/ip4/127.0.0.1/tcp/0"]
+ALICE, BOB, CAROL = (SecretKey.from_seed(bytes([n]) * 32) for n in (11, 12, 13))
+
+
+async def echo(channel):
+    while True:
+        await channel.send(await channel.receive())
+
+
+async def relay(nursery, tmp_path: Path, statuses: list[RelayStatus] | None = None) -> str:
+    ready: list[str] = []
+    started = trio.Event()
+
+    def listening(address: str) -> None:
+        ready.append(address)
+        started.set()
+
+    nursery.start_soon(run_relay, tmp_path, "127.0.0.1", 0, RelayOptions(), listening,
+                       (statuses if statuses is not None else []).append, 0.2)
+    await started.wait()
+    return ready[0]
+
+
+async def round_trips(channel, count: int = 3) -> None:
+    for number in range(count):
+        await channel.send({"n": number, "b": bytes([number]) * 100})
+        assert await channel.receive() == {"n": number, "b": bytes([number]) * 100}
+
+
+async def test_direct_and_relayed_channels_reach_the_seat_the_address_names(tmp_path):
+    statuses: list[RelayStatus] = []
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            relay_address = await relay(nursery, tmp_path, statuses)
+            assert relay_address.startswith("/ip4/127.0.0.1/tcp/") and "/p2p/12D3KooW" in relay_address
+            async with open_host(ALICE, LOCAL, echo) as alice, open_host(BOB, LOCAL, echo) as bob:
+                await alice.reserve(relay_address)
+                direct, circuit = alice.addresses()
+                assert direct.startswith("/ip4/127.0.0.1/tcp/") and direct.endswith(f"/p2p/{alice.peer_id}")
+                assert circuit == f"{relay_address}/p2p-circuit/p2p/{alice.peer_id}"
+                # the relay answers AutoNAT, so a node can learn whether it is reachable
+                relay_peer = ID(peer_id_bytes(parse_address(relay_address)[1]))
+                autonat = await alice.host.new_stream(relay_peer, [AUTONAT_PROTOCOL_ID])
+                assert autonat.get_protocol() == AUTONAT_PROTOCOL_ID
+                await autonat.close()
+                async with await bob.dial(circuit, ALICE.public) as channel:
+                    assert channel.peer == ALICE.public and relayed(channel)
+                    await round_trips(channel)
+                    assert not bob.is_direct(ALICE.public)
+            async with open_host(ALICE, LOCAL, echo) as alice, open_host(BOB, LOCAL, echo) as bob:
+                async with await bob.dial(alice.addresses()[0]) as channel:
+                    assert channel.peer == ALICE.public and not relayed(channel)
+                    await round_trips(channel)
+                    assert bob.is_direct(ALICE.public)
+            await trio.sleep(0.3)
+            assert statuses[-1].reservations >= 1  # Alice's (a dialler may hold one too: libp2p reserves on connecting)
+            nursery.cancel_scope.cancel()
+
+
+async def test_an_address_naming_another_key_is_refused():
+    with trio.fail_after(60):
+        async with open_host(ALICE, LOCAL, echo) as alice, open_host(BOB, LOCAL, echo) as bob:
+            with pytest.raises(HandshakeError, match="expected"):
+                await bob.dial(alice.addresses()[0], CAROL.public)
+            # Carol's peer id at Alice's port: libp2p's own handshake finds Alice there and refuses
+            forged = alice.addresses()[0].rsplit("/p2p/", 1)[0] + f"/p2p/{peer_id_text(CAROL.public)}"
+            with pytest.raises(P2PError, match="cannot reach"):
+                await bob.dial(forged)
+
+
+async def test_a_peer_that_is_no_relay_gives_no_reservation_and_a_silent_port_times_out():
+    with trio.fail_after(60):
+        async with open_host(ALICE, LOCAL, echo) as alice, open_host(BOB, LOCAL, echo, handshake_timeout=2) as bob:
+            with pytest.raises(P2PError, match="no reservation"):
+                await bob.reserve(alice.addresses()[0])
+            with trio.socket.socket() as silent:
+                await silent.bind(("127.0.0.1", 0))
+                silent.listen()
+                port = silent.getsockname()[1]
+                with pytest.raises(ChannelTimeout, match="within 2 s"):
+                    await bob.dial(f"/ip4/127.0.0.1/tcp/{port}/p2p/{peer_id_text(CAROL.public)}")
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("/ip4/127.0.0.1/tcp/4001", "does not end in /p2p/"),
+    ("not a multiaddr", "not a multiaddr"),
+    ("/ip4/127.0.0.1/tcp/4001/p2p/QmYyQSo1c1Ym7orWxLYvCrM2EmxFTANf8wXmmE7DWjhx5N", "does not inline an Ed25519 key"),
+])
+def test_bad_addresses_are_refused_naming_why(text, problem):
+    with pytest.raises(P2PError, match=problem):
+        parse_address(text)
