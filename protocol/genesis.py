@@ -77,6 +77,7 @@ class TournamentTable:
 class Genesis(Signable):
     """What a table is. Build it, have every seat sign :attr:`table_id`, then play."""
 
+    NOUN = "genesis"
     SIGN_PURPOSE = SIGN_PURPOSE
     SIGNER = "seat"
     Error = GenesisError
@@ -150,13 +151,6 @@ class Genesis(Signable):
         tournament = None if "tournament" not in value else TournamentTable.from_value(value["tournament"])
         return cls(value["game"], value["variant"], value["options"], tuple(parsed), value["nonce"], value["version"], tournament)
 
-    @classmethod
-    def from_bytes(cls, data: bytes) -> Genesis:
-        try:
-            return cls.from_value(codec.decode(data))
-        except codec.CodecError as exc:
-            raise GenesisError(f"genesis bytes: {exc}") from None
-
     @property
     def signed_id(self) -> bytes:
         """Every seat signs the table id."""
@@ -175,7 +169,6 @@ class Genesis(Signable):
 class SignedGenesis(SignedByAll[Genesis]):
     """A genesis with one signature per seat, in seat order; constructing it checks them all."""
 
-    FIELD = "genesis"
     RECORD = Genesis
 
     @property

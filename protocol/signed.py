@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+from fairtable.protocol import codec
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.identity import SIGNATURE_SIZE, PublicKey, SecretKey
 
@@ -23,6 +24,8 @@ class Signable:
     names, in the order their signatures are kept.
     """
 
+    NOUN: ClassVar[str]
+    """What the record is called in messages and its signed wire value (``genesis``, ``record``)."""
     SIGN_PURPOSE: ClassVar[str]
     SIGNER: ClassVar[str]
     """What a signer is called in a message (``seat``, ``participant``)."""
@@ -41,9 +44,17 @@ class Signable:
         raise NotImplementedError
 
     @classmethod
+    def from_value(cls, value: Any) -> Self:
+        """The record in a decoded value; raises :attr:`Error` naming what is wrong."""
+        raise NotImplementedError
+
+    @classmethod
     def from_bytes(cls, data: bytes) -> Self:
         """The record encoded in ``data``; raises :attr:`Error` when it is not a valid one."""
-        raise NotImplementedError
+        try:
+            return cls.from_value(codec.decode(data))
+        except codec.CodecError as exc:
+            raise cls.Error(f"{cls.NOUN} bytes: {exc}") from None
 
     def sign(self, secret: SecretKey) -> bytes:
         """This signer's signature of the record (it signs the id, under the record's purpose)."""
@@ -73,22 +84,20 @@ R = TypeVar("R", bound=Signable)
 class SignedByAll(Generic[R]):
     """A record with every signer's signature, in signer order; constructing it checks them all.
 
-    The wire value is ``{FIELD: record bytes, "sigs": [signature, ...]}``; a subclass names the
-    field and the record class.
+    The wire value is ``{NOUN: record bytes, "sigs": [signature, ...]}``; a subclass names the
+    record class.
     """
 
     record: R
     signatures: tuple[bytes, ...]
 
-    FIELD: ClassVar[str]
     RECORD: ClassVar[type[Signable]]
 
     def __post_init__(self) -> None:
         signers, count = len(self.record.signers), len(self.signatures)
         if count != signers:
-            index = min(signers, count)
-            why = (f"the signature of {self.record.signer_label(index)} is missing" if count < signers
-                   else f"{count - signers} signatures more than there are {self.record.SIGNER}s")
+            why = (f"the signature of {self.record.signer_label(count)} is missing" if count < signers
+                   else f"the signatures from index {signers} on belong to no {self.record.SIGNER}")
             raise self.record.Error(f"{signers} {self.record.SIGNER}s but {count} signatures: {why}")
         for index, signature in enumerate(self.signatures):
             problem = self.record.signature_problem(index, signature)
@@ -97,14 +106,14 @@ class SignedByAll(Generic[R]):
 
     def to_value(self) -> dict:
         """The wire value: the record's canonical bytes (so its id can be recomputed) and the signatures."""
-        return {self.FIELD: self.record.encoded, "sigs": list(self.signatures)}
+        return {self.RECORD.NOUN: self.record.encoded, "sigs": list(self.signatures)}
 
     @classmethod
     def from_value(cls, value: Any) -> Self:
         """The signed record in a decoded wire value; raises the record's error naming what is wrong."""
-        error = cls.RECORD.Error
-        if not isinstance(value, dict) or set(value) != {cls.FIELD, "sigs"}:
-            raise error(f"a signed {cls.FIELD} is a map with the keys {cls.FIELD!r} and 'sigs'")
-        if not isinstance(value[cls.FIELD], bytes) or not isinstance(value["sigs"], tuple):
-            raise error(f"a signed {cls.FIELD} holds the {cls.FIELD} as bin and the signatures as an array")
-        return cls(cls.RECORD.from_bytes(value[cls.FIELD]), value["sigs"])  # type: ignore[arg-type]
+        error, noun = cls.RECORD.Error, cls.RECORD.NOUN
+        if not isinstance(value, dict) or set(value) != {noun, "sigs"}:
+            raise error(f"a signed {noun} is a map with the keys {noun!r} and 'sigs'")
+        if not isinstance(value[noun], bytes) or not isinstance(value["sigs"], tuple):
+            raise error(f"a signed {noun} holds the {noun} as bin and the signatures as an array")
+        return cls(cls.RECORD.from_bytes(value[noun]), value["sigs"])  # type: ignore[arg-type]

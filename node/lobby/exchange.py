@@ -121,9 +121,11 @@ class Kind(Generic[T, L, R, S]):
     """The kind on the wire (``list``, ``join``) and in messages: ``table``, ``tournament``."""
 
     def listing(self, offer: Offer[T], host: str) -> L:
+        """What local clients see of an offer at ``host`` (an address)."""
         raise NotImplementedError
 
     def listing_value(self, listing: L) -> dict:
+        """A listing on the wire (``offers``, ``joined``, ``lobby``)."""
         raise NotImplementedError
 
     def parse_listing(self, value: Any, host: str) -> L:
@@ -131,6 +133,7 @@ class Kind(Generic[T, L, R, S]):
         raise NotImplementedError
 
     def seats(self, listing: L) -> int:
+        """How many seats a listing offers: a record to sign must have as many signers."""
         raise NotImplementedError
 
     def secret(self) -> tuple[bytes, bytes]:
@@ -178,8 +181,8 @@ class _Guest:
     inbox: trio.MemoryReceiveChannel[tuple[bytes, bytes]]
 
 
-class ExchangeHost(Generic[T, L, R, S]):
-    """The offers of one kind this node hosts, by lobby id, and their guests' connections."""
+class _Side(Generic[T, L, R, S]):
+    """This node on one side of the exchange of one kind: who it is, where it listens, its timings."""
 
     def __init__(self, kind: Kind[T, L, R, S], key: SecretKey, name: Callable[[], str], address: Callable[[], str],
                  heartbeat: float, timeout: float) -> None:
@@ -189,6 +192,17 @@ class ExchangeHost(Generic[T, L, R, S]):
         self._address = address
         self.heartbeat = heartbeat
         self.timeout = timeout
+
+    def changed(self, lobby_id: str) -> None:
+        """Who sits at ``lobby_id`` changed (or it closed, or started): a hook for local clients."""
+
+
+class ExchangeHost(_Side[T, L, R, S]):
+    """The offers of one kind this node hosts, by lobby id, and their guests' connections."""
+
+    def __init__(self, kind: Kind[T, L, R, S], key: SecretKey, name: Callable[[], str], address: Callable[[], str],
+                 heartbeat: float, timeout: float) -> None:
+        super().__init__(kind, key, name, address, heartbeat, timeout)
         self.hosted: dict[str, Offer[T]] = {}
         self._reveals: dict[str, bytes] = {}
         self._guests: dict[tuple[str, bytes], _Guest] = {}
@@ -206,9 +220,6 @@ class ExchangeHost(Generic[T, L, R, S]):
         commit, self._reveals[lobby_id] = self.kind.secret()
         self.hosted[lobby_id] = Offer(lobby_id, terms, seats, (Entrant(self._name(), self.key.public, self._address(), commit),))
         return self.hosted[lobby_id]
-
-    def changed(self, lobby_id: str) -> None:
-        """Who sits at ``lobby_id`` changed (or it closed): a hook for local clients."""
 
     async def withdraw(self, lobby_id: str) -> None:
         offer = self.hosted.get(lobby_id)
@@ -371,22 +382,14 @@ class Joined(Generic[L]):
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
 
 
-class ExchangeGuest(Generic[T, L, R, S]):
+class ExchangeGuest(_Side[T, L, R, S]):
     """The offers of one kind this node joined at other nodes, by lobby id, until they start."""
 
     def __init__(self, kind: Kind[T, L, R, S], key: SecretKey, name: Callable[[], str], address: Callable[[], str],
                  connect: Callable[[str], Awaitable[Channel]], heartbeat: float, timeout: float) -> None:
-        self.kind = kind
-        self.key = key
-        self._name = name
-        self._address = address
+        super().__init__(kind, key, name, address, heartbeat, timeout)
         self._connect = connect
-        self.heartbeat = heartbeat
-        self.timeout = timeout
         self.joined: dict[str, Joined[L]] = {}
-
-    def changed(self, lobby_id: str) -> None:
-        """Who sits at a joined offer changed (or this node no longer waits at it): a hook for local clients."""
 
     async def list(self, peer: str) -> tuple[L, ...]:
         """The offers of this kind at ``peer``."""

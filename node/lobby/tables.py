@@ -103,6 +103,13 @@ class TableKind(Kind[Terms, LobbyTable, Genesis, SignedGenesis]):
             self.mesh.start(started, lobby_id, addresses)
 
 
+def lobby_update(lobby_id: str, listing: LobbyTable | None, seat: int | None) -> TableUpdate:
+    """What local clients see of a lobby table this node sits at (in ``seat``, when known): closed once it is gone."""
+    if listing is None:
+        return TableUpdate(lobby_id, None, "", "", None, (), "closed")
+    return TableUpdate(lobby_id, None, listing.game, listing.variant, seat, listing.joined, "lobby")
+
+
 class Host(ExchangeHost[Terms, LobbyTable, Genesis, SignedGenesis]):
     """Lobby tables this node offers, by lobby id."""
 
@@ -127,10 +134,7 @@ class Host(ExchangeHost[Terms, LobbyTable, Genesis, SignedGenesis]):
 
     def update(self, lobby_id: str) -> TableUpdate:
         offer = self.hosted.get(lobby_id)
-        if offer is None:
-            return TableUpdate(lobby_id, None, "", "", None, (), "closed")
-        listing = self.listing(offer)
-        return TableUpdate(lobby_id, None, listing.game, listing.variant, 0, listing.joined, "lobby")
+        return lobby_update(lobby_id, None if offer is None else self.listing(offer), 0)
 
     async def start_table(self, lobby_id: str) -> LiveTable:
         """Start the table: every seat signs its genesis; it is then the mesh's."""
@@ -155,7 +159,4 @@ class Guest(ExchangeGuest[Terms, LobbyTable, Genesis, SignedGenesis]):
 
     def update(self, lobby_id: str) -> TableUpdate:
         joined = self.joined.get(lobby_id)
-        if joined is None:
-            return TableUpdate(lobby_id, None, "", "", None, (), "closed")
-        listing = joined.listing
-        return TableUpdate(lobby_id, None, listing.game, listing.variant, None, listing.joined, "lobby")
+        return lobby_update(lobby_id, None if joined is None else joined.listing, None)

@@ -62,6 +62,7 @@ class Participant:
 class Record(Signable):
     """What a tournament is. ``options`` are checked by :func:`structure.Format.of`."""
 
+    NOUN = "record"
     SIGN_PURPOSE = SIGN_PURPOSE
     SIGNER = "participant"
     Error = RecordError
@@ -107,13 +108,6 @@ class Record(Signable):
         participants = tuple(Participant.from_value(p, i) for i, p in enumerate(value["participants"]))
         return cls(participants, value["options"], value["nonce"], value["game"], value["version"])
 
-    @classmethod
-    def from_bytes(cls, data: bytes) -> Record:
-        try:
-            return cls.from_value(codec.decode(data))
-        except codec.CodecError as exc:
-            raise RecordError(f"record bytes: {exc}") from None
-
     @property
     def signed_id(self) -> bytes:
         """Every participant signs the record id."""
@@ -128,7 +122,6 @@ class Record(Signable):
 class SignedRecord(SignedByAll[Record]):
     """A record with every participant's signature of its id, in participant order."""
 
-    FIELD = "record"
     RECORD = Record
 
     @property
