@@ -2,10 +2,10 @@
 
 Every connection is a secure channel (``node.peer.channel``), admitted within the connection
 budgets of ``node.peer.server``. Its first message says what it is for (``spec/node.md``):
-``list`` or ``join`` go to the lobby host (``node.lobby.host``),
-``hello`` to the table mesh (``node.table.mesh``), ``tlist``, ``tjoin``, ``ttable``, ``tget`` and ``tdone`` to the
-tournaments (``node.tournament``). The lobby guest (``node.lobby.guest``)
-joins tables at other nodes. The node implements :class:`~fairtable.node.service.NodeService`,
+``list`` or ``join`` go to the lobby host of their ``kind`` (tables: ``node.lobby.tables``,
+tournaments: ``node.tournament.lobby``), ``hello`` to the table mesh (``node.table.mesh``),
+``ttable``, ``tget`` and ``tdone`` to the tournaments (``node.tournament``). The lobby guests
+join tables and tournaments at other nodes. The node implements :class:`~fairtable.node.service.NodeService`,
 through which local clients drive it.
 
 Whatever a peer sends, the node logs a line naming the peer and the reason (rate-limited, so
@@ -30,8 +30,8 @@ import trio
 from fairtable.games.contract import GameError
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
-from fairtable.node.lobby.guest import Guest
-from fairtable.node.lobby.host import Host, parse_address
+from fairtable.node.lobby.exchange import ExchangeHost, parse_address
+from fairtable.node.lobby.tables import Guest, Host
 from fairtable.node.peer.channel import Channel, open_channel
 from fairtable.node.peer.messages import message
 from fairtable.node.peer.server import PeerLimits, PeerServer
@@ -50,7 +50,6 @@ from fairtable.node.service import (
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
-from fairtable.node.tournament.lobby import lobby_of
 from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
 from fairtable.protocol.codec import CodecError, encode
@@ -114,11 +113,11 @@ class Node:
                            self._connect, config.heartbeat, timeout)
         self.tournaments = Tournaments(self.key, lambda: self.name, lambda: self.address, config.data / "tournaments", self.mesh,
                                        self.updates_hub, self._connect, config.heartbeat, timeout)
-        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "tlist", "tjoin", "ttable", "tget", "tdone"),
+        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "ttable", "tget", "tdone"),
                                  self._dispatch, self._tables_seating)
         self.discovery = None if config.discovery is None else Discovery(
             config.discovery, self.key.public.fingerprint, lambda: self.address,
-            lambda: [lobby.listing() for lobby in self.lobby_host.hosted.values()], self.updates_hub.next_change)
+            lambda: [self.lobby_host.listing(lobby) for lobby in self.lobby_host.hosted.values()], self.updates_hub.next_change)
         self._nursery: trio.Nursery | None = None
 
     @property
@@ -157,22 +156,27 @@ class Node:
         try:
             if first["t"] == "hello":
                 await self.mesh.accept(channel, first, who)
-            elif first["t"] == "list":
-                await channel.send(message("tables", tables=self.lobby_host.listings()))
-            elif first["t"] == "tlist":
-                await channel.send(message("tournaments", tournaments=self.tournaments.host.listings()))
-            elif first["t"] == "tjoin":
-                await self.tournaments.host.serve(channel, first, who)
+            elif first["t"] in ("list", "join"):
+                await self._lobby(channel, first, who)
             elif first["t"] == "ttable":
                 await self.tournaments.serve_table(channel, first, who)
             elif first["t"] == "tget":
                 await self.tournaments.serve_transcript(channel, first, who)
             elif first["t"] == "tdone":
                 await self.tournaments.serve_done(channel, first, who)
-            else:
-                await self.lobby_host.serve(channel, first, who)
         except JournalError as exc:
             log.error("peer %s: %s", who, exc)
+
+    async def _lobby(self, channel: Channel, first: dict, who: str) -> None:
+        """``list`` or ``join``: answered by the lobby host of the kind it names."""
+        hosts: dict[str, ExchangeHost[Any, Any, Any, Any]] = {"table": self.lobby_host, "tournament": self.tournaments.host}
+        host = hosts.get(first["kind"])
+        if host is None:
+            await channel.send(message("refused", code="unknown", reason=f"this node offers no {first['kind'][:32]!r}"))
+        elif first["t"] == "list":
+            await channel.send(message("offers", offers=host.listings()))
+        else:
+            await host.serve(channel, first, who)
 
     def _tables_seating(self, key: PublicKey) -> int:
         """At how many started tables here ``key`` holds another seat than ours."""
@@ -189,14 +193,14 @@ class Node:
 
     async def list_tables(self, peer: str | None) -> tuple[LobbyTable, ...]:
         if peer is None:
-            return tuple(lobby.listing() for lobby in self.lobby_host.hosted.values())
-        return await self.lobby_guest.list_tables(peer)
+            return tuple(self.lobby_host.listing(lobby) for lobby in self.lobby_host.hosted.values())
+        return await self.lobby_guest.list(peer)
 
     async def host(self, game: str, variant: str, options: dict, seats: int) -> LobbyTable:
         return self.lobby_host.offer(game, variant, options, seats)
 
     async def join(self, peer: str, lobby_id: str, fingerprint: str | None = None) -> LobbyTable:
-        if lobby_id in self.lobby_guest.seated or lobby_id in self.lobby_host.hosted:
+        if lobby_id in self.lobby_guest.joined or lobby_id in self.lobby_host.hosted:
             raise ServiceError(f"this node already sits at table {lobby_id}")
         if self.mesh.find(lobby_id) is not None:
             raise ServiceError(f"this node already sits at table {lobby_id}; it has started (open it from the list of your tables)")
@@ -218,7 +222,7 @@ class Node:
 
     async def start(self, lobby_id: str) -> TableUpdate:
         try:
-            return (await self.lobby_host.start(lobby_id)).update()
+            return (await self.lobby_host.start_table(lobby_id)).update()
         except JournalError as exc:
             raise ServiceError(f"table {lobby_id} could not start: {exc}", STORAGE) from None
 
@@ -255,10 +259,10 @@ class Node:
             raise ServiceError(f"no proof for violation {index}: {exc}", ILLEGAL) from None
 
     async def host_tournament(self, participants: int, options: dict) -> TournamentLobby:
-        return lobby_of(self.tournaments.offer(participants, options).listing(), self.address)
+        return self.tournaments.offer(participants, options)
 
     async def join_tournament(self, peer: str, lobby_id: str) -> TournamentLobby:
-        if lobby_id in self.tournaments.host.offers:
+        if lobby_id in self.tournaments.host.hosted:
             raise ServiceError(f"tournament {lobby_id} is offered by this node itself")
         return await self.tournaments.join(peer, lobby_id)
 

@@ -15,7 +15,8 @@ from typing import Any
 from fairtable.protocol import codec
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.hashing import digest
-from fairtable.protocol.identity import SIGNATURE_SIZE, PublicKey, SecretKey
+from fairtable.protocol.identity import PublicKey
+from fairtable.protocol.signed import Signable, SignedByAll
 
 PROTOCOL_VERSION = 2
 MAX_SEATS = 16
@@ -73,8 +74,13 @@ class TournamentTable:
 
 
 @dataclass(frozen=True)
-class Genesis:
+class Genesis(Signable):
     """What a table is. Build it, have every seat sign :attr:`table_id`, then play."""
+
+    NOUN = "genesis"
+    SIGN_PURPOSE = SIGN_PURPOSE
+    SIGNER = "seat"
+    Error = GenesisError
 
     game: str
     variant: str
@@ -145,51 +151,32 @@ class Genesis:
         tournament = None if "tournament" not in value else TournamentTable.from_value(value["tournament"])
         return cls(value["game"], value["variant"], value["options"], tuple(parsed), value["nonce"], value["version"], tournament)
 
-    @classmethod
-    def from_bytes(cls, data: bytes) -> Genesis:
-        try:
-            return cls.from_value(codec.decode(data))
-        except codec.CodecError as exc:
-            raise GenesisError(f"genesis bytes: {exc}") from None
+    @property
+    def signed_id(self) -> bytes:
+        """Every seat signs the table id."""
+        return self.table_id
 
-    def sign(self, secret: SecretKey) -> bytes:
-        return secret.sign(SIGN_PURPOSE, self.table_id)
+    @property
+    def signers(self) -> tuple[tuple[PublicKey, str], ...]:
+        """The seats, in seat order: each one signs."""
+        return tuple((seat.key, seat.name) for seat in self.seats)
 
     def seat_of(self, key: PublicKey) -> int | None:
-        for index, seat in enumerate(self.seats):
-            if seat.key == key:
-                return index
-        return None
+        """The seat ``key`` holds, or None when it holds none."""
+        return self.index_of(key)
 
 
-@dataclass(frozen=True)
-class SignedGenesis:
+class SignedGenesis(SignedByAll[Genesis]):
     """A genesis with one signature per seat, in seat order; constructing it checks them all."""
 
-    genesis: Genesis
-    signatures: tuple[bytes, ...]
+    RECORD = Genesis
 
-    def __post_init__(self) -> None:
-        seats = self.genesis.seats
-        if len(self.signatures) != len(seats):
-            raise GenesisError(f"{len(seats)} seats but {len(self.signatures)} signatures")
-        for index, (seat, signature) in enumerate(zip(seats, self.signatures)):
-            if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
-                raise GenesisError(f"signature of seat {index} is not {SIGNATURE_SIZE} bytes")
-            if not seat.key.verify(SIGN_PURPOSE, self.genesis.table_id, signature):
-                raise GenesisError(f"signature of seat {index} ({seat.key.fingerprint}) does not verify")
+    @property
+    def genesis(self) -> Genesis:
+        """The signed genesis itself."""
+        return self.record
 
     @property
     def table_id(self) -> bytes:
-        return self.genesis.table_id
-
-    def to_value(self) -> dict:
-        return {"genesis": self.genesis.encoded, "sigs": list(self.signatures)}
-
-    @classmethod
-    def from_value(cls, value: Any) -> SignedGenesis:
-        if not isinstance(value, dict) or set(value) != {"genesis", "sigs"}:
-            raise GenesisError("signed genesis must be a map with keys 'genesis' and 'sigs'")
-        if not isinstance(value["genesis"], bytes) or not isinstance(value["sigs"], tuple):
-            raise GenesisError("signed genesis holds the genesis as bin and the signatures as an array")
-        return cls(Genesis.from_bytes(value["genesis"]), value["sigs"])
+        """The table's id: what every envelope of the table names."""
+        return self.record.table_id

@@ -3,7 +3,7 @@
     python -m tests.regenerate
 
 The fairness vectors (card points, stages, shows), the transcript vector (a genesis with its
-protocol version) and its withheld-seed variant, the tournament vector (its tables' geneses), the golden playthroughs of every registered game (their table ids, decks
+protocol version) and its withheld-seed variant, the tournament vector (its tables' geneses), the lobby vector (its messages), the golden playthroughs of every registered game (their table ids, decks
 and transcripts) and the readable records exported from them. Run it after a change to the group, the genesis or a game, then review the diff;
 a branch that adds a game runs it after merging.
 """
@@ -11,6 +11,7 @@ a branch that adds a game runs it after merging.
 from __future__ import annotations
 
 from tests import export_golden, golden
+from tests.node.lobby import vector as lobby_vector
 from tests.protocol import transcript_vector
 from tests.protocol.fair import vectors
 from tests.protocol.session import withheld_vector
@@ -22,6 +23,7 @@ def main() -> int:
     transcript_vector.PATH.write_text(transcript_vector.render())
     withheld_vector.PATH.write_text(withheld_vector.render())
     tournament_vector.PATH.write_text(tournament_vector.render())
+    lobby_vector.PATH.write_text(lobby_vector.render())
     status = golden.main([])
     export_golden.main()
     return status

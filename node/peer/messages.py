@@ -11,14 +11,22 @@ from collections.abc import Callable
 from typing import Any
 
 from fairtable.node.service import LobbyTable
-from fairtable.protocol.genesis import PROTOCOL_VERSION
 
+PEER_VERSION = 3
+"""The version of these messages, sent as ``v`` (``spec/transcript.md``, "Versions"). It is not
+the genesis version: version 3 made the table and tournament lobbies one vocabulary and changed
+no signed bytes. A peer of another version is refused before the rest of its message is read."""
 HASH = 32
 MAX_TEXT = 256
 
 
 class BadMessage(Exception):
     """A value that is not a peer message of an expected type; the message says why."""
+
+
+class OtherVersion(BadMessage):
+    """A message of an expected type from a peer speaking another version: answered ``refused``
+    with code ``version`` when it opens a connection, whatever the rest of it looks like."""
 
 
 def _int(value: Any) -> bool:
@@ -54,25 +62,19 @@ def _reason(value: Any) -> bool:
 
 
 FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
-    # lobby, on a channel the guest opens to the host
-    "list": {"v": _version},
-    "tables": {"tables": _array},
-    "join": {"v": _version, "lobby": _text, "name": _text, "addr": _text},
-    "joined": {"table": _map},
+    # the lobby of tables and tournaments alike, on a channel the guest opens to the host
+    "list": {"v": _version, "kind": _text},
+    "offers": {"offers": _array},
+    "join": {"v": _version, "kind": _text, "lobby": _text, "name": _text, "addr": _text, "commit": _bytes},
+    "joined": {"offer": _map},
     "refused": {"code": _text, "reason": _reason},
-    "lobby": {"table": _map},
+    "lobby": {"offer": _map},
     "leave": {},
     "ping": {},
-    "sign": {"genesis": _bytes},
-    "signature": {"sig": _bytes},
-    "start": {"genesis": _map, "peers": _array},
-    # tournaments (spec/tournament.md): the tournament lobby, a table's signatures, transcripts
-    "tlist": {"v": _version},
-    "tournaments": {"tournaments": _array},
-    "tjoin": {"v": _version, "lobby": _text, "name": _text, "addr": _text, "draw": _hash},
-    "tsign": {"record": _bytes},
-    "tsig": {"sig": _bytes, "draw": _hash},
-    "tstart": {"tournament": _bytes, "peers": _array},
+    "sign": {"record": _bytes},
+    "signature": {"sig": _bytes, "reveal": _bytes},
+    "start": {"sigs": _array, "reveals": _array, "peers": _array},
+    # tournaments (spec/tournament.md): a table's signatures, transcripts
     "ttable": {"v": _version, "genesis": _bytes},
     "tget": {"v": _version, "tournament": _hash, "table": _hash},
     "tfile": {"size": _int},
@@ -86,7 +88,7 @@ FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
 }
 
 
-def message(kind: str, **fields: Any) -> dict:
+def message(kind: str, /, **fields: Any) -> dict:
     """A message of type ``kind`` (checked like a received one, so a bug cannot send garbage)."""
     value = {"t": kind, **fields}
     parse(value, kind)
@@ -101,19 +103,14 @@ def parse(value: Any, *expected: str) -> dict:
     if kind not in expected:
         raise BadMessage(f"unexpected message {kind[:32]!r}; expected {' or '.join(expected)}")
     fields = FIELDS[kind]
+    if "v" in fields and _version(value.get("v")) and value["v"] != PEER_VERSION:
+        raise OtherVersion(f"protocol version {value['v']} is not supported (this node speaks {PEER_VERSION})")
     if set(value) != {"t", *fields}:
         raise BadMessage(f"a {kind!r} message has exactly the keys {sorted(fields)}")
     for name, check in fields.items():
         if not check(value[name]):
             raise BadMessage(f"{kind!r} message: field {name!r} is malformed")
     return value
-
-
-def version_refusal(value: dict) -> str | None:
-    """Why a peer speaking ``value['v']`` cannot be served, or None when it speaks ours."""
-    if value["v"] != PROTOCOL_VERSION:
-        return f"protocol version {value['v']} is not supported (this node speaks {PROTOCOL_VERSION})"
-    return None
 
 
 def lobby_value(table: LobbyTable) -> dict:

@@ -33,7 +33,7 @@ from fairtable.node.admission import Budget, Ticket, serve
 from fairtable.node.loglimit import LogLimiter
 from fairtable.node.peer.channel import Channel, accept_channel
 from fairtable.node.peer.errors import ChannelError
-from fairtable.node.peer.messages import BadMessage, parse
+from fairtable.node.peer.messages import BadMessage, OtherVersion, message, parse
 from fairtable.protocol.identity import PublicKey, SecretKey
 
 log = logging.getLogger("fairtable.node")
@@ -98,7 +98,7 @@ class PeerServer:
                         pending.release()
                         seated = self.seated_connections.admit(
                             channel.peer.raw, scope, per_group=tables * self.limits.per_seated_table)
-                    first = parse(await channel.receive(timeout=self.limits.first_message_seconds), *self.first)
+                    first = await self._first(channel)
                     pending.release()
                     await self.dispatch(channel, first, who)
             if pending.evicted or (seated is not None and seated.evicted):
@@ -115,6 +115,14 @@ class PeerServer:
             pending.release()
             if seated is not None:
                 seated.release()
+
+    async def _first(self, channel: Channel) -> dict:
+        """The connection's first message; a peer of another version is told so before it is closed."""
+        try:
+            return parse(await channel.receive(timeout=self.limits.first_message_seconds), *self.first)
+        except OtherVersion as exc:
+            await channel.send(message("refused", code="version", reason=str(exc)))
+            raise
 
 
 def _remote(stream: trio.SocketStream) -> tuple[str, str]:

@@ -28,12 +28,11 @@ from functools import partial
 import trio
 
 from fairtable.node.peer.errors import ChannelClosed, ChannelError
-from fairtable.node.peer.messages import BadMessage, message, parse
+from fairtable.node.peer.messages import PEER_VERSION, BadMessage, message, parse
 from fairtable.node.ratelimit import TokenBucket
 from fairtable.node.table.live import LiveTable, Outcome
 from fairtable.node.tasks import race
 from fairtable.protocol.envelope import Envelope, EnvelopeError
-from fairtable.protocol.genesis import PROTOCOL_VERSION
 
 log = logging.getLogger("fairtable.node")
 
@@ -52,7 +51,7 @@ def hello(table: LiveTable) -> dict:
     """The first message on a link, from each side: which table and seat, how far its chain goes,
     and the table's start (signed genesis, addresses, lobby id) for a peer that never received it."""
     start = {"genesis": table.genesis.to_value(), "lobby": table.lobby, "peers": list(table.addresses)}
-    return message("hello", v=PROTOCOL_VERSION, table=table.table_id, seat=table.seat,
+    return message("hello", v=PEER_VERSION, table=table.table_id, seat=table.seat,
                    have=len(table.envelopes), head=table.session.head, start=start)
 
 

@@ -22,7 +22,7 @@ import trio
 from fairtable.games import registry
 from fairtable.node.peer.channel import Channel
 from fairtable.node.peer.errors import ChannelError
-from fairtable.node.peer.messages import BadMessage, parse, version_refusal
+from fairtable.node.peer.messages import BadMessage, parse
 from fairtable.node.table.journal import JournalError, TableFiles
 from fairtable.node.table.link import Link, hello
 from fairtable.node.table.live import LiveTable, Timing
@@ -138,9 +138,6 @@ class Mesh:
 
     async def accept(self, channel: Channel, greeting: dict, who: str) -> None:
         """A peer's ``hello``: answer it and run the link (starting the table if we signed it)."""
-        refusal = version_refusal(greeting)
-        if refusal is not None:
-            raise BadMessage(refusal)
         table = self.tables.get(greeting["table"]) or self._started_by_hello(greeting)
         seat = greeting["seat"]
         if seat >= table.seat_count or seat == table.seat:

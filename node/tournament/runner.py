@@ -24,14 +24,14 @@ import trio
 from fairtable.node.files import FileError
 from fairtable.node.peer.channel import Channel
 from fairtable.node.peer.errors import ChannelError
-from fairtable.node.peer.messages import BadMessage, message, parse, version_refusal
+from fairtable.node.peer.messages import PEER_VERSION, BadMessage, message, parse
 from fairtable.node.service import TournamentLobby, TournamentStatus
 from fairtable.node.table.journal import JournalError, TableFiles
 from fairtable.node.table.mesh import Mesh
 from fairtable.node.tournament.files import TournamentFiles
-from fairtable.node.tournament.lobby import Offer, TournamentGuest, TournamentHost
+from fairtable.node.tournament.lobby import TournamentGuest, TournamentHost
 from fairtable.node.updates import Updates
-from fairtable.protocol.genesis import PROTOCOL_VERSION, Genesis, GenesisError, SignedGenesis
+from fairtable.protocol.genesis import Genesis, GenesisError, SignedGenesis
 from fairtable.protocol.identity import PublicKey, SecretKey
 from fairtable.protocol.tournament.bundle import Tournament, check_table
 from fairtable.protocol.tournament.progress import Progress, Table, progress
@@ -117,7 +117,7 @@ class Tournaments:
             except JournalError as exc:
                 log.error("tournament %s: cannot reload: %s", files.dir.name[:12], exc)
 
-    def offer(self, size: int, options: dict) -> Offer:
+    def offer(self, size: int, options: dict) -> TournamentLobby:
         assert self._nursery is not None
         return self.host.offer(self._nursery, size, options)
 
@@ -211,7 +211,7 @@ class Tournaments:
         TableFiles(self.mesh.root, genesis.table_id).secret()
         signatures = [genesis.sign(self.key)]
         for participant in table.spec.seats[1:]:
-            request = message("ttable", v=PROTOCOL_VERSION, genesis=genesis.encoded)
+            request = message("ttable", v=PEER_VERSION, genesis=genesis.encoded)
             reply = await self._ask(running, participant, request, self._reply("signature", "refused"),
                                     f"{table.spec.label}: seat of {participant} not reachable")
             if reply is None:
@@ -255,7 +255,7 @@ class Tournaments:
         participant who has verified it already (a seat may have left once its table finished)."""
         others = [p for p in range(len(running.addresses)) if p not in table.spec.seats and p != running.me]
         for participant in (*table.spec.seats, *others):
-            request = message("tget", v=PROTOCOL_VERSION, tournament=running.id, table=table.table_id)
+            request = message("tget", v=PEER_VERSION, tournament=running.id, table=table.table_id)
             data = await self._ask(running, participant, request, lambda channel: _receive_file(channel, self.timeout),
                                    f"{table.spec.label}: no transcript from {participant}")
             if data is not None and self._count(running, table, data):
@@ -265,7 +265,7 @@ class Tournaments:
         """Tell every other participant this node holds the whole tournament, until each has heard it."""
         while not running.settled:
             for participant in set(range(len(running.addresses))) - running.told - {running.me}:
-                request = message("tdone", v=PROTOCOL_VERSION, tournament=running.id)
+                request = message("tdone", v=PEER_VERSION, tournament=running.id)
                 reply = await self._ask(running, participant, request, self._reply("tdone", "refused"),
                                         f"{participant} did not hear we are done")
                 if reply is not None and reply["t"] == "tdone":
@@ -281,12 +281,12 @@ class Tournaments:
         """``tdone``: a participant holds the whole tournament; acknowledged with ``tdone``."""
         running = self.running.get(request["tournament"])
         index = None if running is None else running.tournament.signed.record.index_of(channel.peer)
-        if version_refusal(request) is not None or running is None or index is None:
+        if running is None or index is None:
             await channel.send(message("refused", code="unknown", reason="this node runs no such tournament with you in it"))
             return
         # Acknowledge first: once every participant is heard this node may exit, and the sender
         # would then wait for an acknowledgement that never comes.
-        await channel.send(message("tdone", v=PROTOCOL_VERSION, tournament=running.id))
+        await channel.send(message("tdone", v=PEER_VERSION, tournament=running.id))
         running.heard.add(index)
         log.debug("tournament %s: participant %d holds all of it", running.id.hex()[:12], index)
         self.updates.wake()
@@ -297,12 +297,12 @@ class Tournaments:
             genesis = Genesis.from_bytes(request["genesis"])
         except GenesisError as exc:
             raise BadMessage(f"ttable: {exc}") from None
-        refusal = version_refusal(request) or self._signing_refusal(genesis, channel.peer)
+        refusal = self._signing_refusal(genesis, channel.peer)
         if refusal is not None:
             await channel.send(message("refused", code="not-ready", reason=refusal))
             return
         TableFiles(self.mesh.root, genesis.table_id).secret()
-        await channel.send(message("signature", sig=genesis.sign(self.key)))
+        await channel.send(message("signature", sig=genesis.sign(self.key), reveal=b""))
 
     def _signing_refusal(self, genesis: Genesis, asker: PublicKey) -> str | None:
         running = self.running.get(genesis.tournament.tournament) if genesis.tournament else None
@@ -319,7 +319,7 @@ class Tournaments:
         """``tget``: a verified transcript of the tournament, in chunks."""
         running = self.running.get(request["tournament"])
         data = None if running is None or request["table"] not in running.outcomes else running.files.table(request["table"])
-        if version_refusal(request) is not None or data is None:
+        if data is None:
             await channel.send(message("refused", code="unknown", reason="no verified transcript of that table here"))
             return
         await channel.send(message("tfile", size=len(data)))

@@ -16,7 +16,8 @@ from fairtable.protocol import codec
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.genesis import MAX_NAME, NONCE_SIZES, PROTOCOL_VERSION
 from fairtable.protocol.hashing import digest
-from fairtable.protocol.identity import SIGNATURE_SIZE, PublicKey, SecretKey
+from fairtable.protocol.identity import PublicKey
+from fairtable.protocol.signed import Signable, SignedByAll
 
 SIGN_PURPOSE = "tournament"
 DRAW_SIZE = 32
@@ -58,8 +59,13 @@ class Participant:
 
 
 @dataclass(frozen=True)
-class Record:
+class Record(Signable):
     """What a tournament is. ``options`` are checked by :func:`structure.Format.of`."""
+
+    NOUN = "record"
+    SIGN_PURPOSE = SIGN_PURPOSE
+    SIGNER = "participant"
+    Error = RecordError
 
     participants: tuple[Participant, ...]
     options: dict
@@ -102,50 +108,26 @@ class Record:
         participants = tuple(Participant.from_value(p, i) for i, p in enumerate(value["participants"]))
         return cls(participants, value["options"], value["nonce"], value["game"], value["version"])
 
-    @classmethod
-    def from_bytes(cls, data: bytes) -> Record:
-        try:
-            return cls.from_value(codec.decode(data))
-        except codec.CodecError as exc:
-            raise RecordError(f"record bytes: {exc}") from None
+    @property
+    def signed_id(self) -> bytes:
+        """Every participant signs the record id."""
+        return self.record_id
 
-    def sign(self, secret: SecretKey) -> bytes:
-        return secret.sign(SIGN_PURPOSE, self.record_id)
-
-    def index_of(self, key: PublicKey) -> int | None:
-        return next((i for i, p in enumerate(self.participants) if p.key == key), None)
+    @property
+    def signers(self) -> tuple[tuple[PublicKey, str], ...]:
+        """The participants, in record order: each one signs."""
+        return tuple((p.key, p.name) for p in self.participants)
 
 
-@dataclass(frozen=True)
-class SignedRecord:
+class SignedRecord(SignedByAll[Record]):
     """A record with every participant's signature of its id, in participant order."""
 
-    record: Record
-    signatures: tuple[bytes, ...]
-
-    def __post_init__(self) -> None:
-        participants = self.record.participants
-        if len(self.signatures) != len(participants):
-            raise RecordError(f"{len(participants)} participants but {len(self.signatures)} signatures")
-        for index, (participant, signature) in enumerate(zip(participants, self.signatures)):
-            if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE \
-                    or not participant.key.verify(SIGN_PURPOSE, self.record.record_id, signature):
-                raise RecordError(f"the signature of participant {index} ({participant.name}) does not verify")
+    RECORD = Record
 
     @property
     def record_id(self) -> bytes:
+        """The tournament's id: what every table's genesis names."""
         return self.record.record_id
-
-    def to_value(self) -> dict:
-        return {"record": self.record.encoded, "sigs": list(self.signatures)}
-
-    @classmethod
-    def from_value(cls, value: Any) -> SignedRecord:
-        if not isinstance(value, dict) or set(value) != {"record", "sigs"}:
-            raise RecordError("a signed record is a map with the keys 'record' and 'sigs'")
-        if not isinstance(value["record"], bytes) or not isinstance(value["sigs"], tuple):
-            raise RecordError("a signed record holds the record as bin and the signatures as an array")
-        return cls(Record.from_bytes(value["record"]), value["sigs"])
 
 
 def draw_seed(record: Record, values: tuple[bytes, ...]) -> bytes:

@@ -128,3 +128,17 @@ async def test_a_flood_of_messages_closes_the_link(node, caplog):
 async def test_a_link_that_goes_silent_is_closed(node, caplog):
     async with await seat_one_link(node):
         await eventually(lambda: logged(caplog, "receive timeout"))
+
+
+@pytest.mark.parametrize("first", [
+    {"t": "list", "v": 2},  # version 2's list had no kind
+    {"t": "join", "v": 2, "lobby": "b71c0e2a", "name": "old", "addr": "127.0.0.1:1"},
+    {"t": "hello", "v": 4, "table": "anything"},
+    {"t": "tdone", "v": 2, "tournament": bytes(32)},
+])
+async def test_a_first_message_of_another_version_is_refused_by_version_whatever_its_shape(node, caplog, first):
+    async with await channel_to(node, SecretKey.generate()) as other:
+        await other.send(first)
+        reply = parse(await other.receive(timeout=5), "refused")
+    assert reply["code"] == "version" and f"protocol version {first['v']} is not supported" in reply["reason"]
+    await eventually(lambda: logged(caplog, "is not supported"))

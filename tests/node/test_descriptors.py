@@ -11,8 +11,7 @@ import trio
 
 from fairtable.node.clients.apiclient import connect
 from fairtable.node.peer.channel import open_channel
-from fairtable.node.peer.messages import message, parse
-from fairtable.protocol.genesis import PROTOCOL_VERSION
+from fairtable.node.peer.messages import PEER_VERSION, message, parse
 from fairtable.protocol.identity import SecretKey
 from tests.node.nodes import listening_address
 
@@ -28,8 +27,8 @@ async def _list_tables(address: str) -> list:
     with trio.fail_after(30):  # a guard, not a timing assertion
             channel = await open_channel(await trio.open_tcp_stream(host, int(port)), SecretKey.generate())
     async with channel:
-        await channel.send(message("list", v=PROTOCOL_VERSION))
-        return parse(await channel.receive(timeout=10), "tables")["tables"]
+        await channel.send(message("list", v=PEER_VERSION, kind="table"))
+        return parse(await channel.receive(timeout=10), "offers")["offers"]
 
 
 async def _games(url: str) -> int:

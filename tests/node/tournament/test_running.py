@@ -10,9 +10,9 @@ import pytest
 
 from fairtable.node.api.server import serve_api
 from fairtable.node.clients.apiclient import ApiError, connect
-from fairtable.node.peer.messages import message, parse
+from fairtable.node.peer.messages import PEER_VERSION, message, parse
 from fairtable.node.tournament.files import TournamentFiles
-from fairtable.protocol.genesis import PROTOCOL_VERSION, SIGN_PURPOSE
+from fairtable.protocol.genesis import SIGN_PURPOSE
 from fairtable.protocol.tournament.bundle import verify_bundle
 from tests.node.nodes import eventually, running
 from tests.protocol.tournament.helpers import SHORT
@@ -80,7 +80,7 @@ async def test_a_node_signs_only_the_table_its_own_computation_calls_for_now(tmp
         for genesis in (reseated, group):
             channel = await asker._connect(asked.address, asked.key.public)
             async with channel:
-                await channel.send(message("ttable", v=PROTOCOL_VERSION, genesis=genesis.encoded))
+                await channel.send(message("ttable", v=PEER_VERSION, genesis=genesis.encoded))
                 replies.append(parse(await channel.receive(timeout=5), "signature", "refused"))
         assert replies[0]["t"] == "refused" and "results so far call for no such table" in replies[0]["reason"]
         assert replies[1]["t"] == "signature" and group.seats[1].key.verify(SIGN_PURPOSE, group.table_id, replies[1]["sig"])
