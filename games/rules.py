@@ -14,7 +14,7 @@ the others keep refusing.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from fairtable.games.contract import (
@@ -94,11 +94,47 @@ class Rules(Game[S]):
         if isinstance(request, Finished):
             raise RuleError(f"{self.id}.over", "the game is over")
         if isinstance(event, Forfeit):
+            if type(event.seat) is not int or event.seat not in self.present(state):
+                raise RuleError(f"{self.id}.seat", f"seat {event.seat!r} is not playing")
             return self.on_forfeit(state, event)
         handler = ANSWERS.get(type(event), {}).get(type(request))
         if handler is None:
             raise self._sequence(request, event)
+        self._routine(request, event)
         return getattr(self, handler)(state, request, event)
+
+    def _routine(self, request: Request, event: Event) -> None:
+        """The checks every game makes alike, before its own handler sees the event."""
+        if isinstance(event, Move) and isinstance(request, Decide) and event.seat != request.seat:
+            raise RuleError(f"{self.id}.turn", f"seat {request.seat} is to move, not seat {event.seat}")
+        if isinstance(event, RandomValue) and isinstance(request, PublicRandom):
+            if type(event.value) is not int or not 0 <= event.value < request.bound:
+                raise RuleError(f"{self.id}.random", f"the public value must be below {request.bound}, got {event.value!r}")
+        if isinstance(event, Shuffled) and event.faces and isinstance(request, Shuffle | ShuffleOwned):
+            # A public deck's faces are its cards; an owned deck's are its owner's composition (sorted).
+            if isinstance(request, Shuffle):
+                size, shuffled = len(request.cards), sorted(request.cards)
+            else:
+                size, shuffled = request.size, list(event.composition)
+            handles = range(request.first_handle, request.first_handle + size)
+            if set(event.faces) != set(handles) or sorted(event.faces.values()) != shuffled:
+                raise RuleError(f"{self.id}.shuffle", "the shuffled faces are not the cards that were shuffled")
+
+    @abstractmethod
+    def present(self, state: S) -> Collection[int]:
+        """The seats still playing: the only ones a :class:`Forfeit` may name (``<id>.seat``)."""
+
+    def legal_moves(self, state: S, seat: int) -> tuple[Any, ...]:
+        """Nothing for a seat that does not decide now; else the game's :meth:`moves`."""
+        request = self.pending(state)
+        if (isinstance(request, Decide) and request.seat == seat) or (isinstance(request, Simultaneous) and seat in request.seats):
+            return self.moves(state, request, seat)
+        return ()
+
+    @abstractmethod
+    def moves(self, state: S, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
+        """The moves (or simultaneous choices) of ``seat``, which decides ``request`` now, as far
+        as this state's knowledge allows; empty where they are too many to list."""
 
     def _sequence(self, request: Request, event: Event) -> RuleError:
         return RuleError(f"{self.id}.sequence", f"{type(request).__name__} is pending, not answered by {type(event).__name__}")

@@ -23,6 +23,7 @@ from fairtable.games.contract import (
     RuleError,
     Shuffle,
     Shuffled,
+    Simultaneous,
 )
 from fairtable.games.drachenherz import match, moves, render
 from fairtable.games.drachenherz.board import free, resolve
@@ -87,10 +88,11 @@ class Drachenherz(Rules[DrachenherzState]):
 
     # ------------------------------------------------------------------ events
 
+    def present(self, state: DrachenherzState) -> range:
+        return range(SEATS)
+
     def on_forfeit(self, state: DrachenherzState, event: Forfeit) -> DrachenherzState:
         """A seat that leaves loses the game and the match."""
-        if type(event.seat) is not int or event.seat not in range(SEATS):
-            raise RuleError("drachenherz.seat", f"no seat {event.seat!r}")
         return self._lose(state, event.seat, f"forfeit: {event.reason}")
 
     def _lose(self, state: DrachenherzState, seat: int, reason: str) -> DrachenherzState:
@@ -101,8 +103,6 @@ class Drachenherz(Rules[DrachenherzState]):
         return dataclasses.replace(state, deal_result=deal, result=Result.forfeit(teams, (seat,), reason, match.match_scores(state)))
 
     def on_random(self, state: DrachenherzState, request: PublicRandom, event: RandomValue) -> DrachenherzState:
-        if type(event.value) is not int or not 0 <= event.value < request.bound:
-            raise RuleError("drachenherz.random", f"the value must be below {request.bound}, got {event.value!r}")
         if state.turn is None:
             return dataclasses.replace(state, first=event.value, turn=event.value)
         seat = state.giving
@@ -119,8 +119,6 @@ class Drachenherz(Rules[DrachenherzState]):
 
     def on_shuffled(self, state: DrachenherzState, request: Shuffle, event: Shuffled) -> DrachenherzState:
         handles = range(request.first_handle, request.first_handle + len(request.cards))
-        if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != sorted(request.cards)):
-            raise RuleError("drachenherz.shuffle", "the shuffled faces are not the set that was shuffled")
         decks = state.decks + 1
         return dataclasses.replace(
             state,
@@ -148,8 +146,6 @@ class Drachenherz(Rules[DrachenherzState]):
 
     def on_move(self, state: DrachenherzState, request: Decide, event: Move) -> DrachenherzState:
         seat = request.seat
-        if event.seat != seat:
-            raise RuleError("drachenherz.turn", f"seat {seat} is to move, not seat {event.seat}")
         move = moves.parse(event.move)
         hand = state.hands[seat]
         if not set(move.play) <= set(hand):
@@ -238,10 +234,7 @@ class Drachenherz(Rules[DrachenherzState]):
 
     # ------------------------------------------------------------------ moves and views
 
-    def legal_moves(self, state: DrachenherzState, seat: int) -> tuple[Any, ...]:
-        request = self.pending(state)
-        if not isinstance(request, Decide) or request.seat != seat:
-            return ()
+    def moves(self, state: DrachenherzState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         return moves.legal(state, seat)
 
     def reveals(self, state: DrachenherzState, move: Any) -> tuple[Handle, ...]:

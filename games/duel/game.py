@@ -33,6 +33,7 @@ from fairtable.games.contract import (
     Shuffle,
     Shuffled,
     ShuffleOwned,
+    Simultaneous,
 )
 from fairtable.games.duel import decks, draft, render
 from fairtable.games.duel.bots import GreedyBot, RandomBot, random_deck
@@ -170,15 +171,14 @@ class DuelGame(Rules[DuelState]):
 
     # ------------------------------------------------------------------ events
 
+    def present(self, state: DuelState) -> tuple[int, ...]:
+        return state.present
+
     def on_forfeit(self, state: DuelState, event: Forfeit) -> DuelState:
-        if type(event.seat) is not int or event.seat not in state.present:
-            raise RuleError("duel.seat", f"seat {event.seat!r} is not playing")
         return _leave(state, event.seat, f"forfeit: {event.reason}")
 
     def on_random(self, state: DuelState, request: PublicRandom, event: RandomValue) -> DuelState:
         value = event.value
-        if type(value) is not int or not 0 <= value < request.bound:
-            raise RuleError("duel.random", f"a public value below {request.bound} was expected, got {value!r}")
         if state.step == "order":
             return dataclasses.replace(state, first=value, step="draft")
         if state.step == "start":
@@ -192,8 +192,6 @@ class DuelGame(Rules[DuelState]):
 
     def on_shuffled(self, state: DuelState, request: Shuffle, event: Shuffled) -> DuelState:
         handles = range(request.first_handle, request.first_handle + len(request.cards))
-        if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != sorted(request.cards)):
-            raise RuleError("duel.shuffle", "the shuffled faces are not the cards that were shuffled")
         seat = _building(state)
         state = dataclasses.replace(state, faces=_learn(state, event.faces, set(handles)), next_handle=handles.stop)
         return self._built(state, seat, tuple(handles), tuple(sorted(request.cards)))
@@ -202,8 +200,6 @@ class DuelGame(Rules[DuelState]):
         handles = range(request.first_handle, request.first_handle + request.size)
         seat = request.owner
         composition = tuple(event.composition) or None
-        if event.faces and (set(event.faces) != set(handles) or tuple(sorted(event.faces.values())) != composition):
-            raise RuleError("duel.shuffle", "the shuffled faces are not the composition")
         found = None if composition is None else decks.problem(seat, state.players[seat], composition)
         record = OwnedDeck(seat, request.first_handle, composition, *(found or ("", "")))
         state = dataclasses.replace(state, faces=_learn(state, event.faces, set(handles)), next_handle=handles.stop,
@@ -250,8 +246,6 @@ class DuelGame(Rules[DuelState]):
 
     def on_move(self, state: DuelState, request: Decide, event: Move) -> DuelState:
         seat = request.seat
-        if event.seat != seat:
-            raise RuleError("duel.turn", f"seat {seat} is to move, not seat {event.seat}")
         kind, value, target, timeout = parse_move(event.move)
         if kind != {"draft": "pick", "attack": "attack", "defend": "defend"}[state.step]:
             raise RuleError("duel.move", f"a {state.step} move is due, not {kind!r}")
@@ -304,10 +298,7 @@ class DuelGame(Rules[DuelState]):
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self, state: DuelState, seat: int) -> tuple[Any, ...]:
-        request = self.pending(state)
-        if not isinstance(request, Decide) or request.seat != seat:
-            return ()
+    def moves(self, state: DuelState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         if state.step == "draft":
             return tuple({"pick": card} for card in draft.pool(state.picks))
         hand = state.players[seat].hand

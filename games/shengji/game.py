@@ -30,6 +30,7 @@ from fairtable.games.contract import (
     RuleError,
     Shuffle,
     Shuffled,
+    Simultaneous,
     Teams,
 )
 from fairtable.games.options import TIMER, Integer
@@ -175,20 +176,17 @@ class Shengji(Rules[ShengjiState]):
 
     # ------------------------------------------------------------------ events
 
+    def present(self, state: ShengjiState) -> range:
+        return range(SEATS)
+
     def on_forfeit(self, state: ShengjiState, event: Forfeit) -> ShengjiState:
-        if type(event.seat) is not int or not 0 <= event.seat < SEATS:
-            raise RuleError("shengji.seat", f"no seat {event.seat!r}")
         return dataclasses.replace(state, result=Result.forfeit(TEAMS, (event.seat,), f"forfeit: {event.reason}", self._levels(state)))
 
     def on_random(self, state: ShengjiState, request: PublicRandom, event: RandomValue) -> ShengjiState:
-        if type(event.value) is not int or not 0 <= event.value < SEATS:
-            raise RuleError("shengji.random", f"the starting seat must be 0..3, got {event.value!r}")
         return dataclasses.replace(state, step="shuffle", starter=event.value)
 
     def on_shuffled(self, state: ShengjiState, request: Shuffle, event: Shuffled) -> ShengjiState:
         handles = range(request.first_handle, request.first_handle + len(DECK))
-        if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != sorted(DECK)):
-            raise RuleError("shengji.shuffle", "the shuffled faces are not the two packs that were shuffled")
         return dataclasses.replace(state, step="deal", faces=self._learn(state, event.faces, set(handles)),
                                    kitty=tuple(handles[SEATS * HAND :]))
 
@@ -214,8 +212,6 @@ class Shengji(Rules[ShengjiState]):
 
     def on_move(self, state: ShengjiState, request: Decide, event: Move) -> ShengjiState:
         seat = request.seat
-        if event.seat != seat:
-            raise RuleError("shengji.turn", f"seat {seat} is to move, not seat {event.seat}")
         kind, handles, timeout = parse_move(event.move)
         allowed = STEP_MOVES.get(state.step, ("lead",) if not state.trick else ("play",))
         if kind not in allowed:
@@ -399,10 +395,7 @@ class Shengji(Rules[ShengjiState]):
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self, state: ShengjiState, seat: int) -> tuple[Any, ...]:
-        request = self.pending(state)
-        if not isinstance(request, Decide) or request.seat != seat:
-            return ()
+    def moves(self, state: ShengjiState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         order = state.order
         hand = tuple(sorted(state.hands[seat], key=lambda h: (*order.sort_key(state.faces[h]), h) if h in state.faces else (9, 0, 0, h)))
         faces = known(state, hand)

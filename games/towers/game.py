@@ -26,6 +26,7 @@ from fairtable.games.contract import (
     RuleError,
     Shuffle,
     Shuffled,
+    Simultaneous,
 )
 from fairtable.games.faces import learn
 from fairtable.games.options import TIMER, Choice
@@ -149,20 +150,17 @@ class Towers(Rules[TowersState]):
 
     # ------------------------------------------------------------------ events
 
+    def present(self, state: TowersState) -> tuple[int, ...]:
+        return (0, 1)
+
     def on_forfeit(self, state: TowersState, event: Forfeit) -> TowersState:
-        if event.seat not in (0, 1):
-            raise RuleError("towers.seat", f"no seat {event.seat!r}")
         return dataclasses.replace(state, result=Result((1 - event.seat,), f"forfeit: {event.reason}"))
 
     def on_random(self, state: TowersState, request: PublicRandom, event: RandomValue) -> TowersState:
-        if event.value not in (0, 1) or isinstance(event.value, bool):
-            raise RuleError("towers.random", f"who starts must be 0 or 1, got {event.value!r}")
         return dataclasses.replace(state, turn=event.value, sides=_income(state.sides, event.value))
 
     def on_shuffled(self, state: TowersState, request: Shuffle, event: Shuffled) -> TowersState:
         handles = range(request.first_handle, request.first_handle + len(request.cards))
-        if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != sorted(request.cards)):
-            raise RuleError("towers.shuffle", "the shuffled faces are not the pile that was shuffled")
         return dataclasses.replace(
             state,
             deck=tuple(handles),
@@ -197,8 +195,6 @@ class Towers(Rules[TowersState]):
 
     def on_move(self, state: TowersState, request: Decide, event: Move) -> TowersState:
         seat = request.seat
-        if event.seat != seat:
-            raise RuleError("towers.turn", f"seat {seat} is to move, not seat {event.seat}")
         kind, handle, timeout = parse_move(event.move)
         hand = state.hands[seat]
         if handle not in hand:
@@ -244,11 +240,8 @@ class Towers(Rules[TowersState]):
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self, state: TowersState, seat: int) -> tuple[Any, ...]:
+    def moves(self, state: TowersState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         """Discards of any card; plays of cards known affordable, or of unknown faces (maybe affordable)."""
-        request = self.pending(state)
-        if not isinstance(request, Decide) or request.seat != seat:
-            return ()
         hand = state.hands[seat]
         plays = () if state.must_discard else tuple(
             {"play": h} for h in hand if h not in state.faces or affordable(CARDS[state.faces[h]], state.sides[seat])

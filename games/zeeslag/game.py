@@ -197,16 +197,12 @@ class Zeeslag(Rules[ZeeslagState]):
         return settle(dataclasses.replace(state, boards=tuple(boards), committed=True))
 
     def on_random(self, state: ZeeslagState, request: PublicRandom, event: RandomValue) -> ZeeslagState:
-        if type(event.value) is not int or not 0 <= event.value < request.bound:
-            raise RuleError("zeeslag.random", f"the public value must be below {request.bound}, got {event.value!r}")
         state = dataclasses.replace(state, draws=state.draws + 1)
         if state.stage == "aim":
             return settle(duel.started(state, event.value))
         return settle(salvo.drawn(state, event.value))
 
     def on_move(self, state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
-        if event.seat != request.seat:
-            raise RuleError("zeeslag.turn", f"seat {request.seat} is to move, not seat {event.seat}")
         if event.faces:
             raise RuleError("zeeslag.reveal", "zeeslag moves show no cards")
         if state.stage == "answer":
@@ -302,14 +298,16 @@ class Zeeslag(Rules[ZeeslagState]):
             if wrong_squadron is not None:
                 raise RuleError("zeeslag.reserve", f"seat {seat}'s reserve {number}: {wrong_squadron}")
 
+    def present(self, state: ZeeslagState) -> tuple[int, ...]:
+        """Every seat but those that withheld their fleet (a seat out of play may still forfeit its opening)."""
+        return tuple(seat for seat in range(len(state.boards)) if seat not in state.withheld)
+
     def on_forfeit(self, state: ZeeslagState, event: Forfeit) -> ZeeslagState:
         """Before the fleets are committed: the game ends (nothing to open). During play: the
         forfeit policy of ``outcome.leave`` (a seat already out only stays out); an absent seat
         cannot open, so its fleet stays closed. During the full opening: the seat withholds the
         rest of its fleet; if it had won, its team loses."""
-        seat, seats = event.seat, len(state.boards)
-        if type(seat) is not int or not 0 <= seat < seats or seat in state.withheld:
-            raise RuleError("zeeslag.seat", f"seat {seat!r} cannot forfeit")
+        seat = event.seat
         reason = f"forfeit: {event.reason}"
         if not state.committed:
             return dataclasses.replace(state, outcome=Result.forfeit(outcome.teams(state), (seat,), reason, state.sank))
@@ -324,13 +322,12 @@ class Zeeslag(Rules[ZeeslagState]):
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self, state: ZeeslagState, seat: int) -> tuple[Any, ...]:
+    def moves(self, state: ZeeslagState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         """Duel: shots at every target in reading order (or the pass of a seat whose every
         target holds its own ship). A sink answer: the true one when this state knows the
         fleet (the seat's own), else none listed. Salvos are too many to list
         (:meth:`check_choice` judges them): none."""
-        request = self.pending(state)
-        if not isinstance(request, Decide) or request.seat != seat:
+        if isinstance(request, Simultaneous):
             return ()
         if state.stage in ANSWERS:
             truth = ANSWERS[state.stage](state, seat)

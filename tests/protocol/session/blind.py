@@ -23,6 +23,7 @@ from fairtable.games.contract import (
     Chosen,
     Deal,
     Dealt,
+    Decide,
     Finished,
     Forfeit,
     GameError,
@@ -114,10 +115,11 @@ class Blind(Rules[BlindState]):
 
     # ------------------------------------------------------------------ events
 
+    def present(self, state: BlindState) -> tuple[int, ...]:
+        return state.present
+
     def on_forfeit(self, state: BlindState, event: Forfeit) -> BlindState:
         """The seat is out and loses; the game goes on without it (a last seat standing wins)."""
-        if type(event.seat) is not int or event.seat not in state.present:
-            raise RuleError("blind.seat", f"seat {event.seat!r} is not playing")
         state = dataclasses.replace(state, out=(*state.out, event.seat))
         if len(state.present) == 1 or state.step == "build":
             return dataclasses.replace(state, result=Result(state.present if len(state.present) == 1 else (), f"forfeit: {event.reason}",
@@ -175,10 +177,7 @@ class Blind(Rules[BlindState]):
 
     # ------------------------------------------------------------------ moves and views
 
-    def legal_moves(self, state: BlindState, seat: int) -> tuple[Any, ...]:
-        request = self.pending(state)
-        if not isinstance(request, Simultaneous) or seat not in request.seats:
-            return ()
+    def moves(self, state: BlindState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         return tuple({"play": handle} for handle in state.hands[seat])
 
     def reveals(self, state: BlindState, move: Any) -> tuple[int, ...]:
