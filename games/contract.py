@@ -395,6 +395,32 @@ Event = (Move | Shuffled | Dealt | Shown | Revealed | RandomValue | PrivateDrawn
          | DealStarted)
 
 
+# ------------------------------------------------------------------ the turn timer
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A table's turn timer as plain values, so the node's clock needs no option names: seconds
+    per timed decision (0: off), consecutive timeouts that end a seat's game, and how long any
+    other decision may stay open before its seat may be declared absent."""
+
+    turn_seconds: int
+    max_timeouts: int
+    idle_seconds: int
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """The turn timer ran out on ``seat``'s timed decision: its move is the rules' default, marked
+    ``"timeout": true`` on the wire. The base of the rules hands it to a timed game with the
+    seat's consecutive count (this one included) already in the state; ``final``: the count
+    reached ``max_timeouts``, and the game ends or goes on without the seat, as its policy says."""
+
+    seat: int
+    count: int
+    final: bool
+
+
 # ------------------------------------------------------------------ players
 
 
@@ -526,8 +552,13 @@ class Game(ABC, Generic[S]):
         :class:`ShuffleOwned` composition): the "random" button and the random bots."""
         raise RuleError("contract.hidden", f"{self.id} has no hidden data")
 
+    def timer(self, options: Mapping[str, Any]) -> Timer | None:
+        """The turn timer a table with these (validated) ``options`` runs, or None for a game
+        without one: the protocol asks this instead of reading option names."""
+        return None
+
     def options_of(self, state: S) -> Mapping[str, Any]:
-        """The validated options, with defaults filled in (the timer reads ``turn_seconds``)."""
+        """The validated options, with defaults filled in (what :meth:`timer` is asked with)."""
         return state.options  # type: ignore[attr-defined]
 
     def options_for(self, variant: str) -> Mapping[str, Option]:

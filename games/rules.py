@@ -51,8 +51,10 @@ from fairtable.games.contract import (
     ShuffleOwned,
     Simultaneous,
     Summed,
+    Timeout,
+    Timer,
 )
-from fairtable.games.options import validate
+from fairtable.games.options import TIMER, Option, validate
 
 ANSWERS: dict[type, dict[type, str]] = {
     Move: {Decide: "on_move"},
@@ -70,9 +72,43 @@ ANSWERS: dict[type, dict[type, str]] = {
 }
 """Each event type: the requests it answers, each with the handler it goes to."""
 
+MARK = "timeout"
+"""The key that marks a move as the timer's (``"timeout": true``), the rules' default for a late seat."""
+
+
+def unmarked(move: Any) -> Any:
+    """``move`` without the timer's marker: what a timed game's own move parser reads."""
+    return {key: value for key, value in move.items() if key != MARK} if isinstance(move, Mapping) else move
+
 
 class Rules(Game[S]):
     """A game on the contract with the common parts done; see the module docstring."""
+
+    timed: bool = False
+    """The game runs the turn timer: the base adds the timer's options (:data:`TIMER`), answers
+    :meth:`timer`, strips and checks the marker of a timed move, counts each seat's consecutive
+    timeouts (:meth:`timeouts`, :meth:`with_timeouts`) and hands the game a :class:`Timeout`."""
+
+    def options_for(self, variant: str) -> Mapping[str, Option]:
+        own = self.variant_options(variant)
+        return {**own, **TIMER} if self.timed else own
+
+    def variant_options(self, variant: str) -> Mapping[str, Option]:
+        """The game's own options for a table of ``variant`` (all of ``options`` unless it says otherwise)."""
+        return self.options
+
+    def timer(self, options: Mapping[str, Any]) -> Timer | None:
+        if not self.timed:
+            return None
+        return Timer(options["turn_seconds"], options["max_timeouts"], options["idle_seconds"])
+
+    def timeouts(self, state: S) -> tuple[int, ...]:
+        """A timed game's consecutive timeouts per seat, as its state keeps them."""
+        raise NotImplementedError(f"{self.id} is timed but keeps no timeouts")
+
+    def with_timeouts(self, state: S, counts: tuple[int, ...]) -> S:
+        """``state`` with these consecutive timeouts per seat (a timed game's)."""
+        raise NotImplementedError(f"{self.id} is timed but keeps no timeouts")
 
     def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> S:
         if variant not in self.variants:
@@ -101,7 +137,35 @@ class Rules(Game[S]):
         if handler is None:
             raise self._sequence(request, event)
         self._routine(request, event)
+        if self.timed and isinstance(event, Move) and isinstance(request, Decide):
+            return self._timed_move(state, request, event)
+        if self.timed and isinstance(event, Chosen) and isinstance(request, Simultaneous) and request.timed:
+            state, late = self._count(state, tuple(seat for seat in request.seats if seat not in event.absent), event.defaults)
+            return self.on_chosen(state, request, event, late)
         return getattr(self, handler)(state, request, event)
+
+    def _timed_move(self, state: S, request: Decide, event: Move) -> S:
+        """The timer's routine for a move: strip and check the marker, count the mover's timeouts
+        (on a timed decision: one more, or back to 0), hand the game the :class:`Timeout`."""
+        marked = isinstance(event.move, Mapping) and MARK in event.move
+        if marked and event.move[MARK] is not True:
+            raise RuleError(f"{self.id}.move", f"the timer's marker is 'timeout': true, got {event.move!r}")
+        if marked and not request.timed:
+            raise RuleError(f"{self.id}.timer", "this table has no turn timer")
+        move = Move(event.seat, unmarked(event.move), event.faces)
+        if not request.timed:
+            return self.on_move(state, request, move)
+        state, late = self._count(state, (event.seat,), (event.seat,) if marked else ())
+        return self.on_move(state, request, move, *late)
+
+    def _count(self, state: S, seats: tuple[int, ...], late: tuple[int, ...]) -> tuple[S, tuple[Timeout, ...]]:
+        """``seats`` decided: the ``late`` ones by the timer (one more timeout each), the others
+        themselves (back to 0); the state with the new counts, and a :class:`Timeout` per late seat."""
+        counts = list(self.timeouts(state))
+        for seat in seats:
+            counts[seat] = counts[seat] + 1 if seat in late else 0
+        limit = self.options_of(state)["max_timeouts"]
+        return self.with_timeouts(state, tuple(counts)), tuple(Timeout(seat, counts[seat], counts[seat] >= limit) for seat in seats if seat in late)
 
     def _routine(self, request: Request, event: Event) -> None:
         """The checks every game makes alike, before its own handler sees the event."""
@@ -143,7 +207,9 @@ class Rules(Game[S]):
     def on_forfeit(self, state: S, event: Forfeit) -> S:
         """The game's forfeit policy: end (e.g. ``Result.forfeit`` over its teams) or go on without the seat."""
 
-    def on_move(self, state: S, request: Decide, event: Move) -> S:
+    def on_move(self, state: S, request: Decide, event: Move, timeout: Timeout | None = None) -> S:
+        """A move of the deciding seat; in a timed game without the marker, and with the
+        :class:`Timeout` when the timer made it."""
         raise self._sequence(request, event)
 
     def on_shuffled(self, state: S, request: Shuffle, event: Shuffled) -> S:
@@ -176,7 +242,8 @@ class Rules(Game[S]):
     def on_summed(self, state: S, request: OpenSums, event: Summed) -> S:
         raise self._sequence(request, event)
 
-    def on_chosen(self, state: S, request: Simultaneous, event: Chosen) -> S:
+    def on_chosen(self, state: S, request: Simultaneous, event: Chosen, timeouts: tuple[Timeout, ...] = ()) -> S:
+        """The simultaneous choices; in a timed game, a :class:`Timeout` per seat the timer chose for."""
         raise self._sequence(request, event)
 
     def on_deal_started(self, state: S, request: NextDeal, event: DealStarted) -> S:

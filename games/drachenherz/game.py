@@ -24,6 +24,7 @@ from fairtable.games.contract import (
     Shuffle,
     Shuffled,
     Simultaneous,
+    Timeout,
 )
 from fairtable.games.drachenherz import match, moves, render
 from fairtable.games.drachenherz.board import free, resolve
@@ -32,10 +33,9 @@ from fairtable.games.drachenherz.catalogue import CARDS, DRAGON_HAND, HAND, MARK
 from fairtable.games.drachenherz.state import RECENT, SEATS, DrachenherzState, Play
 from fairtable.games.drachenherz.view import view
 from fairtable.games.faces import learn
-from fairtable.games.options import TIMER
-from fairtable.games.rules import Rules
+from fairtable.games.rules import Rules, unmarked
 
-OPTIONS = {**match.OPTIONS, **TIMER}
+OPTIONS = match.OPTIONS
 BOTS: dict[str, BotFactory] = {"greedy": lambda rng: GreedyBot()}
 LAST_TURN = 1
 """Turns left after the third ship mark: the other player's last turn."""
@@ -62,6 +62,7 @@ class Drachenherz(Rules[DrachenherzState]):
     max_seats = 2
     state_type = DrachenherzState
     options = OPTIONS
+    timed = True
     bots = BOTS
     renderer = render
 
@@ -90,6 +91,13 @@ class Drachenherz(Rules[DrachenherzState]):
 
     def present(self, state: DrachenherzState) -> range:
         return range(SEATS)
+
+    def timeouts(self, state: DrachenherzState) -> tuple[int, ...]:
+        """Counted over the whole match."""
+        return state.timeouts
+
+    def with_timeouts(self, state: DrachenherzState, counts: tuple[int, ...]) -> DrachenherzState:
+        return dataclasses.replace(state, timeouts=counts)
 
     def on_forfeit(self, state: DrachenherzState, event: Forfeit) -> DrachenherzState:
         """A seat that leaves loses the game and the match."""
@@ -144,7 +152,7 @@ class Drachenherz(Rules[DrachenherzState]):
         )
         return self._end_turn(state) if state.moved else state
 
-    def on_move(self, state: DrachenherzState, request: Decide, event: Move) -> DrachenherzState:
+    def on_move(self, state: DrachenherzState, request: Decide, event: Move, timeout: Timeout | None = None) -> DrachenherzState:
         seat = request.seat
         move = moves.parse(event.move)
         hand = state.hands[seat]
@@ -153,24 +161,21 @@ class Drachenherz(Rules[DrachenherzState]):
         if set(event.faces) != set(move.play):
             raise RuleError("drachenherz.reveal", f"the move must show exactly the faces of {list(move.play)}")
         faces = learn(state.faces, event.faces, move.play, len(CARDS), "drachenherz.face")
-        if move.timeout:
-            if not request.timed:
-                raise RuleError("drachenherz.timer", "this table has no turn timer")
+        if timeout:
             # The timer's card is a public position, so every state can check it, and then knows its face.
-            if move.play != hand[:1] or move != moves.parse(moves.default(dataclasses.replace(state, faces=faces), seat)):
+            if move.play != hand[:1] or move != moves.parse(unmarked(moves.default(dataclasses.replace(state, faces=faces), seat))):
                 raise RuleError("drachenherz.timeout",
                                 "the timer plays the first hand card alone, taking the first field that holds cards where it must choose")
-        timeouts = _at(state.timeouts, seat, state.timeouts[seat] + 1 if move.timeout else 0)
-        state = dataclasses.replace(state, faces=faces, timeouts=timeouts, moved=True)
+        state = dataclasses.replace(state, faces=faces, moved=True)
         if move.play:
-            state = self._lay(state, seat, move)
+            state = self._lay(state, seat, move, timeout is not None)
         elif hand:
             raise RuleError("drachenherz.pass", "a turn lays at least one card while the hand holds any")
-        if timeouts[seat] >= state.options["max_timeouts"]:
+        if timeout and timeout.final:
             return self._lose(state, seat, "timeouts")
         return state if state.giving is not None else self._refill(state)
 
-    def _lay(self, state: DrachenherzState, seat: int, move: moves.Parsed) -> DrachenherzState:
+    def _lay(self, state: DrachenherzState, seat: int, move: moves.Parsed, timed_out: bool) -> DrachenherzState:
         """Lay the cards on their field and carry out its action; the dragon changes hands if
         a petrified dragon was taken."""
         kinds = {kind_of(state.faces[h]) for h in move.play}
@@ -187,7 +192,7 @@ class Drachenherz(Rules[DrachenherzState]):
         outcome = resolve(state.board, kind, move.play, move.take)
         gains = outcome.dragon and state.dragon != seat
         loser = state.dragon if gains else None
-        play = Play(seat, tuple(state.faces[h] for h in move.play), move.take, tuple(state.faces[h] for h in outcome.taken), gains, move.timeout)
+        play = Play(seat, tuple(state.faces[h] for h in move.play), move.take, tuple(state.faces[h] for h in outcome.taken), gains, timed_out)
         return dataclasses.replace(
             state,
             hands=_at(state.hands, seat, tuple(h for h in state.hands[seat] if h not in move.play)),

@@ -34,6 +34,7 @@ from fairtable.games.contract import (
     Shuffled,
     ShuffleOwned,
     Simultaneous,
+    Timeout,
 )
 from fairtable.games.duel import decks, draft, render
 from fairtable.games.duel.bots import GreedyBot, RandomBot, random_deck
@@ -43,12 +44,12 @@ from fairtable.games.duel.moves import parse_move
 from fairtable.games.duel.results import match_result, scores
 from fairtable.games.duel.state import RECENT, Duel, DuelState, OwnedDeck, Player
 from fairtable.games.duel.views import view
-from fairtable.games.options import TIMER, Choice, Flag, Integer, Option
-from fairtable.games.rules import Rules
+from fairtable.games.options import Choice, Flag, Integer, Option
+from fairtable.games.rules import Rules, unmarked
 
 MAX_TIEBREAKS = 10
 """Rematches or playoffs in a row after which a tie stands, so every match ends."""
-COMMON: dict[str, Option] = {"draft": Flag(False), **TIMER}
+COMMON: dict[str, Option] = {"draft": Flag(False)}
 MATCH: dict[str, Option] = {
     "rounds": Integer(1, 9, 3),
     "duels": Integer(1, HAND_SIZE, HAND_SIZE),
@@ -88,6 +89,7 @@ def _learn(state: DuelState, faces: Faces, allowed: set[Handle]) -> dict[Handle,
 class DuelGame(Rules[DuelState]):
     id = "duel"
     variants = tuple(VARIANT_OPTIONS)
+    timed = True
     min_seats = 2
     max_seats = 6
     state_type = DuelState
@@ -95,7 +97,7 @@ class DuelGame(Rules[DuelState]):
     bots = BOTS
     renderer = render
 
-    def options_for(self, variant: str) -> Mapping[str, Option]:
+    def variant_options(self, variant: str) -> Mapping[str, Option]:
         return VARIANT_OPTIONS[variant]
 
     def seat_range(self, variant: str) -> tuple[int, int]:
@@ -174,6 +176,13 @@ class DuelGame(Rules[DuelState]):
     def present(self, state: DuelState) -> tuple[int, ...]:
         return state.present
 
+    def timeouts(self, state: DuelState) -> tuple[int, ...]:
+        return tuple(player.timeouts for player in state.players)
+
+    def with_timeouts(self, state: DuelState, counts: tuple[int, ...]) -> DuelState:
+        return dataclasses.replace(state, players=tuple(dataclasses.replace(player, timeouts=count)
+                                                        for player, count in zip(state.players, counts)))
+
     def on_forfeit(self, state: DuelState, event: Forfeit) -> DuelState:
         return _leave(state, event.seat, f"forfeit: {event.reason}")
 
@@ -244,23 +253,20 @@ class DuelGame(Rules[DuelState]):
         state = _play_card(state, _seat(state.defender), defence)
         return _resolve(state, state.faces[attack], state.faces[defence])
 
-    def on_move(self, state: DuelState, request: Decide, event: Move) -> DuelState:
+    def on_move(self, state: DuelState, request: Decide, event: Move, timeout: Timeout | None = None) -> DuelState:
         seat = request.seat
-        kind, value, target, timeout = parse_move(event.move)
+        kind, value, target = parse_move(event.move)
         if kind != {"draft": "pick", "attack": "attack", "defend": "defend"}[state.step]:
             raise RuleError("duel.move", f"a {state.step} move is due, not {kind!r}")
-        if timeout and not request.timed:
-            raise RuleError("duel.timer", "this table has no turn timer")
         if timeout:
             expected = self.default_move(state, seat) if kind == "pick" or _knows_hand(state, seat) else None
-            if expected is not None and expected != event.move:
+            if expected is not None and unmarked(expected) != event.move:
                 raise RuleError("duel.timeout", f"on timeout the rules play {expected!r}")
-        state = state.player(seat, timeouts=state.players[seat].timeouts + 1 if timeout else 0)
         if kind == "pick":
             state = self._pick(state, value, event)
         else:
             state = self._card(state, seat, kind, value, target, event)
-        if timeout and state.players[seat].timeouts >= state.options["max_timeouts"] and state.step != "over" and seat in state.present:
+        if timeout and timeout.final and state.step != "over" and seat in state.present:
             return _leave(state, seat, "timeouts")
         return state
 
@@ -310,7 +316,7 @@ class DuelGame(Rules[DuelState]):
 
     def reveals(self, state: DuelState, move: Any) -> tuple[Handle, ...]:
         """Playing a card shows it to everyone; a pick shows nothing."""
-        kind, value, _, _ = parse_move(move)
+        kind, value, _ = parse_move(unmarked(move))
         return () if kind == "pick" else (value,)
 
     def default_move(self, state: DuelState, seat: int) -> Any:

@@ -41,8 +41,9 @@ from fairtable.games.contract import (
     Simultaneous,
     Summed,
     Teams,
+    Timeout,
 )
-from fairtable.games.options import TIMER, Choice, Flag, Integer, Option
+from fairtable.games.options import Choice, Flag, Integer, Option
 from fairtable.games.rules import Rules
 from fairtable.games.zeeslag import duel, effects, outcome, purchase, render, reserve, salvo, volley
 from fairtable.games.zeeslag.bots import GreedyBot, RandomBot, random_fleet
@@ -63,7 +64,6 @@ OPTIONS: dict[str, Option] = {
     "salvo": Choice(("spread", "focus"), "spread"),
     "shots": Integer(1, 5, 1),
     "teams": Integer(0, 4, 0),
-    **TIMER,
 }
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
 ANSWERS = {"answer": volley.truth, "beam": effects.truth, "muster": purchase.truth}
@@ -96,13 +96,14 @@ class Zeeslag(Rules[ZeeslagState]):
     max_seats = 8
     state_type = ZeeslagState
     options = OPTIONS
+    timed = True
     bots = BOTS
     renderer = render
 
     def seat_range(self, variant: str) -> tuple[int, int]:
         return SEATS[variant]
 
-    def options_for(self, variant: str) -> Mapping[str, Option]:
+    def variant_options(self, variant: str) -> Mapping[str, Option]:
         """The shared sea has no water ring (ships of different seats may touch); the space
         battle buys its fleet with ``money`` instead of a ``fleet`` of the sea."""
         left_out = {"duel": {"money"}, "shared": {"water_ring", "money"}, "space": {"fleet"}}[variant]
@@ -202,7 +203,7 @@ class Zeeslag(Rules[ZeeslagState]):
             return settle(duel.started(state, event.value))
         return settle(salvo.drawn(state, event.value))
 
-    def on_move(self, state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
+    def on_move(self, state: ZeeslagState, request: Decide, event: Move, timeout: Timeout | None = None) -> ZeeslagState:
         if event.faces:
             raise RuleError("zeeslag.reveal", "zeeslag moves show no cards")
         if state.stage == "answer":
@@ -211,10 +212,10 @@ class Zeeslag(Rules[ZeeslagState]):
             return settle(effects.beamed(state, request, event))
         if state.stage == "muster":
             return settle(purchase.declared(state, request, event))
-        return settle(duel.moved(state, request, event))
+        return settle(duel.moved(state, request, event, timeout))
 
-    def on_chosen(self, state: ZeeslagState, request: Simultaneous, event: Chosen) -> ZeeslagState:
-        return settle(salvo.chosen(state, request, event))
+    def on_chosen(self, state: ZeeslagState, request: Simultaneous, event: Chosen, timeouts: tuple[Timeout, ...] = ()) -> ZeeslagState:
+        return settle(salvo.chosen(state, request, event, timeouts))
 
     def on_summed(self, state: ZeeslagState, request: OpenSums, event: Summed) -> ZeeslagState:
         return settle(volley.summed(state, request, event))
@@ -297,6 +298,12 @@ class Zeeslag(Rules[ZeeslagState]):
             wrong_squadron = reserve.squadron_problem(grid, data[IDS], earlier, squadron, data[wing_layer(number)])
             if wrong_squadron is not None:
                 raise RuleError("zeeslag.reserve", f"seat {seat}'s reserve {number}: {wrong_squadron}")
+
+    def timeouts(self, state: ZeeslagState) -> tuple[int, ...]:
+        return state.timeouts
+
+    def with_timeouts(self, state: ZeeslagState, counts: tuple[int, ...]) -> ZeeslagState:
+        return dataclasses.replace(state, timeouts=counts)
 
     def present(self, state: ZeeslagState) -> tuple[int, ...]:
         """Every seat but those that withheld their fleet (a seat out of play may still forfeit its opening)."""
