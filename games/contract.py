@@ -459,7 +459,7 @@ class Game(ABC, Generic[S]):
     Besides its rules a game declares what a node, client and listing need, so nothing is
     looked up by module name: ``options`` (per variant through :meth:`options_for`), the seat
     range per variant (:meth:`seat_range`), ``bots`` by name (``"random"``, ``"greedy"``),
-    its ``renderer`` and :meth:`random_hidden`.
+    its ``renderer``, the words for its result ``reasons`` and :meth:`random_hidden`.
     """
 
     id: str
@@ -470,6 +470,8 @@ class Game(ABC, Generic[S]):
     options: Mapping[str, Option] = {}
     bots: Mapping[str, BotFactory] = {}
     renderer: Renderer | None = None
+    reasons: Mapping[str, str] = {}
+    """Words for the reason codes of this game's results (``games/results.py`` has the common ones)."""
 
     @abstractmethod
     def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> S:

@@ -55,6 +55,16 @@ def hand_limit(state: DrachenherzState, seat: int) -> int:
     return HAND + (DRAGON_HAND if state.dragon == seat else 0)
 
 
+REASONS = {
+    "points": "more points",
+    "dragon": "equal points: the dragon's holder wins",
+    "draw": "level on every count",
+    "match": "won the games the match needs",
+    "sumof": "most points over the match's games",
+}
+"""Words for the reason codes of this game's results (``games/results.py``)."""
+
+
 class Drachenherz(Rules[DrachenherzState]):
     id = "drachenherz"
     variants = ("standard",)
@@ -65,6 +75,7 @@ class Drachenherz(Rules[DrachenherzState]):
     timed = True
     bots = BOTS
     renderer = render
+    reasons = REASONS
 
     def start(self, variant: str, options: dict[str, Any], seats: int) -> DrachenherzState:
         match.check(options)

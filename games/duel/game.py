@@ -86,6 +86,17 @@ def _learn(state: DuelState, faces: Faces, allowed: set[Handle]) -> dict[Handle,
     return known
 
 
+REASONS = {
+    "points": "more points",
+    "rounds": "equal points, more rounds won",
+    "playoff": "won the playoff after a tie",
+    "rematch": "won the rematch after a tie",
+    "draw": "level on every count",
+    "tie": "still level after the most tiebreaks",
+}
+"""Words for the reason codes of this game's results (``games/results.py``)."""
+
+
 class DuelGame(Rules[DuelState]):
     id = "duel"
     variants = tuple(VARIANT_OPTIONS)
@@ -96,6 +107,7 @@ class DuelGame(Rules[DuelState]):
     options: Mapping[str, Option] = {name: option for options in VARIANT_OPTIONS.values() for name, option in options.items()}
     bots = BOTS
     renderer = render
+    reasons = REASONS
 
     def variant_options(self, variant: str) -> Mapping[str, Option]:
         return VARIANT_OPTIONS[variant]

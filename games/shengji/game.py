@@ -126,6 +126,10 @@ def describe(faces: list[Face] | tuple[Face, ...]) -> str:
     return " ".join(CARDS[face].code for face in faces) or "nothing"
 
 
+REASONS = {"deal limit reached": "the deal limit was reached: the higher level wins"}
+"""Words for the reason codes of this game's results (``games/results.py``)."""
+
+
 class Shengji(Rules[ShengjiState]):
     id = "shengji"
     variants = ("standard",)
@@ -136,6 +140,7 @@ class Shengji(Rules[ShengjiState]):
     timed = True
     bots = BOTS
     renderer = render
+    reasons = REASONS
 
     def teams(self, variant: str, options: Mapping[str, Any], seats: int) -> Teams:
         return TEAMS

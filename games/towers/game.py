@@ -95,6 +95,15 @@ def _victory(state: TowersState, sides: tuple[Side, ...]) -> Result | None:
     return Result(winners, first) if first else None
 
 
+REASONS = {
+    "tower": "own tower built to the goal",
+    "resource": "a resource reached the goal",
+    "destroyed": "enemy tower destroyed",
+    "simultaneous": "both reached a goal at once",
+}
+"""Words for the reason codes of this game's results (``games/results.py``)."""
+
+
 class Towers(Rules[TowersState]):
     id = "towers"
     variants = VARIANTS
@@ -105,6 +114,7 @@ class Towers(Rules[TowersState]):
     timed = True
     bots = BOTS
     renderer = render
+    reasons = REASONS
 
     def start(self, variant: str, options: dict[str, Any], seats: int) -> TowersState:
         start = BATTLEFIELDS[options["battlefield"]].start

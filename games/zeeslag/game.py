@@ -89,6 +89,10 @@ def settle(state: ZeeslagState) -> ZeeslagState:
     return state
 
 
+REASONS = {"sunk": "every enemy ship sunk", "no targets": "no cell left to shoot at"}
+"""Words for the reason codes of this game's results (``games/results.py``)."""
+
+
 class Zeeslag(Rules[ZeeslagState]):
     id = "zeeslag"
     variants = VARIANTS
@@ -99,6 +103,7 @@ class Zeeslag(Rules[ZeeslagState]):
     timed = True
     bots = BOTS
     renderer = render
+    reasons = REASONS
 
     def seat_range(self, variant: str) -> tuple[int, int]:
         return SEATS[variant]
