@@ -1,14 +1,19 @@
-"""The base class of a game's rules: setup validation and event dispatch, so a game writes only its rules.
+"""The base class of a game's rules: setup validation, the routine checks, the turn timer and
+event dispatch, so a game writes only its rules, its reasons and its view.
 
 :meth:`Rules.setup` refuses an unknown variant, a seat count outside the variant's range and
 bad options (against the declared ``options``) with an :class:`OptionsError` naming what was
 wrong, then calls :meth:`Rules.start` with the options filled in. :meth:`Rules.apply`
 refuses any event once the game is over (``<id>.over``) and any event that does not answer
-the pending request (``<id>.sequence``), sends a :class:`Forfeit` to :meth:`Rules.on_forfeit`
-and every other event to the handler named for it (``Move`` -> :meth:`Rules.on_move`, a
-``Shuffled`` of a ``ShuffleOwned`` -> :meth:`Rules.on_owned_shuffled`, ...), called as
-``handler(state, request, event)``. A game overrides the handlers of the requests it makes;
-the others keep refusing.
+the pending request (``<id>.sequence``), makes the checks every game needs under the game's
+own rule ids (a forfeiting seat is :meth:`Rules.present`, ``<id>.seat``; a move comes from the
+deciding seat, ``<id>.turn``; a public value is below its bound, ``<id>.random``; a shuffle's
+faces are its cards, ``<id>.shuffle``), runs the turn timer of a game declared
+:attr:`Rules.timed` (the marker, the count, the :class:`Timeout`), sends a :class:`Forfeit` to
+:meth:`Rules.on_forfeit` and every other event to the handler named for it (``Move`` ->
+:meth:`Rules.on_move`, a ``Shuffled`` of a ``ShuffleOwned`` -> :meth:`Rules.on_owned_shuffled`,
+...), called as ``handler(state, request, event)``. A game overrides the handlers of the
+requests it makes; the others keep refusing. ``spec/games.md`` describes it all.
 """
 
 from __future__ import annotations
