@@ -38,12 +38,13 @@ from fairtable.games.contract import (
 )
 from fairtable.games.duel import decks, draft, render
 from fairtable.games.duel.bots import GreedyBot, RandomBot, random_deck
-from fairtable.games.duel.catalogue import BEATS, CARDS, IDS, is_card, points
+from fairtable.games.duel.catalogue import BEATS, CARDS, IDS, points
 from fairtable.games.duel.decks import HAND_SIZE
 from fairtable.games.duel.moves import parse_move
 from fairtable.games.duel.results import match_result, scores
 from fairtable.games.duel.state import RECENT, Duel, DuelState, OwnedDeck, Player
 from fairtable.games.duel.views import view
+from fairtable.games.faces import learn
 from fairtable.games.options import Choice, Flag, Integer, Option
 from fairtable.games.rules import Rules, unmarked
 
@@ -72,18 +73,7 @@ BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def _learn(state: DuelState, faces: Faces, allowed: set[Handle]) -> dict[Handle, int]:
-    """``state.faces`` plus ``faces``, which must name only ``allowed`` handles and real cards,
-    and agree with what the state already knows."""
-    known = dict(state.faces)
-    for handle, face in faces.items():
-        if handle not in allowed:
-            raise RuleError("duel.face", f"handle {handle} is not part of this event")
-        if not is_card(face):
-            raise RuleError("duel.face", f"{face!r} is not a card id")
-        if known.get(handle, face) != face:
-            raise RuleError("duel.face", f"handle {handle} is known to be card {known[handle]}, not {face}")
-        known[handle] = face
-    return known
+    return learn(state.faces, faces, allowed, len(CARDS), "duel.face")
 
 
 REASONS = {

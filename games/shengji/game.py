@@ -34,6 +34,7 @@ from fairtable.games.contract import (
     Teams,
     Timeout,
 )
+from fairtable.games.faces import learn
 from fairtable.games.options import Integer
 from fairtable.games.rules import Rules, unmarked
 from fairtable.games.shengji import render
@@ -380,16 +381,7 @@ class Shengji(Rules[ShengjiState]):
 
     @staticmethod
     def _learn(state: ShengjiState, faces: Faces, allowed: set[Handle]) -> dict[Handle, Face]:
-        known_faces = dict(state.faces)
-        for handle, face in faces.items():
-            if handle not in allowed:
-                raise RuleError("shengji.face", f"handle {handle} is not part of this event")
-            if type(face) is not int or not 0 <= face < len(CARDS):
-                raise RuleError("shengji.face", f"{face!r} is not a card id")
-            if known_faces.get(handle, face) != face:
-                raise RuleError("shengji.face", f"handle {handle} is known to be card {known_faces[handle]}, not {face}")
-            known_faces[handle] = face
-        return known_faces
+        return learn(state.faces, faces, allowed, len(CARDS), "shengji.face")
 
     # ------------------------------------------------------------------ moves
 
