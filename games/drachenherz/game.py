@@ -59,7 +59,7 @@ REASONS = {
     "points": "more points",
     "dragon": "equal points: the dragon's holder wins",
     "draw": "level on every count",
-    "match": "won the games the match needs",
+    "match": "first to the games the match needs",
     "sumof": "most points over the match's games",
 }
 """Words for the reason codes of this game's results (``games/results.py``)."""

@@ -79,8 +79,8 @@ def _learn(state: DuelState, faces: Faces, allowed: set[Handle]) -> dict[Handle,
 REASONS = {
     "points": "more points",
     "rounds": "equal points, more rounds won",
-    "playoff": "won the playoff after a tie",
-    "rematch": "won the rematch after a tie",
+    "playoff": "the playoff after a tie",
+    "rematch": "the rematch after a tie",
     "draw": "level on every count",
     "tie": "still level after the most tiebreaks",
 }

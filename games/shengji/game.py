@@ -127,7 +127,7 @@ def describe(faces: list[Face] | tuple[Face, ...]) -> str:
     return " ".join(CARDS[face].code for face in faces) or "nothing"
 
 
-REASONS = {"deal limit reached": "the deal limit was reached: the higher level wins"}
+REASONS = {"deal limit reached": "the higher level when the deal limit was reached"}
 """Words for the reason codes of this game's results (``games/results.py``)."""
 
 
