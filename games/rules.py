@@ -81,6 +81,11 @@ MARK = "timeout"
 """The key that marks a move as the timer's (``"timeout": true``), the rules' default for a late seat."""
 
 
+def timer_on(options: Mapping[str, Any]) -> bool:
+    """Whether a timed game's table runs its turn timer (``turn_seconds`` above 0): the ``timed`` of its decisions."""
+    return options["turn_seconds"] > 0
+
+
 def unmarked(move: Any) -> Any:
     """``move`` without the timer's marker: what a timed game's own move parser reads."""
     return {key: value for key, value in move.items() if key != MARK} if isinstance(move, Mapping) else move

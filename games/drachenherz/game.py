@@ -33,7 +33,7 @@ from fairtable.games.drachenherz.catalogue import CARDS, DRAGON_HAND, HAND, MARK
 from fairtable.games.drachenherz.state import RECENT, SEATS, DrachenherzState, Play
 from fairtable.games.drachenherz.view import view
 from fairtable.games.faces import learn
-from fairtable.games.rules import Rules, unmarked
+from fairtable.games.rules import Rules, timer_on, unmarked
 
 OPTIONS = match.OPTIONS
 BOTS: dict[str, BotFactory] = {"greedy": lambda rng: GreedyBot()}
@@ -96,7 +96,7 @@ class Drachenherz(Rules[DrachenherzState]):
             return PublicRandom(len(state.hands[state.giving]))
         if any(state.owed):
             return Deal(tuple((seat, state.piles[seat][:count]) for seat, count in enumerate(state.owed) if count))
-        return Decide(state.turn, timed=state.options["turn_seconds"] > 0)
+        return Decide(state.turn, timed=timer_on(state.options))
 
     # ------------------------------------------------------------------ events
 

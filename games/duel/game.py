@@ -46,7 +46,7 @@ from fairtable.games.duel.state import RECENT, Duel, DuelState, OwnedDeck, Playe
 from fairtable.games.duel.views import view
 from fairtable.games.faces import learn
 from fairtable.games.options import Choice, Flag, Integer, Option
-from fairtable.games.rules import Rules, unmarked
+from fairtable.games.rules import Rules, timer_on, unmarked
 
 MAX_TIEBREAKS = 10
 """Rematches or playoffs in a row after which a tie stands, so every match ends."""
@@ -135,7 +135,7 @@ class DuelGame(Rules[DuelState]):
 
     def pending(self, state: DuelState) -> Request:
         step = state.step
-        timed = state.options["turn_seconds"] > 0
+        timed = timer_on(state.options)
         if step == "over":
             assert state.result is not None
             return Finished(state.result)

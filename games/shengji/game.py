@@ -36,7 +36,7 @@ from fairtable.games.contract import (
 )
 from fairtable.games.faces import learn
 from fairtable.games.options import Integer
-from fairtable.games.rules import Rules, unmarked
+from fairtable.games.rules import Rules, timer_on, unmarked
 from fairtable.games.shengji import render
 from fairtable.games.shengji.bots import GreedyBot
 from fairtable.games.shengji.catalogue import CARDS, DECK, HAND, KITTY, SEATS, SMALL_JOKER, SUITS, level_name
@@ -173,7 +173,7 @@ class Shengji(Rules[ShengjiState]):
             return Reveal(state.kitty)
         if step == "buried":
             return Reveal(state.buried)
-        return Decide(state.turn, timed=state.options["turn_seconds"] > 0)
+        return Decide(state.turn, timed=timer_on(state.options))
 
     # ------------------------------------------------------------------ events
 

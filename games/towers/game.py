@@ -31,7 +31,7 @@ from fairtable.games.contract import (
 )
 from fairtable.games.faces import learn
 from fairtable.games.options import Choice
-from fairtable.games.rules import Rules, unmarked
+from fairtable.games.rules import Rules, timer_on, unmarked
 from fairtable.games.towers import render
 from fairtable.games.towers.bots import GreedyBot
 from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS, DEFAULT_BATTLEFIELD, HAND_SIZE, Battlefield, Card
@@ -145,7 +145,7 @@ class Towers(Rules[TowersState]):
                 if not state.deck:
                     return Shuffle(tuple(sorted(state.discard)), state.next_handle)
                 return Deal(self._deal_plan(state))
-        return Decide(state.turn, timed=state.options["turn_seconds"] > 0)
+        return Decide(state.turn, timed=timer_on(state.options))
 
     @staticmethod
     def _deal_plan(state: TowersState) -> tuple[tuple[int, tuple[Handle, ...]], ...]:

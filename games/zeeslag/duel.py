@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from fairtable.games.contract import Decide, Move, PublicRandom, Request, RuleError, Timeout
+from fairtable.games.rules import timer_on
 from fairtable.games.zeeslag import abilities, outcome, reserve, volley
 from fairtable.games.zeeslag.abilities import Ability
 from fairtable.games.zeeslag.starships import ABILITIES
@@ -55,7 +56,7 @@ def enemy(state: ZeeslagState, seat: int) -> int:
 def pending(state: ZeeslagState) -> Request:
     if state.turn is None:
         return PublicRandom(2)
-    return Decide(state.turn, timed=state.options["turn_seconds"] > 0)
+    return Decide(state.turn, timed=timer_on(state.options))
 
 
 def started(state: ZeeslagState, value: int) -> ZeeslagState:

@@ -46,6 +46,7 @@ from math import prod
 from typing import Any
 
 from fairtable.games.contract import PUBLIC_VALUES, Chosen, PublicRandom, Request, RuleError, Simultaneous, Timeout
+from fairtable.games.rules import timer_on
 from fairtable.games.zeeslag import abilities, effects, outcome, volley
 from fairtable.games.zeeslag.abilities import Ability
 from fairtable.games.zeeslag.duel import check_ability
@@ -58,7 +59,7 @@ TIMEOUT = {"timeout": True}
 
 def pending(state: ZeeslagState) -> Request:
     if state.stage == "aim":
-        return Simultaneous(living(state), timed=state.options["turn_seconds"] > 0)
+        return Simultaneous(living(state), timed=timer_on(state.options))
     return PublicRandom(_bound(state))
 
 
