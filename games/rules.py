@@ -100,6 +100,7 @@ class Rules(Game[S]):
     timeouts (:meth:`timeouts`, :meth:`with_timeouts`) and hands the game a :class:`Timeout`."""
 
     def options_for(self, variant: str) -> Mapping[str, Option]:
+        """The game's own options, then the timer's when it is timed: a game never lists them itself."""
         own = self.variant_options(variant)
         return {**own, **TIMER} if self.timed else own
 
@@ -108,6 +109,7 @@ class Rules(Game[S]):
         return self.options
 
     def timer(self, options: Mapping[str, Any]) -> Timer | None:
+        """A timed game's timer, read from the options the base added; None for an untimed one."""
         if not self.timed:
             return None
         return Timer(options["turn_seconds"], options["max_timeouts"], options["idle_seconds"])
@@ -174,7 +176,9 @@ class Rules(Game[S]):
         counts = list(self.timeouts(state))
         for seat in seats:
             counts[seat] = counts[seat] + 1 if seat in late else 0
-        limit = self.options_of(state)["max_timeouts"]
+        timer = self.timer(self.options_of(state))
+        assert timer is not None  # only a timed game counts
+        limit = timer.max_timeouts
         return self.with_timeouts(state, tuple(counts)), tuple(Timeout(seat, counts[seat], counts[seat] >= limit) for seat in seats if seat in late)
 
     def _routine(self, request: Request, event: Event) -> None:
