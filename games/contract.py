@@ -395,6 +395,32 @@ Event = (Move | Shuffled | Dealt | Shown | Revealed | RandomValue | PrivateDrawn
          | DealStarted)
 
 
+# ------------------------------------------------------------------ the turn timer
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A table's turn timer as plain values, so the node's clock needs no option names: seconds
+    per timed decision (0: off), consecutive timeouts that end a seat's game, and how long any
+    other decision may stay open before its seat may be declared absent."""
+
+    turn_seconds: int
+    max_timeouts: int
+    idle_seconds: int
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """The turn timer ran out on ``seat``'s timed decision: its move is the rules' default, marked
+    ``"timeout": true`` on the wire. The base of the rules hands it to a timed game with the
+    seat's consecutive count (this one included) already in the state; ``final``: the count
+    reached ``max_timeouts``, and the game ends or goes on without the seat, as its policy says."""
+
+    seat: int
+    count: int
+    final: bool
+
+
 # ------------------------------------------------------------------ players
 
 
@@ -433,7 +459,7 @@ class Game(ABC, Generic[S]):
     Besides its rules a game declares what a node, client and listing need, so nothing is
     looked up by module name: ``options`` (per variant through :meth:`options_for`), the seat
     range per variant (:meth:`seat_range`), ``bots`` by name (``"random"``, ``"greedy"``),
-    its ``renderer`` and :meth:`random_hidden`.
+    its ``renderer``, the words for its result ``reasons`` and :meth:`random_hidden`.
     """
 
     id: str
@@ -444,6 +470,8 @@ class Game(ABC, Generic[S]):
     options: Mapping[str, Option] = {}
     bots: Mapping[str, BotFactory] = {}
     renderer: Renderer | None = None
+    reasons: Mapping[str, str] = {}
+    """Words for the reason codes of this game's results (``games/results.py`` has the common ones)."""
 
     @abstractmethod
     def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> S:
@@ -526,8 +554,13 @@ class Game(ABC, Generic[S]):
         :class:`ShuffleOwned` composition): the "random" button and the random bots."""
         raise RuleError("contract.hidden", f"{self.id} has no hidden data")
 
+    def timer(self, options: Mapping[str, Any]) -> Timer | None:
+        """The turn timer a table with these (validated) ``options`` runs, or None for a game
+        without one: the protocol asks this instead of reading option names."""
+        return None
+
     def options_of(self, state: S) -> Mapping[str, Any]:
-        """The validated options, with defaults filled in (the timer reads ``turn_seconds``)."""
+        """The validated options, with defaults filled in (what :meth:`timer` is asked with)."""
         return state.options  # type: ignore[attr-defined]
 
     def options_for(self, variant: str) -> Mapping[str, Option]:

@@ -1,38 +1,48 @@
-"""A game's result in words, the one way every command, log line and client says who won."""
+"""A game's result in words, the one way every command, log line and client says who won.
+
+Each game declares the words for its own reason codes (``Game.reasons``); the reasons any
+game's result may carry (a forfeit, too many timeouts, a seat declared absent) have their words
+here. A reason not listed anywhere is already words (e.g. shengji's ``past A``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from fairtable.games import registry
 from fairtable.games.contract import Result
 
-REASONS = {
-    "tower": "own tower built to the goal",
-    "resource": "a resource reached the goal",
-    "destroyed": "enemy tower destroyed",
-    "simultaneous": "both reached a goal at once",
+COMMON_REASONS: Mapping[str, str] = {
     "timeouts": "the other side let its timer run out too often",
-    "sunk": "every enemy ship sunk",
-    "no targets": "no cell left to shoot at",
+    "absent": "the other side stopped answering and was declared absent",
     "forfeit: resigned": "the other side resigned",
     "forfeit: absent": "the other side stopped answering and was declared absent",
     "forfeit: withheld": "the other side withheld its seed or deck after the game",
 }
-"""Words for the reason codes of results (``Result.reason``); a reason not listed is already words."""
+"""Words for the reasons of the contract and the session, the same for every game."""
 
 
-def reason_words(reason: str) -> str:
-    return REASONS.get(reason, reason)
+def reason_words(reason: str, game: str | None = None) -> str:
+    """``reason`` in words: the common words, else ``game``'s own (any registered game's when
+    no game is named; where two games share a code they share its words), else the code."""
+    if reason in COMMON_REASONS:
+        return COMMON_REASONS[reason]
+    for game_id in (game,) if game else registry.ids():
+        words = registry.get(game_id).reasons.get(reason)
+        if words is not None:
+            return words
+    return reason
 
 
-def describe(result: Result | None, names: Sequence[str] = ()) -> str:
+def describe(result: Result | None, names: Sequence[str] = (), game: str | None = None) -> str:
     """E.g. ``seat 0 (alice) won: enemy tower destroyed``; ``team 1: seat 1 (bob), seat 3 (dan) won: sunk`` when the
     game has teams; ``a draw: ...``; ``no result`` for a table not over."""
     if result is None:
         return "no result"
+    words = reason_words(result.reason, game)
     if not result.winners:
-        return f"a draw ({reason_words(result.reason)})" if result.reason != "disputed" else "no winner: the game was disputed"
+        return f"a draw ({words})" if result.reason != "disputed" else "no winner: the game was disputed"
     who = ", ".join(f"seat {seat} ({names[seat]})" if seat < len(names) else f"seat {seat}" for seat in result.winners)
     if result.winning_teams:
         who = f"team {', '.join(map(str, result.winning_teams))}: {who}"
-    return f"{who} won: {reason_words(result.reason)}"
+    return f"{who} won: {words}"

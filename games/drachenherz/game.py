@@ -23,6 +23,8 @@ from fairtable.games.contract import (
     RuleError,
     Shuffle,
     Shuffled,
+    Simultaneous,
+    Timeout,
 )
 from fairtable.games.drachenherz import match, moves, render
 from fairtable.games.drachenherz.board import free, resolve
@@ -31,10 +33,9 @@ from fairtable.games.drachenherz.catalogue import CARDS, DRAGON_HAND, HAND, MARK
 from fairtable.games.drachenherz.state import RECENT, SEATS, DrachenherzState, Play
 from fairtable.games.drachenherz.view import view
 from fairtable.games.faces import learn
-from fairtable.games.options import TIMER
-from fairtable.games.rules import Rules
+from fairtable.games.rules import Rules, timer_on, unmarked
 
-OPTIONS = {**match.OPTIONS, **TIMER}
+OPTIONS = match.OPTIONS
 BOTS: dict[str, BotFactory] = {"greedy": lambda rng: GreedyBot()}
 LAST_TURN = 1
 """Turns left after the third ship mark: the other player's last turn."""
@@ -54,6 +55,16 @@ def hand_limit(state: DrachenherzState, seat: int) -> int:
     return HAND + (DRAGON_HAND if state.dragon == seat else 0)
 
 
+REASONS = {
+    "points": "more points",
+    "dragon": "equal points: the dragon's holder wins",
+    "draw": "level on every count",
+    "match": "first to the games the match needs",
+    "sumof": "most points over the match's games",
+}
+"""Words for the reason codes of this game's results (``games/results.py``)."""
+
+
 class Drachenherz(Rules[DrachenherzState]):
     id = "drachenherz"
     variants = ("standard",)
@@ -61,8 +72,10 @@ class Drachenherz(Rules[DrachenherzState]):
     max_seats = 2
     state_type = DrachenherzState
     options = OPTIONS
+    timed = True
     bots = BOTS
     renderer = render
+    reasons = REASONS
 
     def start(self, variant: str, options: dict[str, Any], seats: int) -> DrachenherzState:
         match.check(options)
@@ -83,14 +96,22 @@ class Drachenherz(Rules[DrachenherzState]):
             return PublicRandom(len(state.hands[state.giving]))
         if any(state.owed):
             return Deal(tuple((seat, state.piles[seat][:count]) for seat, count in enumerate(state.owed) if count))
-        return Decide(state.turn, timed=state.options["turn_seconds"] > 0)
+        return Decide(state.turn, timed=timer_on(state.options))
 
     # ------------------------------------------------------------------ events
 
+    def present(self, state: DrachenherzState) -> range:
+        return range(SEATS)
+
+    def timeouts(self, state: DrachenherzState) -> tuple[int, ...]:
+        """Counted over the whole match."""
+        return state.timeouts
+
+    def with_timeouts(self, state: DrachenherzState, counts: tuple[int, ...]) -> DrachenherzState:
+        return dataclasses.replace(state, timeouts=counts)
+
     def on_forfeit(self, state: DrachenherzState, event: Forfeit) -> DrachenherzState:
         """A seat that leaves loses the game and the match."""
-        if type(event.seat) is not int or event.seat not in range(SEATS):
-            raise RuleError("drachenherz.seat", f"no seat {event.seat!r}")
         return self._lose(state, event.seat, f"forfeit: {event.reason}")
 
     def _lose(self, state: DrachenherzState, seat: int, reason: str) -> DrachenherzState:
@@ -101,8 +122,6 @@ class Drachenherz(Rules[DrachenherzState]):
         return dataclasses.replace(state, deal_result=deal, result=Result.forfeit(teams, (seat,), reason, match.match_scores(state)))
 
     def on_random(self, state: DrachenherzState, request: PublicRandom, event: RandomValue) -> DrachenherzState:
-        if type(event.value) is not int or not 0 <= event.value < request.bound:
-            raise RuleError("drachenherz.random", f"the value must be below {request.bound}, got {event.value!r}")
         if state.turn is None:
             return dataclasses.replace(state, first=event.value, turn=event.value)
         seat = state.giving
@@ -119,8 +138,6 @@ class Drachenherz(Rules[DrachenherzState]):
 
     def on_shuffled(self, state: DrachenherzState, request: Shuffle, event: Shuffled) -> DrachenherzState:
         handles = range(request.first_handle, request.first_handle + len(request.cards))
-        if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != sorted(request.cards)):
-            raise RuleError("drachenherz.shuffle", "the shuffled faces are not the set that was shuffled")
         decks = state.decks + 1
         return dataclasses.replace(
             state,
@@ -146,10 +163,8 @@ class Drachenherz(Rules[DrachenherzState]):
         )
         return self._end_turn(state) if state.moved else state
 
-    def on_move(self, state: DrachenherzState, request: Decide, event: Move) -> DrachenherzState:
+    def on_move(self, state: DrachenherzState, request: Decide, event: Move, timeout: Timeout | None = None) -> DrachenherzState:
         seat = request.seat
-        if event.seat != seat:
-            raise RuleError("drachenherz.turn", f"seat {seat} is to move, not seat {event.seat}")
         move = moves.parse(event.move)
         hand = state.hands[seat]
         if not set(move.play) <= set(hand):
@@ -157,24 +172,21 @@ class Drachenherz(Rules[DrachenherzState]):
         if set(event.faces) != set(move.play):
             raise RuleError("drachenherz.reveal", f"the move must show exactly the faces of {list(move.play)}")
         faces = learn(state.faces, event.faces, move.play, len(CARDS), "drachenherz.face")
-        if move.timeout:
-            if not request.timed:
-                raise RuleError("drachenherz.timer", "this table has no turn timer")
+        if timeout:
             # The timer's card is a public position, so every state can check it, and then knows its face.
-            if move.play != hand[:1] or move != moves.parse(moves.default(dataclasses.replace(state, faces=faces), seat)):
+            if move.play != hand[:1] or move != moves.parse(unmarked(moves.default(dataclasses.replace(state, faces=faces), seat))):
                 raise RuleError("drachenherz.timeout",
                                 "the timer plays the first hand card alone, taking the first field that holds cards where it must choose")
-        timeouts = _at(state.timeouts, seat, state.timeouts[seat] + 1 if move.timeout else 0)
-        state = dataclasses.replace(state, faces=faces, timeouts=timeouts, moved=True)
+        state = dataclasses.replace(state, faces=faces, moved=True)
         if move.play:
-            state = self._lay(state, seat, move)
+            state = self._lay(state, seat, move, timeout is not None)
         elif hand:
             raise RuleError("drachenherz.pass", "a turn lays at least one card while the hand holds any")
-        if timeouts[seat] >= state.options["max_timeouts"]:
+        if timeout and timeout.final:
             return self._lose(state, seat, "timeouts")
         return state if state.giving is not None else self._refill(state)
 
-    def _lay(self, state: DrachenherzState, seat: int, move: moves.Parsed) -> DrachenherzState:
+    def _lay(self, state: DrachenherzState, seat: int, move: moves.Parsed, timed_out: bool) -> DrachenherzState:
         """Lay the cards on their field and carry out its action; the dragon changes hands if
         a petrified dragon was taken."""
         kinds = {kind_of(state.faces[h]) for h in move.play}
@@ -191,7 +203,7 @@ class Drachenherz(Rules[DrachenherzState]):
         outcome = resolve(state.board, kind, move.play, move.take)
         gains = outcome.dragon and state.dragon != seat
         loser = state.dragon if gains else None
-        play = Play(seat, tuple(state.faces[h] for h in move.play), move.take, tuple(state.faces[h] for h in outcome.taken), gains, move.timeout)
+        play = Play(seat, tuple(state.faces[h] for h in move.play), move.take, tuple(state.faces[h] for h in outcome.taken), gains, timed_out)
         return dataclasses.replace(
             state,
             hands=_at(state.hands, seat, tuple(h for h in state.hands[seat] if h not in move.play)),
@@ -238,10 +250,7 @@ class Drachenherz(Rules[DrachenherzState]):
 
     # ------------------------------------------------------------------ moves and views
 
-    def legal_moves(self, state: DrachenherzState, seat: int) -> tuple[Any, ...]:
-        request = self.pending(state)
-        if not isinstance(request, Decide) or request.seat != seat:
-            return ()
+    def moves(self, state: DrachenherzState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         return moves.legal(state, seat)
 
     def reveals(self, state: DrachenherzState, move: Any) -> tuple[Handle, ...]:

@@ -18,8 +18,9 @@ from fairtable.games.contract import GameError, Handle, RuleError
 from fairtable.games.drachenherz.board import Board, acts, free
 from fairtable.games.drachenherz.catalogue import CARDS, KINDS, Kind, field_name, kind_of
 from fairtable.games.drachenherz.state import DrachenherzState
+from fairtable.games.rules import unmarked
 
-SHAPE = "a move is {'play': [handles, increasing]}, with 'take': field when the play offers a choice and 'timeout': true for the timer's"
+SHAPE = "a move is {'play': [handles, increasing]}, with 'take': field when the play offers a choice"
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,6 @@ class Parsed:
 
     play: tuple[Handle, ...]
     take: str | None
-    timeout: bool
 
 
 def _handle(value: Any) -> bool:
@@ -36,12 +36,12 @@ def _handle(value: Any) -> bool:
 
 
 def parse(move: Any) -> Parsed:
-    """The parts of a move value, or :class:`RuleError` ``drachenherz.move``."""
-    if isinstance(move, Mapping) and "play" in move and set(move) <= {"play", "take", "timeout"}:
+    """The parts of a move value (without the timer's marker), or :class:`RuleError` ``drachenherz.move``."""
+    if isinstance(move, Mapping) and "play" in move and set(move) <= {"play", "take"}:
         play, take = move["play"], move.get("take")
         if (isinstance(play, (list, tuple)) and all(map(_handle, play)) and list(play) == sorted(set(play))
-                and (take is None or isinstance(take, str)) and move.get("timeout", True) is True):
-            return Parsed(tuple(play), take, "timeout" in move)
+                and (take is None or isinstance(take, str))):
+            return Parsed(tuple(play), take)
     raise RuleError("drachenherz.move", f"{SHAPE}, got {move!r}")
 
 
@@ -49,7 +49,7 @@ def played(move: Any) -> tuple[Handle, ...]:
     """The handles a move lays (and so shows to everyone); nothing for a malformed move, which
     the rules then refuse."""
     try:
-        return parse(move).play
+        return parse(unmarked(move)).play
     except RuleError:
         return ()
 

@@ -33,21 +33,24 @@ from fairtable.games.contract import (
     Shuffle,
     Shuffled,
     ShuffleOwned,
+    Simultaneous,
+    Timeout,
 )
 from fairtable.games.duel import decks, draft, render
 from fairtable.games.duel.bots import GreedyBot, RandomBot, random_deck
-from fairtable.games.duel.catalogue import BEATS, CARDS, IDS, is_card, points
+from fairtable.games.duel.catalogue import BEATS, CARDS, IDS, points
 from fairtable.games.duel.decks import HAND_SIZE
 from fairtable.games.duel.moves import parse_move
 from fairtable.games.duel.results import match_result, scores
 from fairtable.games.duel.state import RECENT, Duel, DuelState, OwnedDeck, Player
 from fairtable.games.duel.views import view
-from fairtable.games.options import TIMER, Choice, Flag, Integer, Option
-from fairtable.games.rules import Rules
+from fairtable.games.faces import learn
+from fairtable.games.options import Choice, Flag, Integer, Option
+from fairtable.games.rules import Rules, timer_on, unmarked
 
 MAX_TIEBREAKS = 10
 """Rematches or playoffs in a row after which a tie stands, so every match ends."""
-COMMON: dict[str, Option] = {"draft": Flag(False), **TIMER}
+COMMON: dict[str, Option] = {"draft": Flag(False)}
 MATCH: dict[str, Option] = {
     "rounds": Integer(1, 9, 3),
     "duels": Integer(1, HAND_SIZE, HAND_SIZE),
@@ -70,31 +73,33 @@ BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def _learn(state: DuelState, faces: Faces, allowed: set[Handle]) -> dict[Handle, int]:
-    """``state.faces`` plus ``faces``, which must name only ``allowed`` handles and real cards,
-    and agree with what the state already knows."""
-    known = dict(state.faces)
-    for handle, face in faces.items():
-        if handle not in allowed:
-            raise RuleError("duel.face", f"handle {handle} is not part of this event")
-        if not is_card(face):
-            raise RuleError("duel.face", f"{face!r} is not a card id")
-        if known.get(handle, face) != face:
-            raise RuleError("duel.face", f"handle {handle} is known to be card {known[handle]}, not {face}")
-        known[handle] = face
-    return known
+    return learn(state.faces, faces, allowed, len(CARDS), "duel.face")
+
+
+REASONS = {
+    "points": "more points",
+    "rounds": "equal points, more rounds won",
+    "playoff": "the playoff after a tie",
+    "rematch": "the rematch after a tie",
+    "draw": "level on every count",
+    "tie": "still level after the most tiebreaks",
+}
+"""Words for the reason codes of this game's results (``games/results.py``)."""
 
 
 class DuelGame(Rules[DuelState]):
     id = "duel"
     variants = tuple(VARIANT_OPTIONS)
+    timed = True
     min_seats = 2
     max_seats = 6
     state_type = DuelState
     options: Mapping[str, Option] = {name: option for options in VARIANT_OPTIONS.values() for name, option in options.items()}
     bots = BOTS
     renderer = render
+    reasons = REASONS
 
-    def options_for(self, variant: str) -> Mapping[str, Option]:
+    def variant_options(self, variant: str) -> Mapping[str, Option]:
         return VARIANT_OPTIONS[variant]
 
     def seat_range(self, variant: str) -> tuple[int, int]:
@@ -130,7 +135,7 @@ class DuelGame(Rules[DuelState]):
 
     def pending(self, state: DuelState) -> Request:
         step = state.step
-        timed = state.options["turn_seconds"] > 0
+        timed = timer_on(state.options)
         if step == "over":
             assert state.result is not None
             return Finished(state.result)
@@ -170,15 +175,21 @@ class DuelGame(Rules[DuelState]):
 
     # ------------------------------------------------------------------ events
 
+    def present(self, state: DuelState) -> tuple[int, ...]:
+        return state.present
+
+    def timeouts(self, state: DuelState) -> tuple[int, ...]:
+        return tuple(player.timeouts for player in state.players)
+
+    def with_timeouts(self, state: DuelState, counts: tuple[int, ...]) -> DuelState:
+        return dataclasses.replace(state, players=tuple(dataclasses.replace(player, timeouts=count)
+                                                        for player, count in zip(state.players, counts)))
+
     def on_forfeit(self, state: DuelState, event: Forfeit) -> DuelState:
-        if type(event.seat) is not int or event.seat not in state.present:
-            raise RuleError("duel.seat", f"seat {event.seat!r} is not playing")
         return _leave(state, event.seat, f"forfeit: {event.reason}")
 
     def on_random(self, state: DuelState, request: PublicRandom, event: RandomValue) -> DuelState:
         value = event.value
-        if type(value) is not int or not 0 <= value < request.bound:
-            raise RuleError("duel.random", f"a public value below {request.bound} was expected, got {value!r}")
         if state.step == "order":
             return dataclasses.replace(state, first=value, step="draft")
         if state.step == "start":
@@ -192,8 +203,6 @@ class DuelGame(Rules[DuelState]):
 
     def on_shuffled(self, state: DuelState, request: Shuffle, event: Shuffled) -> DuelState:
         handles = range(request.first_handle, request.first_handle + len(request.cards))
-        if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != sorted(request.cards)):
-            raise RuleError("duel.shuffle", "the shuffled faces are not the cards that were shuffled")
         seat = _building(state)
         state = dataclasses.replace(state, faces=_learn(state, event.faces, set(handles)), next_handle=handles.stop)
         return self._built(state, seat, tuple(handles), tuple(sorted(request.cards)))
@@ -202,8 +211,6 @@ class DuelGame(Rules[DuelState]):
         handles = range(request.first_handle, request.first_handle + request.size)
         seat = request.owner
         composition = tuple(event.composition) or None
-        if event.faces and (set(event.faces) != set(handles) or tuple(sorted(event.faces.values())) != composition):
-            raise RuleError("duel.shuffle", "the shuffled faces are not the composition")
         found = None if composition is None else decks.problem(seat, state.players[seat], composition)
         record = OwnedDeck(seat, request.first_handle, composition, *(found or ("", "")))
         state = dataclasses.replace(state, faces=_learn(state, event.faces, set(handles)), next_handle=handles.stop,
@@ -248,25 +255,20 @@ class DuelGame(Rules[DuelState]):
         state = _play_card(state, _seat(state.defender), defence)
         return _resolve(state, state.faces[attack], state.faces[defence])
 
-    def on_move(self, state: DuelState, request: Decide, event: Move) -> DuelState:
+    def on_move(self, state: DuelState, request: Decide, event: Move, timeout: Timeout | None = None) -> DuelState:
         seat = request.seat
-        if event.seat != seat:
-            raise RuleError("duel.turn", f"seat {seat} is to move, not seat {event.seat}")
-        kind, value, target, timeout = parse_move(event.move)
+        kind, value, target = parse_move(event.move)
         if kind != {"draft": "pick", "attack": "attack", "defend": "defend"}[state.step]:
             raise RuleError("duel.move", f"a {state.step} move is due, not {kind!r}")
-        if timeout and not request.timed:
-            raise RuleError("duel.timer", "this table has no turn timer")
         if timeout:
             expected = self.default_move(state, seat) if kind == "pick" or _knows_hand(state, seat) else None
-            if expected is not None and expected != event.move:
+            if expected is not None and unmarked(expected) != event.move:
                 raise RuleError("duel.timeout", f"on timeout the rules play {expected!r}")
-        state = state.player(seat, timeouts=state.players[seat].timeouts + 1 if timeout else 0)
         if kind == "pick":
             state = self._pick(state, value, event)
         else:
             state = self._card(state, seat, kind, value, target, event)
-        if timeout and state.players[seat].timeouts >= state.options["max_timeouts"] and state.step != "over" and seat in state.present:
+        if timeout and timeout.final and state.step != "over" and seat in state.present:
             return _leave(state, seat, "timeouts")
         return state
 
@@ -304,10 +306,7 @@ class DuelGame(Rules[DuelState]):
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self, state: DuelState, seat: int) -> tuple[Any, ...]:
-        request = self.pending(state)
-        if not isinstance(request, Decide) or request.seat != seat:
-            return ()
+    def moves(self, state: DuelState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         if state.step == "draft":
             return tuple({"pick": card} for card in draft.pool(state.picks))
         hand = state.players[seat].hand
@@ -319,7 +318,7 @@ class DuelGame(Rules[DuelState]):
 
     def reveals(self, state: DuelState, move: Any) -> tuple[Handle, ...]:
         """Playing a card shows it to everyone; a pick shows nothing."""
-        kind, value, _, _ = parse_move(move)
+        kind, value, _ = parse_move(unmarked(move))
         return () if kind == "pick" else (value,)
 
     def default_move(self, state: DuelState, seat: int) -> Any:

@@ -2,7 +2,7 @@
 
 ``{"pick": card}`` takes a card from the draft pool; ``{"attack": handle}`` plays a hand card
 to attack (in a free-for-all with ``"target": seat``); ``{"defend": handle}`` answers it. The
-turn timer's move carries ``"timeout": true``.
+turn timer's move carries ``"timeout": true``, which the rules' base strips before this parser.
 """
 
 from __future__ import annotations
@@ -19,15 +19,15 @@ def _integer(value: Any) -> bool:
     return type(value) is int
 
 
-def parse_move(move: Any) -> tuple[str, int, int | None, bool]:
-    """``(kind, card or handle, target, timeout)``, or :class:`RuleError` ``duel.move``."""
+def parse_move(move: Any) -> tuple[str, int, int | None]:
+    """``(kind, card or handle, target)`` of a move (without the timer's marker), or :class:`RuleError` ``duel.move``."""
     if isinstance(move, Mapping):
         kinds = [kind for kind in KINDS if kind in move]
-        extra = set(move) - {*kinds, "target", "timeout"}
-        if len(kinds) == 1 and not extra and _integer(move[kinds[0]]) and move.get("timeout", True) is True:
+        extra = set(move) - {*kinds, "target"}
+        if len(kinds) == 1 and not extra and _integer(move[kinds[0]]):
             kind = kinds[0]
             target = move.get("target")
             if ("target" not in move) or (kind == "attack" and _integer(target)):
-                return kind, move[kind], target, "timeout" in move
+                return kind, move[kind], target
     raise RuleError("duel.move", "a move is {'pick': card}, {'attack': handle} (with 'target': seat in a free-for-all), "
                                  f"or {{'defend': handle}}, maybe with 'timeout': true; got {move!r}")

@@ -30,10 +30,13 @@ from fairtable.games.contract import (
     RuleError,
     Shuffle,
     Shuffled,
+    Simultaneous,
     Teams,
+    Timeout,
 )
-from fairtable.games.options import TIMER, Integer
-from fairtable.games.rules import Rules
+from fairtable.games.faces import learn
+from fairtable.games.options import Integer
+from fairtable.games.rules import Rules, timer_on, unmarked
 from fairtable.games.shengji import render
 from fairtable.games.shengji.bots import GreedyBot
 from fairtable.games.shengji.catalogue import CARDS, DECK, HAND, KITTY, SEATS, SMALL_JOKER, SUITS, level_name
@@ -45,29 +48,22 @@ OPTIONS = {
     "start": Integer(2, 14, 2),
     "target": Integer(2, 14, 14),
     "deals": Integer(0, 10_000, 0),
-    **TIMER,
 }
 BOTS: dict[str, BotFactory] = {"greedy": lambda rng: GreedyBot()}
-MOVE_KEYS = ("pass", "declare", "bury", "lead", "play")
 STEP_MOVES = {"declare": ("pass", "declare"), "bury": ("bury",)}
 
 
-def parse_move(move: Any) -> tuple[str, tuple[Handle, ...], bool]:
-    """``(kind, handles, timeout)`` of a move value, or :class:`RuleError` ``shengji.move``."""
-    if isinstance(move, Mapping) and all(isinstance(key, str) for key in move):
-        kinds = [key for key in move if key in MOVE_KEYS]
-        rest = set(move) - set(kinds)
-        if len(kinds) == 1 and rest <= {"timeout"} and move.get("timeout", True) is True:
-            kind = kinds[0]
-            value = move[kind]
-            timeout = "timeout" in move
-            if kind == "pass" and value is True:
-                return kind, (), timeout
-            if kind in ("bury", "play") and _is_handle(value):
-                return kind, (value,), timeout
-            if kind in ("declare", "lead") and isinstance(value, (list, tuple)) and value and all(map(_is_handle, value)):
-                if len(set(value)) == len(value):
-                    return kind, tuple(value), timeout
+def parse_move(move: Any) -> tuple[str, tuple[Handle, ...]]:
+    """``(kind, handles)`` of a move value (without the timer's marker), or :class:`RuleError` ``shengji.move``."""
+    if isinstance(move, Mapping) and len(move) == 1:
+        ((kind, value),) = move.items()
+        if kind == "pass" and value is True:
+            return kind, ()
+        if kind in ("bury", "play") and _is_handle(value):
+            return kind, (value,)
+        if kind in ("declare", "lead") and isinstance(value, (list, tuple)) and value and all(map(_is_handle, value)):
+            if len(set(value)) == len(value):
+                return kind, tuple(value)
     raise RuleError("shengji.move", "a move is {'pass': true}, {'declare': [h, ...]}, {'bury': h}, {'lead': [h, ...]} or "
                     f"{{'play': h}}, optionally with 'timeout': true; got {move!r}")
 
@@ -131,6 +127,10 @@ def describe(faces: list[Face] | tuple[Face, ...]) -> str:
     return " ".join(CARDS[face].code for face in faces) or "nothing"
 
 
+REASONS = {"deal limit reached": "the higher level when the deal limit was reached"}
+"""Words for the reason codes of this game's results (``games/results.py``)."""
+
+
 class Shengji(Rules[ShengjiState]):
     id = "shengji"
     variants = ("standard",)
@@ -138,8 +138,10 @@ class Shengji(Rules[ShengjiState]):
     max_seats = SEATS
     state_type = ShengjiState
     options = OPTIONS
+    timed = True
     bots = BOTS
     renderer = render
+    reasons = REASONS
 
     def teams(self, variant: str, options: Mapping[str, Any], seats: int) -> Teams:
         return TEAMS
@@ -171,24 +173,27 @@ class Shengji(Rules[ShengjiState]):
             return Reveal(state.kitty)
         if step == "buried":
             return Reveal(state.buried)
-        return Decide(state.turn, timed=state.options["turn_seconds"] > 0)
+        return Decide(state.turn, timed=timer_on(state.options))
 
     # ------------------------------------------------------------------ events
 
+    def present(self, state: ShengjiState) -> range:
+        return range(SEATS)
+
+    def timeouts(self, state: ShengjiState) -> tuple[int, ...]:
+        return state.timeouts
+
+    def with_timeouts(self, state: ShengjiState, counts: tuple[int, ...]) -> ShengjiState:
+        return dataclasses.replace(state, timeouts=counts)
+
     def on_forfeit(self, state: ShengjiState, event: Forfeit) -> ShengjiState:
-        if type(event.seat) is not int or not 0 <= event.seat < SEATS:
-            raise RuleError("shengji.seat", f"no seat {event.seat!r}")
         return dataclasses.replace(state, result=Result.forfeit(TEAMS, (event.seat,), f"forfeit: {event.reason}", self._levels(state)))
 
     def on_random(self, state: ShengjiState, request: PublicRandom, event: RandomValue) -> ShengjiState:
-        if type(event.value) is not int or not 0 <= event.value < SEATS:
-            raise RuleError("shengji.random", f"the starting seat must be 0..3, got {event.value!r}")
         return dataclasses.replace(state, step="shuffle", starter=event.value)
 
     def on_shuffled(self, state: ShengjiState, request: Shuffle, event: Shuffled) -> ShengjiState:
         handles = range(request.first_handle, request.first_handle + len(DECK))
-        if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != sorted(DECK)):
-            raise RuleError("shengji.shuffle", "the shuffled faces are not the two packs that were shuffled")
         return dataclasses.replace(state, step="deal", faces=self._learn(state, event.faces, set(handles)),
                                    kitty=tuple(handles[SEATS * HAND :]))
 
@@ -212,11 +217,9 @@ class Shengji(Rules[ShengjiState]):
             return dataclasses.replace(state, step="bury", faces=faces, trump=CARDS[first].suit_index)
         return self._end_deal(dataclasses.replace(state, faces=faces))
 
-    def on_move(self, state: ShengjiState, request: Decide, event: Move) -> ShengjiState:
+    def on_move(self, state: ShengjiState, request: Decide, event: Move, timeout: Timeout | None = None) -> ShengjiState:
         seat = request.seat
-        if event.seat != seat:
-            raise RuleError("shengji.turn", f"seat {seat} is to move, not seat {event.seat}")
-        kind, handles, timeout = parse_move(event.move)
+        kind, handles = parse_move(event.move)
         allowed = STEP_MOVES.get(state.step, ("lead",) if not state.trick else ("play",))
         if kind not in allowed:
             raise RuleError("shengji.move", f"now seat {seat} may {' or '.join(allowed)}, not {kind}")
@@ -227,9 +230,10 @@ class Shengji(Rules[ShengjiState]):
         if not shown <= set(faces):
             raise RuleError("shengji.reveal", f"the move must show the faces of {sorted(shown)}")
         state = dataclasses.replace(state, faces=faces)
-        state = self._count_timeout(state, request, event.move, timeout)
-        if state.result is not None:
-            return state
+        if timeout:
+            self._check_default(state, seat, event.move)
+            if timeout.final:
+                return dataclasses.replace(state, result=Result.forfeit(TEAMS, (seat,), "timeouts", self._levels(state)))
         if kind in ("pass", "declare"):
             return self._declare(state, seat, handles)
         if kind == "bury":
@@ -366,43 +370,22 @@ class Shengji(Rules[ShengjiState]):
     def _levels(state: ShengjiState) -> tuple[int, ...]:
         return tuple(state.levels[team_of(seat)] for seat in range(SEATS))
 
-    def _count_timeout(self, state: ShengjiState, request: Decide, move: Any, timeout: bool) -> ShengjiState:
-        seat = request.seat
-        if not timeout:
-            return dataclasses.replace(state, timeouts=_replace_at(state.timeouts, seat, 0))
-        if not request.timed:
-            raise RuleError("shengji.timer", "this table has no turn timer")
+    def _check_default(self, state: ShengjiState, seat: int, move: Any) -> None:
+        """A timeout move must be the rules' default, where this state knows the hand."""
         try:
             expected = self.default_move(state, seat)
         except GameError:
             expected = None  # the hand is unknown here: the verifier checks it
-        if expected is not None and parse_move(move) != parse_move(expected):
+        if expected is not None and parse_move(move) != parse_move(unmarked(expected)):
             raise RuleError("shengji.timeout", f"the timer's move for seat {seat} is {expected}, not {move}")
-        timeouts = _replace_at(state.timeouts, seat, state.timeouts[seat] + 1)
-        state = dataclasses.replace(state, timeouts=timeouts)
-        if timeouts[seat] >= state.options["max_timeouts"]:
-            return dataclasses.replace(state, result=Result.forfeit(TEAMS, (seat,), "timeouts", self._levels(state)))
-        return state
 
     @staticmethod
     def _learn(state: ShengjiState, faces: Faces, allowed: set[Handle]) -> dict[Handle, Face]:
-        known_faces = dict(state.faces)
-        for handle, face in faces.items():
-            if handle not in allowed:
-                raise RuleError("shengji.face", f"handle {handle} is not part of this event")
-            if type(face) is not int or not 0 <= face < len(CARDS):
-                raise RuleError("shengji.face", f"{face!r} is not a card id")
-            if known_faces.get(handle, face) != face:
-                raise RuleError("shengji.face", f"handle {handle} is known to be card {known_faces[handle]}, not {face}")
-            known_faces[handle] = face
-        return known_faces
+        return learn(state.faces, faces, allowed, len(CARDS), "shengji.face")
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self, state: ShengjiState, seat: int) -> tuple[Any, ...]:
-        request = self.pending(state)
-        if not isinstance(request, Decide) or request.seat != seat:
-            return ()
+    def moves(self, state: ShengjiState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         order = state.order
         hand = tuple(sorted(state.hands[seat], key=lambda h: (*order.sort_key(state.faces[h]), h) if h in state.faces else (9, 0, 0, h)))
         faces = known(state, hand)
@@ -458,7 +441,7 @@ class Shengji(Rules[ShengjiState]):
 
     def reveals(self, state: ShengjiState, move: Any) -> tuple[Handle, ...]:
         """Declaring shows the declared cards, playing shows the cards played; burying and passing show nothing."""
-        kind, handles, _ = parse_move(move)
+        kind, handles = parse_move(unmarked(move))
         return handles if kind in ("declare", "lead", "play") else ()
 
     def default_move(self, state: ShengjiState, seat: int) -> Any:

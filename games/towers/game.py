@@ -26,10 +26,12 @@ from fairtable.games.contract import (
     RuleError,
     Shuffle,
     Shuffled,
+    Simultaneous,
+    Timeout,
 )
 from fairtable.games.faces import learn
-from fairtable.games.options import TIMER, Choice
-from fairtable.games.rules import Rules
+from fairtable.games.options import Choice
+from fairtable.games.rules import Rules, timer_on, unmarked
 from fairtable.games.towers import render
 from fairtable.games.towers.bots import GreedyBot
 from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS, DEFAULT_BATTLEFIELD, HAND_SIZE, Battlefield, Card
@@ -37,7 +39,7 @@ from fairtable.games.towers.effects import RESOURCES, Change, Side, resolve
 from fairtable.games.towers.state import RECENT, Action, TowersState
 
 VARIANTS = ("normal", "infinite")
-OPTIONS = {"battlefield": Choice(tuple(BATTLEFIELDS), DEFAULT_BATTLEFIELD), **TIMER}
+OPTIONS = {"battlefield": Choice(tuple(BATTLEFIELDS), DEFAULT_BATTLEFIELD)}
 BOTS: dict[str, BotFactory] = {"greedy": lambda rng: GreedyBot()}
 
 
@@ -49,15 +51,13 @@ def affordable(card: Card, side: Side) -> bool:
     return card.cost <= getattr(side, card.resource)
 
 
-def parse_move(move: Any) -> tuple[str, Handle, bool]:
-    """``(kind, handle, timeout)`` of a move value, or :class:`RuleError` ``towers.move``."""
-    if isinstance(move, Mapping):
-        keys = set(move)
-        if keys in ({"play"}, {"discard"}, {"discard", "timeout"}):
-            kind = "play" if "play" in keys else "discard"
-            handle = move[kind]
-            if isinstance(handle, int) and not isinstance(handle, bool) and move.get("timeout", True) is True:
-                return kind, handle, "timeout" in keys
+def parse_move(move: Any) -> tuple[str, Handle]:
+    """``(kind, handle)`` of a move value (without the timer's marker), or :class:`RuleError` ``towers.move``."""
+    if isinstance(move, Mapping) and set(move) in ({"play"}, {"discard"}):
+        kind = "play" if "play" in move else "discard"
+        handle = move[kind]
+        if isinstance(handle, int) and not isinstance(handle, bool):
+            return kind, handle
     raise RuleError("towers.move", f"a move is {{'play': h}}, {{'discard': h}} or {{'discard': h, 'timeout': true}}, got {move!r}")
 
 
@@ -95,6 +95,15 @@ def _victory(state: TowersState, sides: tuple[Side, ...]) -> Result | None:
     return Result(winners, first) if first else None
 
 
+REASONS = {
+    "tower": "own tower built to the goal",
+    "resource": "a resource reached the goal",
+    "destroyed": "enemy tower destroyed",
+    "simultaneous": "both reached a goal at once",
+}
+"""Words for the reason codes of this game's results (``games/results.py``)."""
+
+
 class Towers(Rules[TowersState]):
     id = "towers"
     variants = VARIANTS
@@ -102,8 +111,10 @@ class Towers(Rules[TowersState]):
     max_seats = 2
     state_type = TowersState
     options = OPTIONS
+    timed = True
     bots = BOTS
     renderer = render
+    reasons = REASONS
 
     def start(self, variant: str, options: dict[str, Any], seats: int) -> TowersState:
         start = BATTLEFIELDS[options["battlefield"]].start
@@ -134,7 +145,7 @@ class Towers(Rules[TowersState]):
                 if not state.deck:
                     return Shuffle(tuple(sorted(state.discard)), state.next_handle)
                 return Deal(self._deal_plan(state))
-        return Decide(state.turn, timed=state.options["turn_seconds"] > 0)
+        return Decide(state.turn, timed=timer_on(state.options))
 
     @staticmethod
     def _deal_plan(state: TowersState) -> tuple[tuple[int, tuple[Handle, ...]], ...]:
@@ -149,20 +160,23 @@ class Towers(Rules[TowersState]):
 
     # ------------------------------------------------------------------ events
 
+    def present(self, state: TowersState) -> tuple[int, ...]:
+        return (0, 1)
+
+    def timeouts(self, state: TowersState) -> tuple[int, ...]:
+        return state.timeouts
+
+    def with_timeouts(self, state: TowersState, counts: tuple[int, ...]) -> TowersState:
+        return dataclasses.replace(state, timeouts=counts)
+
     def on_forfeit(self, state: TowersState, event: Forfeit) -> TowersState:
-        if event.seat not in (0, 1):
-            raise RuleError("towers.seat", f"no seat {event.seat!r}")
         return dataclasses.replace(state, result=Result((1 - event.seat,), f"forfeit: {event.reason}"))
 
     def on_random(self, state: TowersState, request: PublicRandom, event: RandomValue) -> TowersState:
-        if event.value not in (0, 1) or isinstance(event.value, bool):
-            raise RuleError("towers.random", f"who starts must be 0 or 1, got {event.value!r}")
         return dataclasses.replace(state, turn=event.value, sides=_income(state.sides, event.value))
 
     def on_shuffled(self, state: TowersState, request: Shuffle, event: Shuffled) -> TowersState:
         handles = range(request.first_handle, request.first_handle + len(request.cards))
-        if event.faces and (set(event.faces) != set(handles) or sorted(event.faces.values()) != sorted(request.cards)):
-            raise RuleError("towers.shuffle", "the shuffled faces are not the pile that was shuffled")
         return dataclasses.replace(
             state,
             deck=tuple(handles),
@@ -195,11 +209,11 @@ class Towers(Rules[TowersState]):
             next_handle=handles.stop,
         )
 
-    def on_move(self, state: TowersState, request: Decide, event: Move) -> TowersState:
+    def on_move(self, state: TowersState, request: Decide, event: Move, timeout: Timeout | None = None) -> TowersState:
         seat = request.seat
-        if event.seat != seat:
-            raise RuleError("towers.turn", f"seat {seat} is to move, not seat {event.seat}")
-        kind, handle, timeout = parse_move(event.move)
+        kind, handle = parse_move(event.move)
+        if timeout and kind != "discard":
+            raise RuleError("towers.move", "the timer's move is {'discard': h, 'timeout': true}")
         hand = state.hands[seat]
         if handle not in hand:
             raise RuleError("towers.hand", f"handle {handle} is not in seat {seat}'s hand")
@@ -207,8 +221,6 @@ class Towers(Rules[TowersState]):
             raise RuleError("towers.reveal", f"the move must show exactly the face of handle {handle}")
         faces = _learn(state, event.faces, {handle})
         if timeout:
-            if not request.timed:
-                raise RuleError("towers.timer", "this table has no turn timer")
             if all(h in faces for h in hand):
                 expected = self.default_move(dataclasses.replace(state, faces=faces), seat)
                 if expected["discard"] != handle:
@@ -222,16 +234,14 @@ class Towers(Rules[TowersState]):
                 raise RuleError("towers.cost", f"{card.name} costs {card.cost} {card.resource}")
             sides = resolve((Change(card.resource, -card.cost, "self"), *card.effect), sides, seat)
         hand = tuple(h for h in hand if h != handle)
-        timeouts = _replace_at(state.timeouts, seat, state.timeouts[seat] + 1 if timeout else 0)
         changes: dict[str, Any] = dict(
             sides=sides,
             hands=_replace_at(state.hands, seat, hand),
             discard=state.discard + (card.id,) if state.variant == "normal" else (),
             faces=faces,
-            timeouts=timeouts,
-            recent=(state.recent + (Action(seat, card.id, kind == "play", timeout),))[-RECENT:],
+            recent=(state.recent + (Action(seat, card.id, kind == "play", timeout is not None),))[-RECENT:],
         )
-        result = Result((1 - seat,), "timeouts") if timeouts[seat] >= state.options["max_timeouts"] else _victory(state, sides)
+        result = Result((1 - seat,), "timeouts") if timeout and timeout.final else _victory(state, sides)
         if result is not None:
             changes.update(result=result)
         elif kind == "play" and card.after == "draw_discard":
@@ -244,11 +254,8 @@ class Towers(Rules[TowersState]):
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self, state: TowersState, seat: int) -> tuple[Any, ...]:
+    def moves(self, state: TowersState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         """Discards of any card; plays of cards known affordable, or of unknown faces (maybe affordable)."""
-        request = self.pending(state)
-        if not isinstance(request, Decide) or request.seat != seat:
-            return ()
         hand = state.hands[seat]
         plays = () if state.must_discard else tuple(
             {"play": h} for h in hand if h not in state.faces or affordable(CARDS[state.faces[h]], state.sides[seat])
@@ -257,7 +264,7 @@ class Towers(Rules[TowersState]):
 
     def reveals(self, state: TowersState, move: Any) -> tuple[Handle, ...]:
         """Playing or discarding a card shows it to everyone."""
-        return (parse_move(move)[1],)
+        return (parse_move(unmarked(move))[1],)
 
     def default_move(self, state: TowersState, seat: int) -> Any:
         """Discard the worst card: the most expensive one ``seat`` cannot afford, else the

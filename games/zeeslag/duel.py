@@ -26,25 +26,25 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from fairtable.games.contract import Decide, Move, PublicRandom, Request, RuleError
+from fairtable.games.contract import Decide, Move, PublicRandom, Request, RuleError, Timeout
+from fairtable.games.rules import timer_on
 from fairtable.games.zeeslag import abilities, outcome, reserve, volley
 from fairtable.games.zeeslag.abilities import Ability
 from fairtable.games.zeeslag.starships import ABILITIES
-from fairtable.games.zeeslag.state import Excuse, Shot, Task, ZeeslagState, replace_at, turn_of, with_board
+from fairtable.games.zeeslag.state import Excuse, Shot, Task, ZeeslagState, turn_of, with_board
 from fairtable.games.zeeslag.targets import aimable, enemies, living, own_ship_cells, public_targets, team_of, waters
 
 ACTIONS = 3
 """The most actions of a space battle's duel turn."""
 
 
-def parse_move(move: Any) -> tuple[str, int | None, bool]:
-    """``(kind, cell, timeout)`` of a duel move, or :class:`RuleError` ``zeeslag.move``."""
+def parse_move(move: Any) -> tuple[str, int | None]:
+    """``(kind, cell)`` of a duel move (without the timer's marker), or :class:`RuleError` ``zeeslag.move``."""
     if isinstance(move, Mapping):
-        keys = set(move)
-        if keys in ({"shoot"}, {"shoot", "timeout"}) and type(move["shoot"]) is int and move.get("timeout", True) is True:
-            return "shoot", move["shoot"], "timeout" in keys
+        if set(move) == {"shoot"} and type(move["shoot"]) is int:
+            return "shoot", move["shoot"]
         if move == {"pass": True}:
-            return "pass", None, False
+            return "pass", None
     raise RuleError("zeeslag.move", f"a shot is {{'shoot': cell}}, {{'shoot': cell, 'timeout': true}} or {{'pass': true}}, got {move!r}")
 
 
@@ -59,7 +59,7 @@ def pending(state: ZeeslagState) -> Request:
     is drawn, then the shooter's timed decision."""
     if state.turn is None:
         return PublicRandom(2)
-    return Decide(state.turn, timed=state.options["turn_seconds"] > 0)
+    return Decide(state.turn, timed=timer_on(state.options))
 
 
 def started(state: ZeeslagState, value: int) -> ZeeslagState:
@@ -93,7 +93,7 @@ def _ability(state: ZeeslagState, shooter: int, target: int, move: Any) -> Zeesl
     ability = abilities.parse(move, salvo=False)
     check_ability(state, shooter, ability, target)
     state = abilities.used(state, shooter, ability.name)
-    state = _acted(dataclasses.replace(state, timeouts=replace_at(state.timeouts, shooter, 0), passes=0), shooter, ends=True)
+    state = _acted(dataclasses.replace(state, passes=0), shooter, ends=True)
     return launch(state, shooter, ability, target)
 
 
@@ -116,15 +116,17 @@ def launch(state: ZeeslagState, seat: int, ability: Ability, target: int) -> Zee
     return volley.begin(state, shots)
 
 
-def moved(state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
-    """Apply the shooter's move: an ability, a pass, a shot or the timer's shot; raises
-    :class:`RuleError` naming the broken rule (a cell that is no target, a wrong timer shot, an
+def moved(state: ZeeslagState, request: Decide, event: Move, timeout: Timeout | None) -> ZeeslagState:
+    """Apply the shooter's move: an ability, a pass, a shot or the timer's shot (``timeout`` set);
+    raises :class:`RuleError` naming the broken rule (a cell that is no target, a wrong timer shot, an
     unjustified pass), so a bad move changes nothing."""
     shooter = request.seat
     target = enemy(state, shooter)
+    if timeout and (is_ability(state, event.move) or parse_move(event.move)[0] != "shoot"):
+        raise RuleError("zeeslag.move", f"the timer's move is {{'shoot': cell, 'timeout': true}}, got {event.move!r}")
     if is_ability(state, event.move):
         return _ability(state, shooter, target, event.move)
-    kind, cell, timeout = parse_move(event.move)
+    kind, cell = parse_move(event.move)
     public = public_targets(state, target)
     layout = waters(state)
     if kind == "pass":
@@ -133,7 +135,7 @@ def moved(state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
             raise RuleError("zeeslag.pass", f"seat {shooter} has targets to aim at; only one whose every target holds its own ship passes")
         board = state.boards[shooter]
         board = dataclasses.replace(board, excuses=board.excuses + (Excuse(public, len(public), 0, 1),))
-        state = with_board(state, shooter, board, timeouts=replace_at(state.timeouts, shooter, 0), passes=state.passes + 1)
+        state = with_board(state, shooter, board, passes=state.passes + 1)
         if state.passes >= 2:
             return dataclasses.replace(state, outcome=outcome.result(state, (), "no targets"))
         return dataclasses.replace(state, turn=target)
@@ -141,23 +143,19 @@ def moved(state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
     if cell not in public:
         raise RuleError("zeeslag.target", f"{cell!r} is no cell of the enemy's waters that is still a target")
     if timeout:
-        if not request.timed:
-            raise RuleError("zeeslag.timer", "this table has no turn timer")
         if cell != public[0]:
             raise RuleError("zeeslag.timeout", f"the timer shoots the first target in reading order, {layout.seas[0].name(public[0])}")
-        count = state.timeouts[shooter] + 1
-        state = dataclasses.replace(state, timeouts=replace_at(state.timeouts, shooter, count))
-        if count >= state.options["max_timeouts"]:
+        if timeout.final:
             return outcome.leave(state, shooter, "timeouts")
         state = _acted(state, shooter, ends=False)
     else:
         if cell not in aimable(state, shooter, target):
             raise RuleError("zeeslag.own_target", f"seat {shooter} aims at its own ship")
-        state = _acted(dataclasses.replace(state, timeouts=replace_at(state.timeouts, shooter, 0)), shooter, ends=False)
+        state = _acted(state, shooter, ends=False)
         if layout.shared:
             board = state.boards[shooter]
             state = with_board(state, shooter, dataclasses.replace(board, aimed=board.aimed + (cell,)))
-    return volley.begin(dataclasses.replace(state, passes=0), (Shot(shooter, target, cell, timeout),))
+    return volley.begin(dataclasses.replace(state, passes=0), (Shot(shooter, target, cell, timeout is not None),))
 
 
 def after(state: ZeeslagState) -> ZeeslagState:

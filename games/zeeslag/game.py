@@ -41,8 +41,9 @@ from fairtable.games.contract import (
     Simultaneous,
     Summed,
     Teams,
+    Timeout,
 )
-from fairtable.games.options import TIMER, Choice, Flag, Integer, Option
+from fairtable.games.options import Choice, Flag, Integer, Option
 from fairtable.games.rules import Rules
 from fairtable.games.zeeslag import duel, effects, outcome, purchase, render, reserve, salvo, volley
 from fairtable.games.zeeslag.bots import GreedyBot, RandomBot, random_fleet
@@ -63,7 +64,6 @@ OPTIONS: dict[str, Option] = {
     "salvo": Choice(("spread", "focus"), "spread"),
     "shots": Integer(1, 5, 1),
     "teams": Integer(0, 4, 0),
-    **TIMER,
 }
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
 ANSWERS = {"answer": volley.truth, "beam": effects.truth, "muster": purchase.truth}
@@ -89,6 +89,10 @@ def settle(state: ZeeslagState) -> ZeeslagState:
     return state
 
 
+REASONS = {"sunk": "every enemy ship sunk", "no targets": "no cell left to shoot at"}
+"""Words for the reason codes of this game's results (``games/results.py``)."""
+
+
 class Zeeslag(Rules[ZeeslagState]):
     id = "zeeslag"
     variants = VARIANTS
@@ -96,13 +100,15 @@ class Zeeslag(Rules[ZeeslagState]):
     max_seats = 8
     state_type = ZeeslagState
     options = OPTIONS
+    timed = True
     bots = BOTS
     renderer = render
+    reasons = REASONS
 
     def seat_range(self, variant: str) -> tuple[int, int]:
         return SEATS[variant]
 
-    def options_for(self, variant: str) -> Mapping[str, Option]:
+    def variant_options(self, variant: str) -> Mapping[str, Option]:
         """The shared sea has no water ring (ships of different seats may touch); the space
         battle buys its fleet with ``money`` instead of a ``fleet`` of the sea."""
         left_out = {"duel": {"money"}, "shared": {"water_ring", "money"}, "space": {"fleet"}}[variant]
@@ -197,16 +203,12 @@ class Zeeslag(Rules[ZeeslagState]):
         return settle(dataclasses.replace(state, boards=tuple(boards), committed=True))
 
     def on_random(self, state: ZeeslagState, request: PublicRandom, event: RandomValue) -> ZeeslagState:
-        if type(event.value) is not int or not 0 <= event.value < request.bound:
-            raise RuleError("zeeslag.random", f"the public value must be below {request.bound}, got {event.value!r}")
         state = dataclasses.replace(state, draws=state.draws + 1)
         if state.stage == "aim":
             return settle(duel.started(state, event.value))
         return settle(salvo.drawn(state, event.value))
 
-    def on_move(self, state: ZeeslagState, request: Decide, event: Move) -> ZeeslagState:
-        if event.seat != request.seat:
-            raise RuleError("zeeslag.turn", f"seat {request.seat} is to move, not seat {event.seat}")
+    def on_move(self, state: ZeeslagState, request: Decide, event: Move, timeout: Timeout | None = None) -> ZeeslagState:
         if event.faces:
             raise RuleError("zeeslag.reveal", "zeeslag moves show no cards")
         if state.stage == "answer":
@@ -215,10 +217,10 @@ class Zeeslag(Rules[ZeeslagState]):
             return settle(effects.beamed(state, request, event))
         if state.stage == "muster":
             return settle(purchase.declared(state, request, event))
-        return settle(duel.moved(state, request, event))
+        return settle(duel.moved(state, request, event, timeout))
 
-    def on_chosen(self, state: ZeeslagState, request: Simultaneous, event: Chosen) -> ZeeslagState:
-        return settle(salvo.chosen(state, request, event))
+    def on_chosen(self, state: ZeeslagState, request: Simultaneous, event: Chosen, timeouts: tuple[Timeout, ...] = ()) -> ZeeslagState:
+        return settle(salvo.chosen(state, request, event, timeouts))
 
     def on_summed(self, state: ZeeslagState, request: OpenSums, event: Summed) -> ZeeslagState:
         return settle(volley.summed(state, request, event))
@@ -302,14 +304,22 @@ class Zeeslag(Rules[ZeeslagState]):
             if wrong_squadron is not None:
                 raise RuleError("zeeslag.reserve", f"seat {seat}'s reserve {number}: {wrong_squadron}")
 
+    def timeouts(self, state: ZeeslagState) -> tuple[int, ...]:
+        return state.timeouts
+
+    def with_timeouts(self, state: ZeeslagState, counts: tuple[int, ...]) -> ZeeslagState:
+        return dataclasses.replace(state, timeouts=counts)
+
+    def present(self, state: ZeeslagState) -> tuple[int, ...]:
+        """Every seat but those that withheld their fleet (a seat out of play may still forfeit its opening)."""
+        return tuple(seat for seat in range(len(state.boards)) if seat not in state.withheld)
+
     def on_forfeit(self, state: ZeeslagState, event: Forfeit) -> ZeeslagState:
         """Before the fleets are committed: the game ends (nothing to open). During play: the
         forfeit policy of ``outcome.leave`` (a seat already out only stays out); an absent seat
         cannot open, so its fleet stays closed. During the full opening: the seat withholds the
         rest of its fleet; if it had won, its team loses."""
-        seat, seats = event.seat, len(state.boards)
-        if type(seat) is not int or not 0 <= seat < seats or seat in state.withheld:
-            raise RuleError("zeeslag.seat", f"seat {seat!r} cannot forfeit")
+        seat = event.seat
         reason = f"forfeit: {event.reason}"
         if not state.committed:
             return dataclasses.replace(state, outcome=Result.forfeit(outcome.teams(state), (seat,), reason, state.sank))
@@ -324,13 +334,12 @@ class Zeeslag(Rules[ZeeslagState]):
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self, state: ZeeslagState, seat: int) -> tuple[Any, ...]:
+    def moves(self, state: ZeeslagState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         """Duel: shots at every target in reading order (or the pass of a seat whose every
         target holds its own ship). A sink answer: the true one when this state knows the
         fleet (the seat's own), else none listed. Salvos are too many to list
         (:meth:`check_choice` judges them): none."""
-        request = self.pending(state)
-        if not isinstance(request, Decide) or request.seat != seat:
+        if isinstance(request, Simultaneous):
             return ()
         if state.stage in ANSWERS:
             truth = ANSWERS[state.stage](state, seat)

@@ -45,11 +45,12 @@ from collections.abc import Mapping
 from math import prod
 from typing import Any
 
-from fairtable.games.contract import PUBLIC_VALUES, Chosen, PublicRandom, Request, RuleError, Simultaneous
+from fairtable.games.contract import PUBLIC_VALUES, Chosen, PublicRandom, Request, RuleError, Simultaneous, Timeout
+from fairtable.games.rules import timer_on
 from fairtable.games.zeeslag import abilities, effects, outcome, volley
 from fairtable.games.zeeslag.abilities import Ability
 from fairtable.games.zeeslag.duel import check_ability
-from fairtable.games.zeeslag.state import Excuse, Late, Shot, Task, ZeeslagState, replace_at, with_board
+from fairtable.games.zeeslag.state import Excuse, Late, Shot, Task, ZeeslagState, with_board
 from fairtable.games.zeeslag.targets import enemies, living, own_ship_cells, public_targets, waters
 
 TIMEOUT = {"timeout": True}
@@ -60,7 +61,7 @@ def pending(state: ZeeslagState) -> Request:
     """What the salvo round asks next: every living seat's secret salvo (timed by the table), or the
     public random value that aims the shots of seats whose timer ran out."""
     if state.stage == "aim":
-        return Simultaneous(living(state), timed=state.options["turn_seconds"] > 0)
+        return Simultaneous(living(state), timed=timer_on(state.options))
     return PublicRandom(_bound(state))
 
 
@@ -144,10 +145,10 @@ def check(state: ZeeslagState, seat: int, choice: Any) -> tuple[tuple[Shot, ...]
     return tuple(Shot(seat, foe, cell, False) for foe, cell in shots), tuple(excuses), ability
 
 
-def chosen(state: ZeeslagState, request: Simultaneous, event: Chosen) -> ZeeslagState:
-    """Apply the revealed salvos: check each (or the timer's default), count timeouts (too many
-    loses), and begin the volley with its shots and ability tasks; raises :class:`RuleError` naming
-    the seat for a salvo that breaks a rule."""
+def chosen(state: ZeeslagState, request: Simultaneous, event: Chosen, timeouts: tuple[Timeout, ...]) -> ZeeslagState:
+    """Apply the revealed salvos: check each (or the timer's default); ``timeouts`` (one per seat the
+    timer fired for) say who leaves. Begins the volley with its shots and ability tasks; raises
+    :class:`RuleError` naming the seat for a salvo that breaks a rule."""
     if len(event.choices) != len(request.seats):
         raise RuleError("zeeslag.choice", f"one salvo per seat of {list(request.seats)} is due")
     shots: list[Shot] = []
@@ -162,7 +163,6 @@ def chosen(state: ZeeslagState, request: Simultaneous, event: Chosen) -> Zeeslag
             if choice != TIMEOUT:
                 raise RuleError("zeeslag.timeout", f"seat {seat}'s timer fires its salvo: the default is {TIMEOUT}")
             state = _begun(state, seat)
-            state = dataclasses.replace(state, timeouts=replace_at(state.timeouts, seat, state.timeouts[seat] + 1))
             late.append(seat)
             continue
         fired, excuses, ability = check(state, seat, choice)
@@ -180,11 +180,11 @@ def chosen(state: ZeeslagState, request: Simultaneous, event: Chosen) -> Zeeslag
         board = state.boards[seat]
         aimed = tuple(shot.cell for shot in fired) if layout.shared else ()
         board = dataclasses.replace(board, aimed=board.aimed + aimed, excuses=board.excuses + excuses)
-        state = with_board(state, seat, board, timeouts=replace_at(state.timeouts, seat, 0))
-    for seat in list(late):
-        if state.timeouts[seat] >= state.options["max_timeouts"]:
-            late.remove(seat)
-            state = outcome.leave(state, seat, "timeouts")
+        state = with_board(state, seat, board)
+    for timeout in timeouts:
+        if timeout.final:
+            late.remove(timeout.seat)
+            state = outcome.leave(state, timeout.seat, "timeouts")
             if state.outcome is not None:
                 return state
     stage = "pick" if state.options["salvo"] == "focus" and late else "fill"

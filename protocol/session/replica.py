@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fairtable.games.contract import CommitHidden, Decide, Request, ShuffleOwned, Simultaneous
+from fairtable.games.contract import CommitHidden, Decide, Request, ShuffleOwned, Simultaneous, Timer
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.identity import SecretKey
@@ -50,8 +50,8 @@ STOPPERS = (ABSENT, DISPUTE)
 """Kinds any seat may send out of turn; each ends the game (``spec/session.md`` §5, §6)."""
 
 IDLE_SECONDS = 300
-"""How long an untimed decision may stay open when the table's options do not say
-(``idle_seconds``): every decision a seat can stall on is bounded."""
+"""How long an untimed decision may stay open in a game without a turn timer (a timed game's
+:class:`Timer` says, ``idle_seconds``): every decision a seat can stall on is bounded."""
 
 POOL_PER_SEAT = 256
 """Envelopes of one seat a replica keeps off its chain (ahead of it, on forks, as evidence)."""
@@ -176,8 +176,15 @@ def timed(request: Request) -> bool:
     return isinstance(request, Decide | Simultaneous) and request.timed
 
 
+def timer(session: TableSession) -> Timer | None:
+    """The table's turn timer, as its game declares it for the table's options."""
+    return session.game.timer(session.game.options_of(session.state))
+
+
 def turn_seconds(session: TableSession) -> int:
-    return int(session.game.options_of(session.state).get("turn_seconds", 0) or 0)
+    """Seconds per timed decision; 0 when the timer is off or the game has none."""
+    table_timer = timer(session)
+    return table_timer.turn_seconds if table_timer else 0
 
 
 def allowance(session: TableSession) -> float:
@@ -189,7 +196,8 @@ def allowance(session: TableSession) -> float:
     turn = turn_seconds(session)
     if turn and timed(session.pending):
         return float(turn)
-    return float(session.game.options_of(session.state).get("idle_seconds", IDLE_SECONDS))
+    table_timer = timer(session)
+    return float(table_timer.idle_seconds if table_timer else IDLE_SECONDS)
 
 
 class _Pool:

@@ -1,7 +1,15 @@
 """The one result formatter: the winner named the right way round, with its name, and the reason in words."""
 
+import ast
+from pathlib import Path
+
+import pytest
+
+from fairtable.games import registry
 from fairtable.games.contract import Result
-from fairtable.games.results import describe
+from fairtable.games.results import COMMON_REASONS, describe, reason_words
+
+GAMES = Path(registry.__file__).parent
 
 
 def test_a_win_names_the_winning_seat_its_player_and_the_reason_in_words():
@@ -22,3 +30,72 @@ def test_a_result_in_words_names_the_winners_and_their_team():
     assert describe(Result((0,), "tower"), names) == "seat 0 (ann) won: own tower built to the goal"
     assert describe(Result((1, 3), "sunk", teams=((0, 2), (1, 3))), names) == "team 1: seat 1 (bob), seat 3 (dan) won: every enemy ship sunk"
     assert describe(Result((), "sunk"), names) == "a draw (every enemy ship sunk)" and describe(None) == "no result"
+
+
+REASON_ARGUMENT = {"Result": 1, "forfeit": 2, "result": 2, "leave": 2, "_leave": 2, "_lose": 2, "_ffa_result": 1}
+"""Calls that put a reason into a game's ``Result`` and the position of the reason (``Result(winners, reason)``,
+``Result.forfeit(teams, seats, reason)``, and the games' helpers that pass a reason on)."""
+
+
+def _strings(node: ast.AST) -> set[str]:
+    """The string constants ``node`` may evaluate to (both sides of a conditional; a call's arguments)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, ast.IfExp):
+        return _strings(node.body) | _strings(node.orelse)
+    if isinstance(node, ast.Call):
+        return set().union(*map(_strings, node.args))
+    return set()
+
+
+def reason_codes(package: Path) -> set[str]:
+    """Every constant reason code a game package can put in a ``Result``: a reason argument of a
+    call above, a value assigned or appended to a ``reason`` name, a ``reason`` parameter's default,
+    and what a ``for reason, ...`` loop takes (f-string reasons are built from words)."""
+    found: set[str] = set()
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+                position = REASON_ARGUMENT.get(name)
+                argument = node.args[position] if position is not None and len(node.args) > position else None
+                argument = next((k.value for k in node.keywords if k.arg == "reason"), argument)
+                if argument is not None:
+                    found |= _strings(argument)
+                if name == "append" and "reason" in ast.unparse(node.func):
+                    found |= _strings(node)
+            elif isinstance(node, ast.Assign) and any("reason" in ast.unparse(target) for target in node.targets):
+                found |= _strings(node.value)
+            elif isinstance(node, ast.For) and isinstance(node.target, ast.Tuple) and ast.unparse(node.target.elts[0]) == "reason":
+                found |= {ast.literal_eval(item.elts[0]) for item in node.iter.elts}  # type: ignore[attr-defined]
+            elif isinstance(node, ast.FunctionDef):
+                arguments = node.args.args[len(node.args.args) - len(node.args.defaults):]
+                found |= {d.value for a, d in zip(arguments, node.args.defaults) if a.arg == "reason" and isinstance(d, ast.Constant)}
+    return found
+
+
+def test_the_scan_finds_the_reasons_of_every_game():
+    assert {"tower", "destroyed", "timeouts"} <= reason_codes(GAMES / "towers")
+    assert {"points", "dragon", "draw", "match", "sumof"} <= reason_codes(GAMES / "drachenherz")
+    assert {"points", "rounds", "playoff", "rematch", "draw", "tie"} <= reason_codes(GAMES / "duel")
+    assert {"sunk", "no targets", "timeouts"} <= reason_codes(GAMES / "zeeslag")
+    assert {"deal limit reached", "timeouts"} <= reason_codes(GAMES / "shengji")
+
+
+@pytest.mark.parametrize("game_id", registry.ids())
+def test_every_reason_a_game_can_give_has_words(game_id):
+    game = registry.get(game_id)
+    package = GAMES / type(game).__module__.split(".")[2]
+    missing = {code for code in reason_codes(package) if code not in game.reasons and code not in COMMON_REASONS}
+    assert not missing, f"{game_id} gives results these reasons without words (declare them in its reasons): {sorted(missing)}"
+    assert reason_words("timeouts", game_id) == COMMON_REASONS["timeouts"]
+
+
+def test_a_reason_two_games_share_has_the_same_words_so_a_result_reads_alike_without_its_game():
+    words: dict[str, set[str]] = {}
+    for game_id in registry.ids():
+        for code, text in registry.get(game_id).reasons.items():
+            words.setdefault(code, set()).add(text)
+    assert {code: texts for code, texts in words.items() if len(texts) > 1} == {}
+    assert describe(Result((1,), "rounds"), ["ann", "bob"]) == "seat 1 (bob) won: equal points, more rounds won"
+    assert describe(Result((0,), "points"), ["ann", "bob"], game="drachenherz") == "seat 0 (ann) won: more points"

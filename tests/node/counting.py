@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fairtable.games.contract import Decide, Finished, Forfeit, Game, Move, OptionsError, Result, RuleError
+from fairtable.games.contract import Decide, Finished, Forfeit, Game, Move, OptionsError, Result, RuleError, Timer
+from fairtable.protocol.session.replica import IDLE_SECONDS
 
 TARGET = 12
 
@@ -46,6 +47,9 @@ class Counting(Game):
         if not isinstance(event, Move) or event.move not in (1, 2, 3):
             raise RuleError("counting.move", "a move is 1, 2 or 3")
         return replace(state, total=state.total + event.move, last=event.seat, turn=(state.turn + 1) % state.seats)
+
+    def timer(self, options: Mapping[str, Any]) -> Timer:
+        return Timer(options.get("turn_seconds", 0), max_timeouts=1, idle_seconds=IDLE_SECONDS)
 
     def legal_moves(self, state: CountState, seat: int) -> tuple[Any, ...]:
         return (1, 2, 3)

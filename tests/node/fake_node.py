@@ -53,7 +53,8 @@ class FakeTable:
     def update(self) -> TableUpdate:
         legal = self.game.legal_moves(self.state, self.seat)
         result = self.state.result
-        timer = self.game.options_of(self.state).get("turn_seconds", 0)
+        table_timer = self.game.timer(self.game.options_of(self.state))
+        timer = table_timer.turn_seconds if table_timer else 0
         return TableUpdate(
             lobby_id=self.lobby.lobby_id, table=self.id, game=self.lobby.game, variant=self.lobby.variant,
             seat=self.seat, seats=(ME, BOT) if self.seat == 0 else (BOT, ME), phase="over" if result else "play",

@@ -23,6 +23,7 @@ from fairtable.games.contract import (
     Chosen,
     Deal,
     Dealt,
+    Decide,
     Finished,
     Forfeit,
     GameError,
@@ -37,8 +38,8 @@ from fairtable.games.contract import (
     Shuffled,
     ShuffleOwned,
     Simultaneous,
+    Timeout,
 )
-from fairtable.games.options import TIMER
 from fairtable.games.rules import Rules
 
 CATALOGUE = tuple(range(10))
@@ -61,6 +62,7 @@ class BlindState:
     chosen: tuple[int | None, ...] = ()
     wins: tuple[int, ...] = ()
     defaults: tuple[int, ...] = ()
+    timeouts: tuple[int, ...] = ()
     out: tuple[int, ...] = ()
     faces: Mapping[int, int] = field(default_factory=dict)
     revealed: Mapping[int, int] = field(default_factory=dict)
@@ -81,10 +83,10 @@ class Blind(Rules[BlindState]):
     min_seats = 2
     max_seats = 6
     state_type = BlindState
-    options = TIMER
+    timed = True
 
     def start(self, variant: str, options: dict[str, Any], seats: int) -> BlindState:
-        return BlindState(options, seats, wins=(0,) * seats, defaults=(0,) * seats)
+        return BlindState(options, seats, wins=(0,) * seats, defaults=(0,) * seats, timeouts=(0,) * seats)
 
     def pending(self, state: BlindState) -> Request:
         if state.result is not None:
@@ -114,10 +116,11 @@ class Blind(Rules[BlindState]):
 
     # ------------------------------------------------------------------ events
 
+    def present(self, state: BlindState) -> tuple[int, ...]:
+        return state.present
+
     def on_forfeit(self, state: BlindState, event: Forfeit) -> BlindState:
         """The seat is out and loses; the game goes on without it (a last seat standing wins)."""
-        if type(event.seat) is not int or event.seat not in state.present:
-            raise RuleError("blind.seat", f"seat {event.seat!r} is not playing")
         state = dataclasses.replace(state, out=(*state.out, event.seat))
         if len(state.present) == 1 or state.step == "build":
             return dataclasses.replace(state, result=Result(state.present if len(state.present) == 1 else (), f"forfeit: {event.reason}",
@@ -162,7 +165,13 @@ class Blind(Rules[BlindState]):
             hands[seat], piles[seat] = pile[:2], pile[2:]
         return dataclasses.replace(state, step="deal", round=state.round + 1, hands=tuple(hands), piles=tuple(piles), chosen=())
 
-    def on_chosen(self, state: BlindState, request: Simultaneous, event: Chosen) -> BlindState:
+    def timeouts(self, state: BlindState) -> tuple[int, ...]:
+        return state.timeouts
+
+    def with_timeouts(self, state: BlindState, counts: tuple[int, ...]) -> BlindState:
+        return dataclasses.replace(state, timeouts=counts)
+
+    def on_chosen(self, state: BlindState, request: Simultaneous, event: Chosen, late: tuple[Timeout, ...] = ()) -> BlindState:
         chosen: list[int | None] = [None] * state.seats
         for seat, choice in zip(request.seats, event.choices):
             if seat in event.absent:
@@ -175,10 +184,7 @@ class Blind(Rules[BlindState]):
 
     # ------------------------------------------------------------------ moves and views
 
-    def legal_moves(self, state: BlindState, seat: int) -> tuple[Any, ...]:
-        request = self.pending(state)
-        if not isinstance(request, Simultaneous) or seat not in request.seats:
-            return ()
+    def moves(self, state: BlindState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         return tuple({"play": handle} for handle in state.hands[seat])
 
     def reveals(self, state: BlindState, move: Any) -> tuple[int, ...]:

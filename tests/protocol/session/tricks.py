@@ -42,6 +42,7 @@ from fairtable.games.contract import (
     Shown,
     Shuffle,
     Shuffled,
+    Simultaneous,
     Teams,
 )
 from fairtable.games.options import Flag, Integer
@@ -128,9 +129,10 @@ class Tricks(Rules[TricksState]):
 
     # ------------------------------------------------------------------ events
 
+    def present(self, state: TricksState) -> range:
+        return range(state.seats)
+
     def on_forfeit(self, state: TricksState, event: Forfeit) -> TricksState:
-        if type(event.seat) is not int or not 0 <= event.seat < state.seats:
-            raise RuleError("tricks.seat", f"no seat {event.seat!r}")
         return dataclasses.replace(state, result=Result.forfeit(state.teams, (event.seat,), f"forfeit: {event.reason}", state.wins))
 
     def on_random(self, state: TricksState, request: PublicRandom, event: RandomValue) -> TricksState:
@@ -191,10 +193,7 @@ class Tricks(Rules[TricksState]):
 
     # ------------------------------------------------------------------ moves and views
 
-    def legal_moves(self, state: TricksState, seat: int) -> tuple[Any, ...]:
-        request = self.pending(state)
-        if not isinstance(request, Decide) or request.seat != seat:
-            return ()
+    def moves(self, state: TricksState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         return tuple({"play": handle} for handle in state.hands[seat])
 
     def reveals(self, state: TricksState, move: Any) -> tuple[int, ...]:
