@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from fairtable.games import registry
 from fairtable.games.contract import Game
+from fairtable.games.testing import registered
 
 os.environ["FAIRTABLE_DISCOVERY"] = "off"
 """Node processes the tests start announce nothing on this machine's network; the discovery
@@ -21,17 +21,14 @@ tests turn it on for 127.0.0.1 alone."""
 
 
 def _registered(game: Game) -> Iterator[Game]:
-    registry.register(game)
-    try:
+    with registered(game):
         yield game
-    finally:
-        registry.unregister(game.id)
 
 
 @pytest.fixture
 def counting_game() -> Iterator[Game]:
-    """The node tests' counting game (``tests.node.counting``)."""
-    from tests.node.counting import COUNTING
+    """The node tests' counting game (``fairtable.games.testing.counting``)."""
+    from fairtable.games.testing.counting import COUNTING
 
     yield from _registered(COUNTING)
 
