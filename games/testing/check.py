@@ -15,8 +15,8 @@ A game that passes :func:`check_game` can be served by the table session and the
 - **values round-trip**: states through ``to_value``/``from_value`` (and ``wire``, e.g. the
   canonical codec, which this layer may not import), views encode, and a move read back from
   the wire is applied like the original;
-- **replays agree**: the verifier's events replayed from a fresh setup give the final state
-  (each seat's own events built that seat's state in the lockstep).
+- **replays agree**: the verifier's events replayed from a fresh setup give the final state,
+  and each seat's own events give that seat's state.
 
 A game adds its own invariants with ``invariants(state, request)`` (called on every full
 state) and ``finished(played)`` (called on each finished playout, seat states included).
@@ -59,7 +59,7 @@ BotMaker = Callable[[Game, Rng, int], Bot]
 """Makes seat ``n``'s bot from the playout's ``rng``."""
 
 MALFORMED: tuple[Any, ...] = (None, -1, "?", {"?": 0}, (), 10**9)
-"""Moves no game accepts: each is offered as a non-legal move at sampled decisions. Moves are
+"""Moves no game accepts: one is offered as a non-legal move at each sampled decision. Moves are
 compared as canonical values (a tuple and a list with the same items are one move)."""
 
 
@@ -130,6 +130,9 @@ def check_game(
         again = _play(game, variant, seats, options, seed, bots, max_steps, lockstep=False)
         assert again.events == played.events and again.result == played.result, f"{game.id} {variant}: seed {seed} is not deterministic"
         _walk(game, variant, seats, options, played, random.Random(seed), invariants, wire, sampling)
+        for seat, (events, state) in enumerate(zip(played.seat_events, played.seat_states)):
+            assert len(events) == len(played.events), f"seat {seat} was told of {len(events)} events, not {len(played.events)}"
+            assert referee.replay(game, variant, options, seats, events) == state, f"seat {seat}'s events do not replay to its state"
         if finished is not None:
             finished(played)
         playouts.append(played)
@@ -184,11 +187,15 @@ def _walk(game: Game, variant: str, seats: int, options: Mapping[str, Any], play
         if isinstance(event, FACED):
             faces.update(event.faces)
     assert state == played.state, "replaying the verifier's events gives another final state"
+    assert game.from_value(wire(game.to_value(state))) == state, "the final state does not round-trip"
+    for seat in (*range(seats), None):
+        wire(game.view(state, seat))
 
 
 def _probe(game: Game, state: Any, request: Request, seats: int, faces: Mapping[Handle, Face], seen: Sequence[Any],
            rng: random.Random, sampling: Sampling, index: int) -> None:
-    """``legal_moves`` and ``apply`` agree both ways at this state."""
+    """``legal_moves`` and ``apply`` agree both ways at this state: sampled legal moves are accepted;
+    sampled moves played elsewhere in the game but not legal here, and a malformed one, are refused."""
     if isinstance(request, Simultaneous):
         for seat in request.seats:
             for choice in _sample(game.legal_moves(state, seat), sampling.moves, rng):
@@ -206,9 +213,10 @@ def _probe(game: Game, state: Any, request: Request, seats: int, faces: Mapping[
         game.apply(state, event)
         _refused(game, state, Move(other, move, event.faces), f"seat {other}'s move {move!r} while seat {seat} decides")
     allowed = [to_value(move) for move in (*legal, *((game.default_move(state, seat),) if request.timed else ()))]
-    others = _sample(seen, 20, rng) if sampling.complete else ()
-    wrong = [move for move in (*MALFORMED, *others) if to_value(move) not in allowed]
-    for move in _sample(wrong, sampling.wrong, rng):
+    distinct = {repr(to_value(move)): move for move in seen} if sampling.complete else {}
+    others = [move for move in distinct.values() if to_value(move) not in allowed]
+    malformed = MALFORMED[index % len(MALFORMED)]
+    for move in (*_sample(others, sampling.wrong, rng), *((malformed,) if to_value(malformed) not in allowed else ())):
         _refused(game, state, _move(game, state, seat, move, faces), f"seat {seat}'s non-legal move {move!r} at event {index}")
 
 
