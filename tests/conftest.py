@@ -35,31 +35,31 @@ def counting_game() -> Iterator[Game]:
 
 @pytest.fixture
 def probe_game() -> Iterator[Game]:
-    """The session tests' probe game with hidden data and choices (``tests.protocol.session.toy_game``)."""
-    from tests.protocol.session.toy_game import PROBE
+    """The session tests' probe game with hidden data and choices (``fairtable.games.testing.probe``)."""
+    from fairtable.games.testing.probe import PROBE
 
     yield from _registered(PROBE)
 
 
 @pytest.fixture
 def highcard_game() -> Iterator[Game]:
-    """The session tests' card game for 2 to 4 seats (``tests.protocol.session.card_game``)."""
-    from tests.protocol.session.card_game import HIGHCARD
+    """The session tests' card game for 2 to 4 seats (``fairtable.games.testing.highcard``)."""
+    from fairtable.games.testing.highcard import HIGHCARD
 
     yield from _registered(HIGHCARD)
 
 
 @pytest.fixture
 def tricks_game() -> Iterator[Game]:
-    """The session tests' team card game for 2..16 seats (``tests.protocol.session.tricks``)."""
-    from tests.protocol.session.tricks import TRICKS
+    """The session tests' team card game for 2..16 seats (``fairtable.games.testing.tricks``)."""
+    from fairtable.games.testing.tricks import TRICKS
 
     yield from _registered(TRICKS)
 
 
 @pytest.fixture
 def blind_game() -> Iterator[Game]:
-    """The session tests' free-for-all with owned decks and blind cards (``tests.protocol.session.blind``)."""
-    from tests.protocol.session.blind import BLIND
+    """The session tests' free-for-all with owned decks and blind cards (``fairtable.games.testing.blind``)."""
+    from fairtable.games.testing.blind import BLIND
 
     yield from _registered(BLIND)

@@ -5,6 +5,18 @@ everything the table session and the verifier rely on (see :mod:`fairtable.games
 the project runs it on every registered game and variant (``tests/games/test_contract.py``),
 and a developer writing a game runs it on theirs. :func:`registered` makes a game known to
 the registry for the length of a ``with`` block.
+
+The toy games, registered only by the tests and benches that play them:
+
+- :mod:`~fairtable.games.testing.script`: asks for whatever requests it is configured with,
+  one of each kind by default (the referee's and the checker's own tests);
+- :mod:`~fairtable.games.testing.counting`: decisions only, any number of seats, a match of
+  any length (the node tests, the memory bench);
+- :mod:`~fairtable.games.testing.probe` (hidden grids, simultaneous choices, a match),
+  :mod:`~fairtable.games.testing.highcard` (a mental deck or private draws for 2 to 4 seats),
+  :mod:`~fairtable.games.testing.tricks` (teams, a kitty, shows, up to 16 seats) and
+  :mod:`~fairtable.games.testing.blind` (owned decks, blind cards, timed choices): the
+  session tests' games, whose messages ``spec/session.md`` §9 walks through.
 """
 
 from __future__ import annotations

@@ -14,8 +14,12 @@ from fairtable.games import referee, registry
 from fairtable.games.bots import RandomBot
 from fairtable.games.contract import RuleError
 from fairtable.games.testing import Sampling, check_game, plain_random, registered
+from fairtable.games.testing.blind import BLIND
 from fairtable.games.testing.counting import COUNTING, Counting
+from fairtable.games.testing.highcard import HIGHCARD
+from fairtable.games.testing.probe import PROBE
 from fairtable.games.testing.script import EVERY_KIND, SCRIPT, Script
+from fairtable.games.testing.tricks import TRICKS
 from tests.games import test_contract
 from tests.games.pig import PIG
 from tests.games.test_contract import wire
@@ -27,6 +31,11 @@ def test_the_toy_games_keep_the_contract():
     for seats, options in ((2, {}), (8, {}), (3, {"deals": 3, "turn_seconds": 5}), (2, {"target": 100, "deals": 2})):
         for p in check_game(COUNTING, "normal", seats, options, wire=wire, seeds=range(3)):
             assert p.result.reason == "count" and 0 < sum(isinstance(e, referee.Move) for e in p.events)
+    tables = ((PROBE, "plain", 2, {}), (HIGHCARD, "deck", 2, {}), (HIGHCARD, "draw", 4, {}), (TRICKS, "plain", 4, {}),
+              (TRICKS, "plain", 3, {"partners": False, "deals": 3, "target": 2}), (TRICKS, "plain", 16, {}), (BLIND, "plain", 2, {}),
+              (BLIND, "plain", 6, {"turn_seconds": 5}))
+    for game, variant, seats, options in tables:
+        check_game(game, variant, seats, options, wire=wire, seeds=range(2))
 
 
 def test_a_counting_match_starts_each_deal_with_the_next_seat_and_names_the_last_deal():

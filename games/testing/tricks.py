@@ -44,15 +44,16 @@ from fairtable.games.contract import (
     Shuffled,
     Teams,
 )
-from fairtable.games.options import Flag, Integer
+from fairtable.games.options import Flag, Integer, Option
 from fairtable.games.rules import Rules
 
 KITTY = 4
-OPTIONS = {"hand": Integer(1, 4, 3), "deals": Integer(1, 5, 2), "target": Integer(0, 5, 0), "partners": Flag(True)}
+OPTIONS: dict[str, Option] = {"hand": Integer(1, 4, 3), "deals": Integer(1, 5, 2), "target": Integer(0, 5, 0), "partners": Flag(True)}
 
 
 @dataclass(frozen=True)
 class TricksState:
+    """A match in progress: the deal's step, hands, kitty and trick, tricks and deals won per team."""
     options: Mapping[str, Any]
     teams: Teams
     step: str = "dealer"
@@ -76,10 +77,13 @@ class TricksState:
 
 
 def team_of(state: TricksState, seat: int) -> int:
+    """The index of ``seat``'s team."""
     return next(index for index, team in enumerate(state.teams) if seat in team)
 
 
 class Tricks(Rules[TricksState]):
+    """See the module docstring."""
+
     id = "tricks"
     variants = ("plain",)
     min_seats = 2
@@ -154,6 +158,8 @@ class Tricks(Rules[TricksState]):
     def on_move(self, state: TricksState, request: Decide, event: Move) -> TricksState:
         seat = request.seat
         move = event.move
+        if event.seat != seat:
+            raise RuleError("tricks.turn", f"seat {seat} plays now, not seat {event.seat}")
         if not (isinstance(move, Mapping) and set(move) == {"play"} and move["play"] in state.hands[seat]):
             raise RuleError("tricks.move", f"seat {seat} plays {{'play': handle}} with a handle of its hand, not {move!r}")
         handle = move["play"]

@@ -49,6 +49,7 @@ ROUNDS = 2
 
 @dataclass(frozen=True)
 class BlindState:
+    """The game in progress: decks built, hands and piles, the round's pick and choices, wins and seats out."""
     options: Mapping[str, Any]
     seats: int
     step: str = "build"
@@ -72,10 +73,13 @@ class BlindState:
 
 
 def blinds(seat: int) -> tuple[int, int]:
+    """The handles of ``seat``'s two blind cards: the top of its own deck."""
     return seat * SIZE, seat * SIZE + 1
 
 
 class Blind(Rules[BlindState]):
+    """See the module docstring."""
+
     id = "blind"
     variants = ("plain",)
     min_seats = 2
