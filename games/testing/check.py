@@ -93,15 +93,15 @@ def plain_random(game: Game, rng: Rng, seat: int) -> Bot:
 
 @dataclass(frozen=True)
 class Sampling:
-    """How much of each playout is probed: every ``stride``-th event, at most ``moves`` legal
-    and ``wrong`` non-legal moves per probed decision.
+    """How much of each playout is probed: about ``states`` states, evenly spaced (every state of
+    a shorter game), each with at most ``moves`` legal and ``wrong`` non-legal moves.
 
     ``complete``: the game's ``legal_moves`` lists every move ``apply`` accepts, so any other
     move seen in the game is offered as a wrong one. A game that lists one move per class of
-    equivalent ones (drachenherz: one play per multiset of card values) sets it false; then
-    only malformed moves are offered."""
+    equivalent ones (drachenherz: one play per multiset of card values; shengji: one copy of
+    each card) sets it false; then only malformed moves are offered."""
 
-    stride: int = 5
+    states: int = 60
     moves: int = 3
     wrong: int = 3
     complete: bool = True
@@ -156,6 +156,7 @@ def _walk(game: Game, variant: str, seats: int, options: Mapping[str, Any], play
     faces: dict[Handle, Face] = {}
     """The face of each handle as far as the game has gone (a match may use a handle again in its next deal)."""
     seen: list[Any] = [event.move for event in played.events if isinstance(event, Move)]
+    stride = max(1, len(played.events) // sampling.states)
     state = game.setup(variant, options, seats)
     for index, event in enumerate(played.events):
         request = game.pending(state)
@@ -170,7 +171,7 @@ def _walk(game: Game, variant: str, seats: int, options: Mapping[str, Any], play
             for seat, choice in zip(request.seats, event.choices):
                 if seat not in event.defaults and seat not in event.absent:
                     game.check_choice(state, seat, choice)
-        if index % sampling.stride == 0:
+        if index % stride == 0:
             asked = request.seats if isinstance(request, Simultaneous) else (request.seat,) if isinstance(request, Decide) else ()
             for seat in range(seats):
                 if seat not in asked:

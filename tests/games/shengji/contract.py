@@ -6,7 +6,11 @@ from __future__ import annotations
 from fairtable.games import registry
 from fairtable.games.contract import DealStarted, Decide, Finished, NextDeal
 from fairtable.games.shengji.order import points
+from fairtable.games.testing import Sampling
 
+SAMPLING = Sampling(complete=False)
+"""``legal_moves`` names one copy of each card (the two decks hold two of each); ``apply`` takes
+either copy, so only malformed moves are offered as wrong ones."""
 TABLES = (
     ("standard", 4, {"deals": 1, "max_timeouts": 100}, "greedy"),
     ("standard", 4, {"deals": 2, "start": 13, "max_timeouts": 100}, "flaky"),
