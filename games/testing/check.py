@@ -71,6 +71,7 @@ class Flaky:
         self.bot, self.rng, self.every = bot, rng, every
 
     def choose(self, game: Game, state: Any, seat: int) -> Any:
+        """``referee.TIMEOUT`` one time in ``every`` when the request is timed, else ``bot``'s move."""
         request = game.pending(state)
         timed = isinstance(request, (Decide, Simultaneous)) and request.timed
         if timed and self.rng.randrange(self.every) == 0:
@@ -78,6 +79,7 @@ class Flaky:
         return self.bot.choose(game, state, seat)
 
     def commit(self, game: Game, state: Any, seat: int, request: Request) -> Any:
+        """``bot``'s hidden data or deck: committing is never late."""
         return self.bot.commit(game, state, seat, request)  # type: ignore[attr-defined]
 
 
