@@ -65,10 +65,14 @@ class Flag:
 
 Option = Choice | Integer | Flag
 
+IDLE_SECONDS = 300
+"""How long a decision the turn timer does not cover may stay open by default (a game without a
+timer, or an untimed decision): every decision a seat can stall on is bounded."""
+
 TIMER: dict[str, Option] = {
     "turn_seconds": Integer(0, 3600, 60),
     "max_timeouts": Integer(1, 100, 3),
-    "idle_seconds": Integer(10, 86400, 300),
+    "idle_seconds": Integer(10, 86400, IDLE_SECONDS),
 }
 """The turn timer every timed game offers: seconds per decision (0: off), how many
 consecutive timeouts lose the game, and how long a decision the timer does not cover (an

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from fairtable.games import registry
 from fairtable.games.contract import Game
+from fairtable.games.testing import registered
 
 os.environ["FAIRTABLE_DISCOVERY"] = "off"
 """Node processes the tests start announce nothing on this machine's network; the discovery
@@ -21,48 +21,45 @@ tests turn it on for 127.0.0.1 alone."""
 
 
 def _registered(game: Game) -> Iterator[Game]:
-    registry.register(game)
-    try:
+    with registered(game):
         yield game
-    finally:
-        registry.unregister(game.id)
 
 
 @pytest.fixture
 def counting_game() -> Iterator[Game]:
-    """The node tests' counting game (``tests.node.counting``)."""
-    from tests.node.counting import COUNTING
+    """The node tests' counting game (``fairtable.games.testing.counting``)."""
+    from fairtable.games.testing.counting import COUNTING
 
     yield from _registered(COUNTING)
 
 
 @pytest.fixture
 def probe_game() -> Iterator[Game]:
-    """The session tests' probe game with hidden data and choices (``tests.protocol.session.toy_game``)."""
-    from tests.protocol.session.toy_game import PROBE
+    """The session tests' probe game with hidden data and choices (``fairtable.games.testing.probe``)."""
+    from fairtable.games.testing.probe import PROBE
 
     yield from _registered(PROBE)
 
 
 @pytest.fixture
 def highcard_game() -> Iterator[Game]:
-    """The session tests' card game for 2 to 4 seats (``tests.protocol.session.card_game``)."""
-    from tests.protocol.session.card_game import HIGHCARD
+    """The session tests' card game for 2 to 4 seats (``fairtable.games.testing.highcard``)."""
+    from fairtable.games.testing.highcard import HIGHCARD
 
     yield from _registered(HIGHCARD)
 
 
 @pytest.fixture
 def tricks_game() -> Iterator[Game]:
-    """The session tests' team card game for 2..16 seats (``tests.protocol.session.tricks``)."""
-    from tests.protocol.session.tricks import TRICKS
+    """The session tests' team card game for 2..16 seats (``fairtable.games.testing.tricks``)."""
+    from fairtable.games.testing.tricks import TRICKS
 
     yield from _registered(TRICKS)
 
 
 @pytest.fixture
 def blind_game() -> Iterator[Game]:
-    """The session tests' free-for-all with owned decks and blind cards (``tests.protocol.session.blind``)."""
-    from tests.protocol.session.blind import BLIND
+    """The session tests' free-for-all with owned decks and blind cards (``fairtable.games.testing.blind``)."""
+    from fairtable.games.testing.blind import BLIND
 
     yield from _registered(BLIND)

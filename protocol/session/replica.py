@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from fairtable.games.contract import CommitHidden, Decide, Request, ShuffleOwned, Simultaneous, Timer
+from fairtable.games.options import IDLE_SECONDS
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.identity import SecretKey
@@ -48,10 +49,6 @@ Rank = tuple[int, int, bytes]
 
 STOPPERS = (ABSENT, DISPUTE)
 """Kinds any seat may send out of turn; each ends the game (``spec/session.md`` §5, §6)."""
-
-IDLE_SECONDS = 300
-"""How long an untimed decision may stay open in a game without a turn timer (a timed game's
-:class:`Timer` says, ``idle_seconds``): every decision a seat can stall on is bounded."""
 
 POOL_PER_SEAT = 256
 """Envelopes of one seat a replica keeps off its chain (ahead of it, on forks, as evidence)."""

@@ -78,13 +78,13 @@ print(json.dumps({"base_kb": base, "peak_kb": rss("VmHWM"), "envelopes": report.
 
 _PLAY = """
 import sys
-from fairtable.node.cli.bench.marathon import register
+from fairtable.node.cli.bench.marathon import GAME, options, register
 from fairtable.protocol import codec
 from fairtable.protocol.testing import SelfPlay
 from fairtable.protocol.transcript_file import header_bytes, record_bytes
 register()
 deals = int(sys.argv[2])
-play = SelfPlay.create("marathon", "normal", {"deals": deals}, 2, codec.encode(["memory", deals]), forgetting=True)
+play = SelfPlay.create(GAME, "normal", options(deals), 2, codec.encode(["memory", deals]), forgetting=True)
 with open(sys.argv[1], "wb") as out:
     out.write(header_bytes() + record_bytes("genesis", play.genesis.to_value()))
     while not play.finished:

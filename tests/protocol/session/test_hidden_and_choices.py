@@ -5,12 +5,12 @@ import re
 
 import pytest
 
+from fairtable.games.testing.probe import CELLS, PROBE
 from fairtable.protocol import codec
 from fairtable.protocol.session.errors import Rejected
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.testing import SelfPlay
 from tests.protocol.session.tables import file_bytes, play_until, slot_is, verify_bytes, with_body
-from tests.protocol.session.toy_game import CELLS, PROBE
 
 pytestmark = pytest.mark.usefixtures("probe_game")
 

@@ -8,11 +8,11 @@ import re
 import pytest
 
 from fairtable.games.contract import Chosen, Result, RuleError
+from fairtable.games.testing.blind import BLIND, CATALOGUE, MAX_SUM, SIZE, blinds
 from fairtable.protocol.session import owned
 from fairtable.protocol.session.errors import Rejected
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.testing import SelfPlay
-from tests.protocol.session.blind import BLIND, CATALOGUE, MAX_SUM, SIZE, blinds
 from tests.protocol.session.tables import all_seeds, file_bytes, play_until, slot_is, verify_bytes
 
 pytestmark = pytest.mark.usefixtures("blind_game")

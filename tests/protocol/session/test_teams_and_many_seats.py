@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from fairtable.games.contract import Result
+from fairtable.games.testing.tricks import KITTY, TRICKS
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.testing import SelfPlay
 from tests.protocol.session.tables import play_until, slot_is
-from tests.protocol.session.tricks import KITTY, TRICKS
 
 pytestmark = pytest.mark.usefixtures("tricks_game")
 PARTNERS = ((0, 2), (1, 3))

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from fairtable.games import registry
+from fairtable.games.testing import registered
+from fairtable.games.testing.counting import COUNTING
 from fairtable.node.cli.bench import marathon
 from fairtable.protocol import codec
 from fairtable.protocol.envelope import HASH_SIZE, Envelope
@@ -22,12 +23,9 @@ from tests.protocol.session.test_deck_cheats import play_with, substitute
 @pytest.fixture(scope="module")
 def matches() -> Iterator[dict[int, bytes]]:
     """Transcripts of the bench's toy match, by deals: 4 (about 200 envelopes) and 40."""
-    marathon.register()
-    try:
-        yield {deals: dump(SelfPlay.create("marathon", "normal", {"deals": deals}, 2, codec.encode(["stream", deals])).play())
+    with registered(COUNTING):
+        yield {deals: dump(SelfPlay.create(marathon.GAME, "normal", marathon.options(deals), 2, codec.encode(["stream", deals])).play())
                for deals in (4, 40)}
-    finally:
-        registry.unregister(marathon.MARATHON.id)
 
 
 def chunked(data: bytes, size: int = 4096):

@@ -50,6 +50,7 @@ ROUNDS = 2
 
 @dataclass(frozen=True)
 class BlindState:
+    """The game in progress: decks built, hands and piles, the round's pick and choices, wins and seats out."""
     options: Mapping[str, Any]
     seats: int
     step: str = "build"
@@ -70,14 +71,18 @@ class BlindState:
 
     @property
     def present(self) -> tuple[int, ...]:
+        """The seats not out of the game: the ones a forfeit may still name."""
         return tuple(seat for seat in range(self.seats) if seat not in self.out)
 
 
 def blinds(seat: int) -> tuple[int, int]:
+    """The handles of ``seat``'s two blind cards: the top of its own deck."""
     return seat * SIZE, seat * SIZE + 1
 
 
 class Blind(Rules[BlindState]):
+    """See the module docstring."""
+
     id = "blind"
     variants = ("plain",)
     min_seats = 2

@@ -44,16 +44,18 @@ from fairtable.games.contract import (
     Shuffled,
     Simultaneous,
     Teams,
+    Timeout,
 )
-from fairtable.games.options import Flag, Integer
+from fairtable.games.options import Flag, Integer, Option
 from fairtable.games.rules import Rules
 
 KITTY = 4
-OPTIONS = {"hand": Integer(1, 4, 3), "deals": Integer(1, 5, 2), "target": Integer(0, 5, 0), "partners": Flag(True)}
+OPTIONS: dict[str, Option] = {"hand": Integer(1, 4, 3), "deals": Integer(1, 5, 2), "target": Integer(0, 5, 0), "partners": Flag(True)}
 
 
 @dataclass(frozen=True)
 class TricksState:
+    """A match in progress: the deal's step, hands, kitty and trick, tricks and deals won per team."""
     options: Mapping[str, Any]
     teams: Teams
     step: str = "dealer"
@@ -73,14 +75,18 @@ class TricksState:
 
     @property
     def seats(self) -> int:
+        """Every seat of every team: the table's size."""
         return sum(len(team) for team in self.teams)
 
 
 def team_of(state: TricksState, seat: int) -> int:
+    """The index of ``seat``'s team."""
     return next(index for index, team in enumerate(state.teams) if seat in team)
 
 
 class Tricks(Rules[TricksState]):
+    """See the module docstring."""
+
     id = "tricks"
     variants = ("plain",)
     min_seats = 2
@@ -153,7 +159,7 @@ class Tricks(Rules[TricksState]):
         shown = state.shown + 1
         return dataclasses.replace(state, shown=shown, step="show" if shown < len(state.teams) else "play", faces={**state.faces, **event.faces})
 
-    def on_move(self, state: TricksState, request: Decide, event: Move) -> TricksState:
+    def on_move(self, state: TricksState, request: Decide, event: Move, timeout: Timeout | None = None) -> TricksState:
         seat = request.seat
         move = event.move
         if not (isinstance(move, Mapping) and set(move) == {"play"} and move["play"] in state.hands[seat]):

@@ -42,6 +42,7 @@ DRAW_BOUND = 10
 
 @dataclass(frozen=True)
 class HighcardState:
+    """The game in progress: hands, cards owed to each seat, the trump, plays and totals."""
     variant: str
     options: Mapping[str, Any]
     hands: tuple[tuple[int, ...], ...]
@@ -61,6 +62,8 @@ def _replace_at(values: tuple, index: int, value: Any) -> tuple:
 
 
 class Highcard(Game):
+    """See the module docstring."""
+
     id = "highcard"
     variants = ("deck", "draw")
     min_seats = 2
@@ -73,6 +76,7 @@ class Highcard(Game):
         return HighcardState(variant, dict(options), ((),) * seats, (HAND,) * seats, totals=(0,) * seats)
 
     def deck_size(self, state: HighcardState) -> int:
+        """``3n + 1`` cards: two each, one refill each, and the trump."""
         return 3 * len(state.hands) + 1
 
     def pending(self, state: HighcardState) -> Request:

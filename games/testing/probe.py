@@ -17,13 +17,16 @@ from fairtable.games.contract import (
     CommitHidden,
     Committed,
     DealStarted,
+    Event,
     Finished,
     Forfeit,
     Game,
     NextDeal,
     Opened,
     OpenHidden,
+    Request,
     Result,
+    Rng,
     RuleError,
     Simultaneous,
 )
@@ -34,6 +37,7 @@ DEALS = 2
 
 @dataclass(frozen=True)
 class ProbeState:
+    """The match in progress: the deal, its step, the probed cells, scores and the grids opened in full."""
     options: Mapping[str, Any]
     deal: int = 0
     step: str = "commit"
@@ -44,15 +48,17 @@ class ProbeState:
 
 
 class Probe(Game):
+    """See the module docstring."""
+
     id = "probe"
     variants = ("plain",)
     min_seats = max_seats = 2
     state_type = ProbeState
 
-    def setup(self, variant, options, seats):
+    def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> ProbeState:
         return ProbeState(dict(options))
 
-    def pending(self, state):
+    def pending(self, state: ProbeState) -> Request:
         if state.forfeit is not None:
             return Finished(Result((1 - state.forfeit,), "forfeit", state.scores))
         if state.step == "commit":
@@ -69,7 +75,7 @@ class Probe(Game):
         winners = (0,) if state.scores[0] > state.scores[1] else (1,) if state.scores[1] > state.scores[0] else ()
         return Finished(Result(winners, "score", state.scores))
 
-    def apply(self, state, event):
+    def apply(self, state: ProbeState, event: Event) -> ProbeState:
         request = self.pending(state)
         if isinstance(event, Forfeit):
             return replace(state, forfeit=event.seat)
@@ -93,24 +99,28 @@ class Probe(Game):
             return replace(state, deal=state.deal + 1, step="commit", probes=(), grids={})
         raise RuleError("probe.sequence", f"{type(event).__name__} does not answer {type(request).__name__}")
 
-    def check_hidden(self, state, seat, data):
+    def check_hidden(self, state: ProbeState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
         grid = data.get("grid", ())
         if len(grid) != CELLS or any(type(v) is not int or not 0 <= v <= 9 for v in grid):
             raise RuleError("probe.grid", f"seat {seat}'s grid must be {CELLS} digits")
 
-    def judge_hidden(self, state, seat, data):
+    def judge_hidden(self, state: ProbeState, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
         self.check_hidden(state, seat, data)
 
-    def legal_moves(self, state, seat):
-        return tuple(range(CELLS))
+    def random_hidden(self, state: ProbeState, seat: int, request: Request, rng: Rng) -> Any:
+        return {"grid": tuple(rng.randrange(10) for _ in range(CELLS))}
 
-    def reveals(self, state, move):
+    def legal_moves(self, state: ProbeState, seat: int) -> tuple[Any, ...]:
+        request = self.pending(state)
+        return tuple(range(CELLS)) if isinstance(request, Simultaneous) and seat in request.seats else ()
+
+    def reveals(self, state: ProbeState, move: Any) -> tuple[int, ...]:
         return ()
 
-    def default_move(self, state, seat):
+    def default_move(self, state: ProbeState, seat: int) -> Any:
         return 0
 
-    def view(self, state, seat):
+    def view(self, state: ProbeState, seat: int | None) -> dict:
         return {"deal": state.deal, "scores": list(state.scores), "step": state.step}
 
 
