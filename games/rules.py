@@ -5,7 +5,7 @@ bad options (against the declared ``options``) with an :class:`OptionsError` nam
 wrong, then calls :meth:`Rules.start` with the options filled in. :meth:`Rules.apply`
 refuses any event once the game is over (``<id>.over``) and any event that does not answer
 the pending request (``<id>.sequence``), sends a :class:`Forfeit` to :meth:`Rules.on_forfeit`
-and every other event to the handler named for it (``Move`` -> :meth:`Rules.on_move`, a
+and every other event to the handler the request table names for it (``games.requests``: ``Move`` -> :meth:`Rules.on_move`, a
 ``Shuffled`` of a ``ShuffleOwned`` -> :meth:`Rules.on_owned_shuffled`, ...), called as
 ``handler(state, request, event)``. A game overrides the handlers of the requests it makes;
 the others keep refusing.
@@ -53,22 +53,7 @@ from fairtable.games.contract import (
     Summed,
 )
 from fairtable.games.options import validate
-
-ANSWERS: dict[type, dict[type, str]] = {
-    Move: {Decide: "on_move"},
-    Shuffled: {Shuffle: "on_shuffled", ShuffleOwned: "on_owned_shuffled"},
-    Dealt: {Deal: "on_dealt"},
-    Shown: {Show: "on_shown"},
-    Revealed: {Reveal: "on_revealed"},
-    RandomValue: {PublicRandom: "on_random"},
-    PrivateDrawn: {PrivateDraw: "on_drawn"},
-    Committed: {CommitHidden: "on_committed"},
-    Opened: {OpenHidden: "on_opened"},
-    Summed: {OpenSums: "on_summed"},
-    Chosen: {Simultaneous: "on_chosen"},
-    DealStarted: {NextDeal: "on_deal_started"},
-}
-"""Each event type: the requests it answers, each with the handler it goes to."""
+from fairtable.games.requests import answers
 
 
 class Rules(Game[S]):
@@ -95,7 +80,7 @@ class Rules(Game[S]):
             raise RuleError(f"{self.id}.over", "the game is over")
         if isinstance(event, Forfeit):
             return self.on_forfeit(state, event)
-        handler = ANSWERS.get(type(event), {}).get(type(request))
+        handler = answers(event, request)
         if handler is None:
             raise self._sequence(request, event)
         return getattr(self, handler)(state, request, event)

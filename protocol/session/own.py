@@ -1,0 +1,155 @@
+"""Building this seat's own envelopes: its decisions, what its secrets dictate, resignations, claims, disputes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fairtable.games.contract import (
+    RuleError,
+)
+from fairtable.protocol import codec
+from fairtable.protocol.fair.errors import FairnessError
+from fairtable.protocol.session import owned
+from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
+from fairtable.protocol.session.slots import (
+    ABSENT,
+    CHOICE,
+    DECK,
+    DISPUTE,
+    HIDDEN,
+    MOVE,
+    RESIGN,
+    Slot,
+)
+from fairtable.protocol.session.state import SessionState
+
+
+class OwnEnvelopes(SessionState):
+    """What this seat sends: checked here as a peer would check it, so nothing refused leaves the node."""
+
+    def outgoing(self) -> tuple[str, Any] | None:
+        """The ``(kind, body)`` this seat must send now, if its secrets dictate it; else None."""
+        slot = self.slot
+        if slot is None or slot.seat != self.seat or slot.produce is None:
+            return None
+        try:
+            return slot.kind, slot.produce()
+        except FairnessError as exc:
+            self._record_input_violation(exc)
+            return None
+
+    def awaiting_decision(self) -> bool:
+        """True when this seat must choose: a ``move`` (:meth:`move_body`), its hidden data
+        (``hidden``, :meth:`hidden_body`), a simultaneous choice (``choice``, :meth:`choice_body`)
+        or its owned deck's composition (``deck``, :meth:`composition_body`)."""
+        slot = self.slot
+        return slot is not None and slot.seat == self.seat and slot.decision
+
+    @property
+    def decision_kind(self) -> str | None:
+        """What this seat must decide now: ``move``, ``hidden`` (its hidden data), ``choice``
+        or ``deck`` (its owned deck's composition); else None."""
+        slot = self.slot
+        return slot.kind if slot is not None and self.awaiting_decision() else None
+
+    def decide(self, decision: Any) -> tuple[str, Any]:
+        """The ``(kind, body)`` for whatever decision is due: a move, hidden data, a choice or a composition."""
+        kind = self.decision_kind
+        if kind == HIDDEN:
+            return self.hidden_body(decision)
+        if kind == CHOICE:
+            return self.choice_body(decision)
+        if kind == DECK:
+            return self.composition_body(decision)
+        return self.move_body(decision)
+
+    def _expect_decision(self, kind: str) -> tuple[int, Slot]:
+        """This seat and its due slot, if the slot is its decision of ``kind``."""
+        slot = self.slot
+        if self.seat is None or slot is None or not self.awaiting_decision() or slot.kind != kind:
+            raise NotYourTurn(f"seat {self.seat} is not to send {kind!r} now")
+        return self.seat, slot
+
+    def move_body(self, move: Any) -> tuple[str, Any]:
+        """The ``(kind, body)`` of a move by this seat, with the openings of the cards it shows.
+
+        Raises :class:`Rejected` when the move is not legal, before anything is sent.
+        """
+        seat, slot = self._expect_decision(MOVE)
+        move = codec.decode(codec.encode(move))
+        body = codec.decode(codec.encode(self.run.move_body(seat, move, self.game.reveals(self.state, move))))
+        try:
+            slot.check(body)
+        except (FairnessError, RuleError) as exc:
+            raise Rejected(self._violation(len(self.envelopes), seat, exc, None)) from None
+        return MOVE, body
+
+    def hidden_body(self, data: Mapping[str, Any]) -> tuple[str, Any]:
+        """Commit this seat's hidden data, after the game's own check of it."""
+        seat, _ = self._expect_decision(HIDDEN)
+        request = self.pending
+        if not isinstance(data, Mapping) or any(not isinstance(values, (list, tuple)) for values in data.values()):
+            raise Rejected(Violation(len(self.envelopes), seat, "session.malformed", "hidden data is {layer: [one integer per cell]}"))
+        data = {layer: tuple(values) for layer, values in data.items()}
+        self.game.check_hidden(self.state, seat, data)
+        return HIDDEN, self.run.hidden_body(seat, request, data)
+
+    def choice_body(self, choice: Any, default: bool = False) -> tuple[str, Any]:
+        """Commit this seat's simultaneous choice (revealed automatically once all have committed);
+        ``default``: the seat's timer ran out and ``choice`` is the rules' default."""
+        seat, _ = self._expect_decision(CHOICE)
+        round_id = f"choice-{self.run.choice_rounds - 1}"
+        choice = codec.decode(codec.encode(choice))
+        if not default:
+            self.game.check_choice(self.state, seat, choice)
+        body = self.run.choice_body(seat, round_id, choice)
+        return CHOICE, {**body, "default": True} if default else body
+
+    def default_choice_body(self) -> tuple[str, Any]:
+        """What this seat's node sends when its timer runs out on a timed simultaneous choice:
+        a commitment to the game's :meth:`~games.contract.Game.default_move`, marked as the default."""
+        seat, _ = self._expect_decision(CHOICE)
+        if not self.pending.timed:
+            raise NotYourTurn("this simultaneous choice has no timer, so no default")
+        return self.choice_body(self.game.default_move(self.state, seat), default=True)
+
+    def composition_body(self, cards: Any) -> tuple[str, Any]:
+        """The first stage of this seat's owned deck holding ``cards``, after the deck's and the
+        game's checks of the composition (kept to reveal it after the game)."""
+        seat, _ = self._expect_decision(DECK)
+        if not isinstance(cards, (list, tuple)):
+            raise Rejected(Violation(len(self.envelopes), seat, "session.malformed", "a composition is a list of card ids"))
+        record = self.run.decks[-1]
+        try:
+            chosen = record.deck.check_composition(cards)
+        except ValueError as exc:
+            raise Rejected(Violation(len(self.envelopes), seat, "deck.bad-composition", str(exc))) from None
+        self.game.check_composition(self.state, seat, chosen)
+        return DECK, owned.choose(self.run, record, chosen)
+
+    def resign_body(self) -> tuple[str, Any]:
+        slot = self.slot
+        if slot is None or slot.seat != self.seat or not slot.resignable:
+            raise NotYourTurn("resigning is possible in your own turn during play")
+        return RESIGN, {}
+
+    def legal_moves(self) -> tuple[Any, ...]:
+        if self.seat is None or not self.awaiting_decision():
+            return ()
+        return self.game.legal_moves(self.state, self.seat)
+
+    def dispute_body(self, violation: Violation) -> tuple[str, Any]:
+        """The ``(kind, body)`` stopping the table over ``violation`` (one this session found
+        but could not pin on a seat, or could not continue past). Any seat may send it at any
+        slot while :attr:`disputable`."""
+        if not self.disputable or self.seat is None:
+            raise NotYourTurn("a dispute stops a game still in play")
+        return DISPUTE, {"index": violation.index, "rule": violation.rule}
+
+    def absence_claim_body(self) -> tuple[str, Any]:
+        """The ``(kind, body)`` declaring the due seat absent (the node decides when: after its grace period)."""
+        slot = self.slot
+        if slot is None or self.seat is None or slot.seat == self.seat:
+            raise NotYourTurn("only another seat can declare the due seat absent")
+        return ABSENT, {"seat": slot.seat}
