@@ -53,11 +53,10 @@ from fairtable.node.table.mesh import Mesh, MeshConfig
 from fairtable.node.tournament.lobby import lobby_of
 from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
-from fairtable.protocol.codec import CodecError, encode
+from fairtable.protocol.codec import CodecError
 from fairtable.protocol.identity import PublicKey
 from fairtable.protocol.session.errors import NotYourTurn, Rejected
 from fairtable.protocol.session.proof import ProofError
-from fairtable.protocol.session.slots import CHOICE, MOVE
 
 log = logging.getLogger("fairtable.node")
 
@@ -230,10 +229,7 @@ class Node:
 
     async def move(self, table: str, move: Any) -> None:
         live = self._table(table)
-        session = live.session
-        listed = session.legal_moves()
-        unlisted_choice = session.decision_kind == CHOICE and not listed  # a salvo: built as the game describes, judged by it
-        if session.decision_kind in (MOVE, CHOICE) and not unlisted_choice and encode(move) not in {encode(m) for m in listed}:
+        if live.session.unlisted(move):
             raise ServiceError(f"{json.dumps(move, default=str)} is not one of this seat's legal moves now", ILLEGAL)
         try:
             live.play(move)

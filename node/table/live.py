@@ -42,7 +42,6 @@ from fairtable.protocol.session import replica as rep
 from fairtable.protocol.session.errors import Violation
 from fairtable.protocol.session.proof import proof_of
 from fairtable.protocol.session.recent import Recent
-from fairtable.protocol.session.slots import CHOICE, DECK, HIDDEN, MOVE
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript_file import TranscriptFile, dump
 
@@ -70,10 +69,6 @@ class Timing:
 
     grace: float = 30.0
     bot_delay: float = 0.0
-
-
-RANDOM_PLACEMENT = {"random": True}
-"""What a client sends instead of hidden data to have its node draw a random legal one."""
 
 
 class LiveTable:
@@ -183,12 +178,7 @@ class LiveTable:
 
     def turn_clock(self) -> dict | None:
         """``{"seat", "seconds"}``: the seat whose timed decision is open, and its time left by our clock."""
-        slot, session = self.replica.slot, self.session
-        turn = rep.turn_seconds(session)
-        due = session.slot
-        if slot is None or due is None or not due.decision or not turn or not rep.timed(session.pending):
-            return None
-        return {"seat": slot.seat, "seconds": round(max(0.0, slot.since + turn - self.clock()), 3)}
+        return self.replica.turn_clock(self.clock())
 
     def update(self) -> TableUpdate:
         session = self.session
@@ -247,10 +237,7 @@ class LiveTable:
 
     def _decide(self, decision: Any) -> None:
         """Sign ``decision`` into the replica; the caller commits it (alone, or with what it answers)."""
-        session = self.session
-        if session.decision_kind in (HIDDEN, DECK) and decision == RANDOM_PLACEMENT:
-            decision = session.game.random_hidden(session.state, self.seat, session.pending, random.SystemRandom())
-        self.replica.decide(decision, self.clock())
+        self.replica.decide(decision, self.clock(), random.SystemRandom())
 
     def resign(self) -> None:
         """Resign at this seat's next resignable slot (now, if it is one)."""
@@ -364,10 +351,8 @@ class LiveTable:
             return None
         if self.bot is not None:
             return slot.since + self.timing.bot_delay, self._bot_move
-        if session.decision_kind == MOVE and len(session.legal_moves()) == 1:
-            return slot.since, self._forced_move
-        deadline = self.replica.decision_deadline()
-        return None if deadline is None else (deadline, self._default_move)
+        due = self.replica.due_decision()
+        return None if due is None else (due[0], self._play_due)
 
     def _next(self) -> tuple[float, Callable[[], None]] | None:
         """The earliest timed action: a retry of the disk, the table's own (claims, settling) or this seat's."""
@@ -443,19 +428,11 @@ class LiveTable:
         self._decide(bots.decision(self.bot, session.game, session.state, self.seat))
         self._commit()
 
-    def _forced_move(self) -> None:
-        """A decision with one legal move (e.g. telling whether a hit sank a ship) is no choice: play it."""
-        (move,) = self.session.legal_moves()
-        self._decide(move)
-        self._commit()
-
-    def _default_move(self) -> None:
-        session = self.session
-        log.info("table %s: the turn timer ran out; playing the default", self.name)
-        if session.decision_kind in (HIDDEN, DECK):
-            self._decide(RANDOM_PLACEMENT)  # hidden data or a deck not chosen in time: a random legal one
-        elif session.decision_kind == CHOICE:
-            self.replica.default_choice(self.clock())
-        else:
-            self._decide(session.game.default_move(session.state, self.seat))
+    def _play_due(self) -> None:
+        """The replica's due decision: the one legal move (no choice at all), or the rules' default
+        once the turn timer ran out (hidden data or a composition drawn at random)."""
+        due = self.replica.due_decision()
+        if due is not None and due[1] == rep.DEFAULT:
+            log.info("table %s: the turn timer ran out; playing the default", self.name)
+        self.replica.play_due(self.clock(), random.SystemRandom())
         self._commit()

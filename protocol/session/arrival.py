@@ -15,7 +15,7 @@ from fairtable.protocol.session.slots import (
     DISPUTE,
     RESIGN,
 )
-from fairtable.protocol.session.state import SessionState, _Absent, _Disputed, _Resigned
+from fairtable.protocol.session.state import SessionState, _Absent, _Disputed, _Resigned, _Stalled
 from fairtable.protocol.transcript import TranscriptError, check_link
 
 
@@ -109,3 +109,16 @@ class Arrivals(SessionState):
         self.disputes.append((index, envelope.seat, body["rule"], body["index"]))
         self._advance(lambda: self._flow_gen.throw(_Disputed()))
         return tuple(self._events)
+
+    def _append(self, envelope: Envelope) -> None:
+        self.envelopes.append(envelope)
+        self.head = envelope.hash
+
+    def _advance(self, step) -> None:
+        try:
+            slot = step()
+            while slot.seat in self.absent:
+                slot = self._flow_gen.throw(_Stalled())
+            self.slot = slot
+        except StopIteration:
+            self.slot = None

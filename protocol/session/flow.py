@@ -28,7 +28,8 @@ when the envelope differs: the same code checks live and after the game.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -41,6 +42,7 @@ from fairtable.games.contract import (
     DealStarted,
     Dealt,
     Decide,
+    Event,
     Finished,
     Forfeit,
     GameError,
@@ -65,6 +67,7 @@ from fairtable.games.contract import (
     Simultaneous,
     Summed,
 )
+from fairtable.games.requests import check_covers
 from fairtable.protocol import codec
 from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import masked_sum, simultaneous
@@ -73,6 +76,7 @@ from fairtable.protocol.fair.mental_deck import Stage, check_stage, run_stage, s
 from fairtable.protocol.fair.public_random import check_reveal, public_below, reveal_body
 from fairtable.protocol.fair.seeds import GameRef, Seed
 from fairtable.protocol.session import owned
+from fairtable.protocol.session.errors import Violation
 from fairtable.protocol.session.flow_types import Flow
 from fairtable.protocol.session.run import DeckRecord, GameRun
 from fairtable.protocol.session.showing import ShowRound
@@ -180,33 +184,20 @@ class SessionFlow(SessionState):
                 return Finished(Result.forfeit(self.teams, tuple(sorted(self.absent)), ABSENT_REASON))
 
     def _resolve(self, run: GameRun, request: Any) -> Flow:
-        if isinstance(request, Decide):
-            yield from self._decide(run, request)
-        elif isinstance(request, PublicRandom):
-            yield from self._public_random(run, request)
-        elif isinstance(request, (Shuffle, ShuffleOwned)):
-            yield from self._shuffle(run, request)
-        elif isinstance(request, Deal):
-            faces = yield from self._open_round(run, run.deal_needs(request), [h for _, hs in request.to for h in hs])
-            self._apply(Dealt(faces))
-        elif isinstance(request, Reveal):
-            faces = yield from self._open_round(run, run.reveal_needs(request), list(request.handles), public=True)
-            run.public_faces.update(faces)
-            self._apply(Revealed(faces))
-        elif isinstance(request, Show):
-            yield from self._show(run, request)
-        elif isinstance(request, PrivateDraw):
-            yield from self._private_draw(run, request)
-        elif isinstance(request, CommitHidden):
-            yield from self._commit_hidden(run, request)
-        elif isinstance(request, OpenHidden):
-            yield from self._open_hidden(run, request)
-        elif isinstance(request, OpenSums):
-            yield from self._open_sums(run, request)
-        elif isinstance(request, Simultaneous):
-            yield from self._simultaneous(run, request)
-        else:
+        """The round that fulfils ``request``, as :data:`FULFIL` says."""
+        fulfilment = FULFIL.get(type(request))
+        if fulfilment is None:
             raise UsageError(f"the game asked for {request!r}, which is not a request")
+        yield from fulfilment.round(self, run, request)
+
+    def _deal(self, run: GameRun, request: Deal) -> Flow:
+        faces = yield from self._open_round(run, run.deal_needs(request), [h for _, hs in request.to for h in hs])
+        self._apply(Dealt(faces))
+
+    def _reveal(self, run: GameRun, request: Reveal) -> Flow:
+        faces = yield from self._open_round(run, run.reveal_needs(request), list(request.handles), public=True)
+        run.public_faces.update(faces)
+        self._apply(Revealed(faces))
 
     def _commit_round(self, run: GameRun) -> Flow:
         """Every present seat commits; a seat declared absent here forfeits and is skipped."""
@@ -493,3 +484,58 @@ class SessionFlow(SessionState):
             self._apply(Forfeit(seat, reason))
         except RuleError:
             return
+
+    def _apply(self, event: Event) -> None:
+        self.state = self.game.apply(self.state, event)
+        self._events.append(event)
+
+    def _record(self, findings: list[FairnessError], index: int | None = None) -> None:
+        """Record what envelope ``index`` (default: the one just accepted) proved without being
+        refused for it: a card that repeats one seen before (no seat named yet), a check only the
+        seat's revealed seed makes possible, a share a later opening shows false. The envelope is
+        the evidence."""
+        index = len(self.envelopes) - 1 if index is None else index
+        envelope = self.envelopes[index]
+        for finding in findings:
+            evidence = envelope if finding.seat in (None, envelope.seat) else None
+            violation = Violation(index, finding.seat, finding.rule, finding.detail, evidence, self._suspected(finding.suspects))
+            if violation not in self.violations:
+                self.violations.append(violation)
+
+    def _ruled(self, event: Event) -> tuple[Event, Any]:
+        """The state after an event an envelope carries, computed while the envelope is checked,
+        so a rule it breaks rejects the envelope (and names its seat) instead of surfacing later."""
+        return event, self.game.apply(self.state, event)
+
+    def _adopt(self, ruled: tuple[Event, Any]) -> None:
+        event, self.state = ruled
+        self._events.append(event)
+
+
+@dataclass(frozen=True)
+class Fulfilment:
+    """How the session fulfils one request kind of ``games.requests.REQUESTS``: the round of
+    slots that answers it (``round(flow, run, request)``, which applies the answering event)
+    and the message kinds that round's envelopes carry, in order (``spec/session.md``)."""
+
+    round: Callable[[Any, GameRun, Any], Flow]
+    messages: tuple[str, ...]
+
+
+FULFIL: Mapping[type, Fulfilment] = {
+    Decide: Fulfilment(SessionFlow._decide, (MOVE,)),
+    Shuffle: Fulfilment(SessionFlow._shuffle, (DECK,)),
+    ShuffleOwned: Fulfilment(SessionFlow._shuffle, (DECK,)),
+    Deal: Fulfilment(SessionFlow._deal, (KEYS,)),
+    Show: Fulfilment(SessionFlow._show, (BLIND, UNBLIND)),
+    Reveal: Fulfilment(SessionFlow._reveal, (KEYS,)),
+    PublicRandom: Fulfilment(SessionFlow._public_random, (RANDOM,)),
+    PrivateDraw: Fulfilment(SessionFlow._private_draw, (DRAW,)),
+    CommitHidden: Fulfilment(SessionFlow._commit_hidden, (HIDDEN,)),
+    OpenHidden: Fulfilment(SessionFlow._open_hidden, (OPEN,)),
+    OpenSums: Fulfilment(SessionFlow._open_sums, (PAIR, SHARES)),
+    Simultaneous: Fulfilment(SessionFlow._simultaneous, (CHOICE, REVEAL)),
+}
+"""The session's column of the request table: how each request kind becomes envelopes. A
+``NextDeal`` is no round: it ends a game of a match (seeds are revealed) and the next starts."""
+check_covers("the table session", [*FULFIL, NextDeal])

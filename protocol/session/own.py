@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from fairtable.games.contract import (
-    RuleError,
-)
+from fairtable.games.contract import Rng, RuleError
 from fairtable.protocol import codec
+from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.session import owned
 from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
@@ -53,16 +53,39 @@ class OwnEnvelopes(SessionState):
         slot = self.slot
         return slot.kind if slot is not None and self.awaiting_decision() else None
 
-    def decide(self, decision: Any) -> tuple[str, Any]:
-        """The ``(kind, body)`` for whatever decision is due: a move, hidden data, a choice or a composition."""
+    def decide(self, decision: Any, rng: Rng | None = None) -> tuple[str, Any]:
+        """The ``(kind, body)`` for whatever decision is due (a move, hidden data, a choice or a
+        composition), built as :data:`DECISIONS` says for its kind. :data:`RANDOM_PLACEMENT` in
+        place of hidden data or a composition draws a random legal one from ``rng`` (the node's)."""
+        kind = self.decision_kind or MOVE
+        row = DECISIONS[kind]
+        if row.placement and decision == RANDOM_PLACEMENT:
+            seat, _ = self._expect_decision(kind)
+            if rng is None:
+                raise UsageError("a random placement needs a source of randomness")
+            decision = self.game.random_hidden(self.state, seat, self.pending, rng)
+        return row.body(self, decision)
+
+    def unlisted(self, decision: Any) -> bool:
+        """Whether ``decision`` is missing from the legal moves this seat's open decision lists, so a
+        node refuses it before building anything: a move must be listed, a simultaneous choice when
+        the game lists any (a salvo it does not list is built as the game describes and judged by it)."""
         kind = self.decision_kind
-        if kind == HIDDEN:
-            return self.hidden_body(decision)
-        if kind == CHOICE:
-            return self.choice_body(decision)
-        if kind == DECK:
-            return self.composition_body(decision)
-        return self.move_body(decision)
+        if kind is None or not DECISIONS[kind].listed:
+            return False
+        listed = self.legal_moves()
+        if not listed and DECISIONS[kind].listed == WHEN_ANY:
+            return False
+        return codec.encode(decision) not in {codec.encode(move) for move in listed}
+
+    def default_body(self, rng: Rng) -> tuple[str, Any]:
+        """The ``(kind, body)`` this seat sends when its turn timer runs out on its open decision:
+        the rules' default, as :data:`DECISIONS` says for its kind. Raises :class:`NotYourTurn`
+        when no decision of this seat is open."""
+        kind = self.decision_kind
+        if kind is None:
+            raise NotYourTurn(f"seat {self.seat} has no decision open")
+        return DECISIONS[kind].default(self, rng)
 
     def _expect_decision(self, kind: str) -> tuple[int, Slot]:
         """This seat and its due slot, if the slot is its decision of ``kind``."""
@@ -153,3 +176,45 @@ class OwnEnvelopes(SessionState):
         if slot is None or self.seat is None or slot.seat == self.seat:
             raise NotYourTurn("only another seat can declare the due seat absent")
         return ABSENT, {"seat": slot.seat}
+
+
+RANDOM_PLACEMENT = {"random": True}
+"""What a client sends instead of hidden data or a composition to have its node draw a random legal one."""
+
+
+def _random_decision(own: OwnEnvelopes, rng: Rng) -> tuple[str, Any]:
+    return own.decide(RANDOM_PLACEMENT, rng)
+
+
+def _default_move(own: OwnEnvelopes, rng: Rng) -> tuple[str, Any]:
+    seat, _ = own._expect_decision(MOVE)
+    return own.move_body(own.game.default_move(own.state, seat))
+
+
+@dataclass(frozen=True)
+class DecisionKind:
+    """How this seat's node turns one kind of decision into an envelope: ``body`` from the
+    seat's own decision, ``default`` when its turn timer runs out (``default(own, rng)``), and
+    whether a random legal one may stand in for it (:data:`RANDOM_PLACEMENT`), and whether it
+    is one of the legal moves the seat is shown (``listed``)."""
+
+    body: Callable[[OwnEnvelopes, Any], tuple[str, Any]]
+    default: Callable[[OwnEnvelopes, Rng], tuple[str, Any]]
+    placement: bool = False
+    listed: str = ""
+    """:data:`ALWAYS`: the decision is one of the seat's legal moves; :data:`WHEN_ANY`: when the game lists any."""
+
+
+ALWAYS = "always"
+WHEN_ANY = "when-any"
+
+DECISIONS: Mapping[str, DecisionKind] = {
+    MOVE: DecisionKind(OwnEnvelopes.move_body, _default_move, listed=ALWAYS),
+    HIDDEN: DecisionKind(OwnEnvelopes.hidden_body, _random_decision, placement=True),
+    CHOICE: DecisionKind(OwnEnvelopes.choice_body, lambda own, rng: own.default_choice_body(), listed=WHEN_ANY),
+    DECK: DecisionKind(OwnEnvelopes.composition_body, _random_decision, placement=True),
+}
+"""Each kind of decision a seat makes (a ``decision`` slot's message kind): the one place that
+branches on it. A timed move defaults to the game's ``default_move``; hidden data and an owned
+deck's composition not chosen in time to a random legal one; a simultaneous choice to a
+commitment to the default, marked as such (``spec/session.md``)."""

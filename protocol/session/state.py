@@ -156,50 +156,11 @@ class SessionState:
         if violation not in self.violations:
             self.violations.append(violation)
 
-    def _append(self, envelope: Envelope) -> None:
-        self.envelopes.append(envelope)
-        self.head = envelope.hash
-
-    def _advance(self, step) -> None:
-        try:
-            slot = step()
-            while slot.seat in self.absent:
-                slot = self._flow_gen.throw(_Stalled())
-            self.slot = slot
-        except StopIteration:
-            self.slot = None
-
     def _violation(self, index: int, seat: int, exc: Exception, envelope: Envelope | None) -> Violation:
         if isinstance(exc, FairnessError):
             return Violation(index, exc.seat, exc.rule, exc.detail, envelope, exc.suspects)
         assert isinstance(exc, RuleError)
         return Violation(index, seat, exc.rule, str(exc), envelope)
-
-    def _apply(self, event: Event) -> None:
-        self.state = self.game.apply(self.state, event)
-        self._events.append(event)
-
-    def _record(self, findings: list[FairnessError], index: int | None = None) -> None:
-        """Record what envelope ``index`` (default: the one just accepted) proved without being
-        refused for it: a card that repeats one seen before (no seat named yet), a check only the
-        seat's revealed seed makes possible, a share a later opening shows false. The envelope is
-        the evidence."""
-        index = len(self.envelopes) - 1 if index is None else index
-        envelope = self.envelopes[index]
-        for finding in findings:
-            evidence = envelope if finding.seat in (None, envelope.seat) else None
-            violation = Violation(index, finding.seat, finding.rule, finding.detail, evidence, self._suspected(finding.suspects))
-            if violation not in self.violations:
-                self.violations.append(violation)
-
-    def _ruled(self, event: Event) -> tuple[Event, Any]:
-        """The state after an event an envelope carries, computed while the envelope is checked,
-        so a rule it breaks rejects the envelope (and names its seat) instead of surfacing later."""
-        return event, self.game.apply(self.state, event)
-
-    def _adopt(self, ruled: tuple[Event, Any]) -> None:
-        event, self.state = ruled
-        self._events.append(event)
 
     def _suspected(self, suspects: tuple[int, ...]) -> tuple[int, ...]:
         """The suspects of a finding no envelope pins on a seat, as the verifier narrows them: it
