@@ -30,6 +30,7 @@ def make(game: Game, kind: str, rng: Rng) -> Bot:
 
 
 def random_bot(game: Game, rng: Rng) -> Bot:
+    """The game's random bot (any legal move, drawn from ``rng``): the baseline every game ships."""
     return make(game, "random", rng)
 
 

@@ -26,8 +26,11 @@ from fairtable.protocol.transcript_file import TranscriptFile
 Tamper = Callable[[int, str, Any], tuple[str, Any]]
 MAX_ENVELOPES = 100_000
 
+__all__ = ["MAX_ENVELOPES", "SelfPlay", "Tamper", "derive", "make_bot"]
+
 
 def derive(seed: bytes, label: str, index: int) -> bytes:
+    """A labelled secret from a self-play table's seed, so every seat's key and secret are reproducible from one seed."""
     return digest(f"selfplay/{label}", codec.encode([seed, index]))
 
 

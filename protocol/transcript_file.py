@@ -56,10 +56,13 @@ class TranscriptFile:
 
 
 def header_bytes() -> bytes:
+    """The file's first record, naming its format and version: a reader refuses anything else before reading on."""
     return codec.encode({"format": FORMAT, "version": VERSION})
 
 
 def record_bytes(tag: str, payload: Any) -> bytes:
+    """One ``[tag, payload]`` record under the file's size limits: the journal writes the same records,
+    so a journal and a transcript file read alike."""
     return codec.encode([tag, payload], RECORD_LIMITS)
 
 
@@ -204,6 +207,8 @@ class TranscriptReader:
 
 
 def load(data: bytes) -> TranscriptFile:
+    """A whole transcript file from its bytes, every record and link checked;
+    :class:`TranscriptFileError` (a :class:`ProtocolError`) names what is wrong."""
     reader = TranscriptReader()
     reader.feed(data)
     return reader.close()

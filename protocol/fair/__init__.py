@@ -12,3 +12,42 @@ reveals it after the game, so a verifier can recompute every secret step. The mo
 
 All of it is sans-IO and deterministic; ``spec/fairness.md`` describes it byte for byte.
 """
+
+from fairtable.protocol.fair.group import Ops, first_off_curve, hash_to_point, hash_to_points, ladder_scalars, scalar_from
+from fairtable.protocol.fair.mental_deck import (
+    Deck,
+    DeckKeys,
+    check_keys,
+    check_stage,
+    key_body,
+    open_position,
+    open_positions,
+    run_stage,
+    stage_body,
+    verify_deck,
+)
+from fairtable.protocol.fair.public_random import chain_link
+from fairtable.protocol.fair.seeds import GameRef, Seed, Stream
+
+__all__ = [
+    "Deck",
+    "DeckKeys",
+    "GameRef",
+    "Ops",
+    "Seed",
+    "Stream",
+    "chain_link",
+    "check_keys",
+    "check_stage",
+    "first_off_curve",
+    "hash_to_point",
+    "hash_to_points",
+    "key_body",
+    "ladder_scalars",
+    "open_position",
+    "open_positions",
+    "run_stage",
+    "scalar_from",
+    "stage_body",
+    "verify_deck",
+]

@@ -26,6 +26,7 @@ class Violation:
     suspects: tuple[int, ...] = ()
 
     def to_value(self) -> dict:
+        """As a canonical value (sorted keys, no floats): what reports, clients and test vectors carry."""
         value = {"detail": self.detail, "index": self.index, "rule": self.rule, "seat": self.seat, "suspects": list(self.suspects)}
         if self.evidence is not None:
             value["evidence"] = self.evidence.to_value()

@@ -468,7 +468,7 @@ class SessionFlow(SessionState):
 
     def _decide(self, run: GameRun, request: Decide) -> Flow:
         def check(body: Any) -> Any:
-            move, faces, repeats = run.check_move(request.seat, body, lambda move: self.game.reveals(self.state, move))
+            move, faces, repeats = run.check_move(request.seat, body, partial(self.game.reveals, self.state))
             return self._ruled(Move(request.seat, move, faces)), repeats
 
         (event, state), repeats = yield Slot(request.seat, MOVE, check, decision=True, resignable=True)

@@ -152,12 +152,15 @@ class OwnEnvelopes(SessionState):
         return DECK, owned.choose(self.run, record, chosen)
 
     def resign_body(self) -> tuple[str, Any]:
+        """The ``(kind, body)`` resigning this seat: allowed at its own resignable slot during play, so
+        a resignation takes a slot like any envelope."""
         slot = self.slot
         if slot is None or slot.seat != self.seat or not slot.resignable:
             raise NotYourTurn("resigning is possible in your own turn during play")
         return RESIGN, {}
 
     def legal_moves(self) -> tuple[Any, ...]:
+        """This seat's legal moves when its decision is due (else none): what a client may offer, as far as this seat's knowledge allows."""
         if self.seat is None or not self.awaiting_decision():
             return ()
         return self.game.legal_moves(self.state, self.seat)

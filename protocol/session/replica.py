@@ -75,6 +75,8 @@ class Timing:
 
     @property
     def settle_seconds(self) -> float:
+        """How long an out-of-turn stopper stands before this seat builds on it (``settle``, else one
+        grace): the late seat's own envelope may still win the slot."""
         return self.grace if self.settle is None else self.settle
 
 
@@ -169,6 +171,7 @@ class TimingFork:
     exposed: tuple[int, ...] = ()
 
     def to_value(self) -> dict:
+        """As a canonical value (sorted keys, no floats): what reports, clients and test vectors carry."""
         return {"claimants": list(self.claimants), "exposed": list(self.exposed), "held_by": self.held_by,
                 "index": self.index, "seat": self.seat}
 
@@ -276,19 +279,23 @@ class Replica:
 
     @property
     def auditing(self) -> bool:
+        """The verifier's replica: it holds no seat and signs nothing."""
         return self.seat is None
 
     @property
     def chain(self) -> Recent[Envelope]:
+        """The canonical chain as this replica holds it (the session's accepted envelopes)."""
         return self.session.envelopes
 
     @property
     def head(self) -> bytes:
+        """The hash the next envelope's ``prev`` must name: the last envelope's, or the table id."""
         return self.session.head
 
     @property
     def finished(self) -> bool:
-        return self.session.finished
+        """The session's flow has ended (read off its slot: the hottest check of every arrival)."""
+        return self.session.slot is None
 
     @property
     def slot(self) -> SlotInfo | None:
@@ -302,6 +309,7 @@ class Replica:
         return sorted(found, key=lambda v: v.index)
 
     def proofs(self) -> list[EquivocationProof]:
+        """Every equivocation seen: two envelopes one seat signed for one slot, kept as proof."""
         return [EquivocationProof(self.genesis, kept.twin, kept.envelope) for kept in self.evidence.values() if kept.twin is not None]
 
     def off_chain(self) -> list[Envelope]:
@@ -499,6 +507,7 @@ class Replica:
         return self._sign_own(kind, body, now)
 
     def resign(self, now: float) -> Envelope:
+        """Sign this seat's resignation at its resignable slot; :class:`NotYourTurn` otherwise."""
         self._refuse_twice()
         return self._sign_own(*self.session.resign_body(), now)
 

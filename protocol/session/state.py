@@ -121,6 +121,7 @@ class SessionState:
 
     @property
     def finished(self) -> bool:
+        """The flow has ended: no envelope is expected any more (result, seeds and compositions are in)."""
         return self.slot is None
 
     def private_value(self) -> list:
@@ -139,6 +140,7 @@ class SessionState:
         return self.game.pending(self.state)
 
     def view(self, seat: int | None = None) -> dict:
+        """The game's view for ``seat`` (default: this session's seat; None on the verifier: the spectator's view), what clients are shown."""
         return self.game.view(self.state, self.seat if seat is None else seat)
 
     @property
