@@ -27,7 +27,7 @@ from typing import Any
 
 import trio
 
-from fairtable.games.contract import GameError
+from fairtable.games import GameError
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.guest import Guest
@@ -53,10 +53,8 @@ from fairtable.node.table.mesh import Mesh, MeshConfig
 from fairtable.node.tournament.lobby import lobby_of
 from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
-from fairtable.protocol.codec import CodecError
-from fairtable.protocol.identity import PublicKey
-from fairtable.protocol.session.errors import NotYourTurn, Rejected
-from fairtable.protocol.session.proof import ProofError
+from fairtable.protocol import CodecError, PublicKey
+from fairtable.protocol.session import NotYourTurn, ProofError, Rejected
 
 log = logging.getLogger("fairtable.node")
 

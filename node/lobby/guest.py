@@ -24,8 +24,7 @@ from fairtable.node.table.journal import TableFiles
 from fairtable.node.table.mesh import Mesh
 from fairtable.node.tasks import race
 from fairtable.node.updates import Updates
-from fairtable.protocol.genesis import PROTOCOL_VERSION, Genesis, GenesisError, SignedGenesis
-from fairtable.protocol.identity import PublicKey, SecretKey
+from fairtable.protocol import PROTOCOL_VERSION, Genesis, GenesisError, PublicKey, SecretKey, SignedGenesis
 
 log = logging.getLogger("fairtable.node")
 

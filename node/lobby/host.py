@@ -27,8 +27,7 @@ from fairtable.node.table.live import LiveTable
 from fairtable.node.table.mesh import Mesh
 from fairtable.node.tasks import race
 from fairtable.node.updates import Updates
-from fairtable.protocol.genesis import Genesis, GenesisError, Seat, SignedGenesis
-from fairtable.protocol.identity import SecretKey
+from fairtable.protocol import Genesis, GenesisError, Seat, SecretKey, SignedGenesis
 
 log = logging.getLogger("fairtable.node")
 

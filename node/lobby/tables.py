@@ -10,8 +10,7 @@ import os
 from dataclasses import dataclass, replace
 
 from fairtable.node.service import LobbyTable
-from fairtable.protocol.genesis import Genesis, Seat
-from fairtable.protocol.identity import PublicKey
+from fairtable.protocol import Genesis, PublicKey, Seat
 
 NONCE_SIZE = 16
 

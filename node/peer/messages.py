@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fairtable.node.service import LobbyTable
-from fairtable.protocol.genesis import PROTOCOL_VERSION
+from fairtable.protocol import PROTOCOL_VERSION
 
 HASH = 32
 MAX_TEXT = 256

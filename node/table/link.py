@@ -32,8 +32,7 @@ from fairtable.node.peer.messages import BadMessage, message, parse
 from fairtable.node.ratelimit import TokenBucket
 from fairtable.node.table.live import LiveTable, Outcome
 from fairtable.node.tasks import race
-from fairtable.protocol.envelope import Envelope, EnvelopeError
-from fairtable.protocol.genesis import PROTOCOL_VERSION
+from fairtable.protocol import PROTOCOL_VERSION, Envelope, EnvelopeError
 
 log = logging.getLogger("fairtable.node")
 

@@ -30,25 +30,14 @@ from typing import Any
 
 import trio
 
-from fairtable.games import bots, registry
-from fairtable.games.referee import Bot
-from fairtable.games.results import describe
+from fairtable.games import Bot, bots, describe, registry
 from fairtable.node.service import TableUpdate
 from fairtable.node.table.journal import Journal, JournalError, TableFiles
-from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.genesis import SignedGenesis
-from fairtable.protocol.identity import PublicKey, SecretKey
-from fairtable.protocol.session import replica as rep
-from fairtable.protocol.session.errors import Violation
-from fairtable.protocol.session.proof import proof_of
-from fairtable.protocol.session.recent import Recent
-from fairtable.protocol.session.table import TableSession
-from fairtable.protocol.transcript_file import TranscriptFile, dump
+from fairtable.protocol import Envelope, PublicKey, SecretKey, SignedGenesis, TranscriptFile, dump
+from fairtable.protocol.session import DEFAULT, Offered, Outcome, Recent, Replica, TableSession, Violation, proof_of
+from fairtable.protocol.session import Timing as ReplicaTiming
 
 log = logging.getLogger("fairtable.node")
-
-Outcome = rep.Outcome
-Offered = rep.Offered
 
 MIN_RETRY_SECONDS = 0.1
 MAX_RETRY_SECONDS = 2.0
@@ -109,14 +98,14 @@ class LiveTable:
             self.replica.claims_from = self.clock() + REJOIN_SECONDS
         self._commit(changed=True)
 
-    def _restored(self, claims_from: float = 0.0) -> rep.Replica:
+    def _restored(self, claims_from: float = 0.0) -> Replica:
         """A replica rebuilt from the journal alone: what the disk holds is what this node did."""
         contents, journal = self.files.load_journal()
         if self.journal is not None:
             self.journal.close()
         self.journal = journal
-        replica = rep.Replica(self.genesis, seat=self.seat, key=self._key, secret=self._secret, private=contents.choices,
-                              timing=rep.Timing(self.timing.grace), now=self.clock())
+        replica = Replica(self.genesis, seat=self.seat, key=self._key, secret=self._secret, private=contents.choices,
+                              timing=ReplicaTiming(self.timing.grace), now=self.clock())
         replica.claims_from = claims_from
         replica.load(contents.placed, contents.kept, self.clock(), contents.since)
         return replica
@@ -432,7 +421,7 @@ class LiveTable:
         """The replica's due decision: the one legal move (no choice at all), or the rules' default
         once the turn timer ran out (hidden data or a composition drawn at random)."""
         due = self.replica.due_decision()
-        if due is not None and due[1] == rep.DEFAULT:
+        if due is not None and due[1] == DEFAULT:
             log.info("table %s: the turn timer ran out; playing the default", self.name)
         self.replica.play_due(self.clock(), random.SystemRandom())
         self._commit()

@@ -25,11 +25,8 @@ from fairtable.node.peer.errors import ChannelClosed, ChannelError
 from fairtable.node.peer.messages import BadMessage, message, parse, version_refusal
 from fairtable.node.service import ServiceError, TournamentLobby
 from fairtable.node.tasks import race
-from fairtable.protocol.genesis import PROTOCOL_VERSION
-from fairtable.protocol.identity import PublicKey, SecretKey
-from fairtable.protocol.tournament.bundle import Tournament
-from fairtable.protocol.tournament.record import DRAW_SIZE, Participant, Record, RecordError, SignedRecord, commitment
-from fairtable.protocol.tournament.structure import Format
+from fairtable.protocol import PROTOCOL_VERSION, PublicKey, SecretKey
+from fairtable.protocol.tournament import DRAW_SIZE, Format, Participant, Record, RecordError, SignedRecord, Tournament, commitment
 
 log = logging.getLogger("fairtable.node")
 

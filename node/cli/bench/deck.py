@@ -30,22 +30,24 @@ from typing import TypeVar
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from nacl.bindings import crypto_core_ed25519_from_uniform, crypto_scalarmult, crypto_scalarmult_ed25519_noclamp
 
-from fairtable.protocol import codec
-from fairtable.protocol.fair.group import Ops, first_off_curve, ladder_scalars
-from fairtable.protocol.fair.mental_deck import (
+from fairtable.protocol import codec, digest
+from fairtable.protocol.fair import (
     Deck,
     DeckKeys,
+    GameRef,
+    Ops,
+    Seed,
     check_keys,
     check_stage,
+    first_off_curve,
     key_body,
+    ladder_scalars,
     open_position,
     open_positions,
     run_stage,
     stage_body,
     verify_deck,
 )
-from fairtable.protocol.fair.seeds import GameRef, Seed
-from fairtable.protocol.hashing import digest
 
 NAME = "deck"
 HELP = "mental deck shuffle, deal and verification against raw scalar multiplication"

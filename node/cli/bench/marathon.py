@@ -12,8 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fairtable.games import registry
-from fairtable.games.contract import DealStarted, Decide, Finished, Forfeit, Game, Move, NextDeal, OptionsError, Request, Result, RuleError
+from fairtable.games import DealStarted, Decide, Finished, Forfeit, Game, Move, NextDeal, OptionsError, Request, Result, RuleError, registry
 
 TARGET = 100
 """Each deal's count: about 50 moves, so the match is mostly moves, not commit and seed rounds."""
