@@ -4,7 +4,7 @@ the :class:`~fairtable.games.rules.Rules` handler that event goes to.
 It is the one place a request kind is declared. The rules base routes events by it
 (:meth:`Rules.apply <fairtable.games.rules.Rules.apply>`), the local referee fulfils each kind
 with plain randomness (``games.referee``), and the table session fulfils each kind with
-cryptography (``protocol.session.flow``); both of those check at import that they cover every
+cryptography (``protocol.session.rounds``); both of those check at import that they cover every
 row, so a kind added here and forgotten there fails at once, naming the kind.
 
 Adding a request kind: its request and event dataclasses in ``games.contract``, a row here, a

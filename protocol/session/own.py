@@ -116,7 +116,7 @@ class OwnEnvelopes(SessionState):
             raise Rejected(Violation(len(self.envelopes), seat, "session.malformed", "hidden data is {layer: [one integer per cell]}"))
         data = {layer: tuple(values) for layer, values in data.items()}
         self.game.check_hidden(self.state, seat, data)
-        return HIDDEN, self.run.hidden_body(seat, request, data)
+        return HIDDEN, self.run.hidden.commit_body(seat, request, data)
 
     def choice_body(self, choice: Any, default: bool = False) -> tuple[str, Any]:
         """Commit this seat's simultaneous choice (revealed automatically once all have committed);

@@ -1,8 +1,8 @@
 """The table session: drives a game from its genesis over the envelope chain, sans-IO.
 
-The session's jobs live in their own modules: ``flow`` (what may come next, one round per
-game request), ``arrival`` (checking an arriving envelope), ``own`` (building this seat's own
-envelopes), on the shared ``state``.
+The session's jobs live in their own modules: ``flow`` (what may come next) with ``rounds``
+(one round of slots per game request), ``arrival`` (checking an arriving envelope), ``own``
+(building this seat's own envelopes), on the shared ``state``.
 """
 
 from __future__ import annotations

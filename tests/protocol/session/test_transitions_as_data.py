@@ -15,7 +15,7 @@ import pytest
 from fairtable.games import referee
 from fairtable.games.contract import Decide, Move, Shuffle, Shuffled, ShuffleOwned
 from fairtable.games.requests import REQUESTS, answers, check_covers, kind_of, missing
-from fairtable.protocol.session import flow
+from fairtable.protocol.session import rounds
 from fairtable.protocol.session.own import DECISIONS
 from fairtable.protocol.session.replica import DEFAULT, FORCED
 from fairtable.protocol.session.slots import CHOICE, DECK, HIDDEN, MOVE
@@ -42,7 +42,7 @@ def started(options: dict) -> Replicas:
 
 def test_every_request_kind_is_fulfilled_by_the_referee_and_by_the_session():
     assert missing(referee.FULFIL) == ()
-    assert missing(flow.FULFIL) == ("NextDeal",)  # no round: it ends a game of a match, and the flow starts the next
+    assert missing(rounds.FULFIL) == ("NextDeal",)  # no round: it ends a game of a match, and the flow starts the next
 
 
 def test_a_fulfiller_missing_a_request_kind_fails_naming_it():
