@@ -14,10 +14,12 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, game: Game, state: Any, seat: int) -> Any:
+        """Any legal move, drawn from the bot's ``rng``."""
         moves = game.legal_moves(state, seat)
         return moves[self.rng.randrange(len(moves))]
 
     def commit(self, game: Game, state: Any, seat: int, request: Request) -> Any:
+        """Random legal hidden data or a random legal owned deck, as the game draws them."""
         return game.random_hidden(state, seat, request, self.rng)
 
 

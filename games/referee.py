@@ -82,6 +82,7 @@ class Played:
 
     @property
     def moves(self) -> int:
+        """How many moves the game took (benchmarks and tests compare lengths)."""
         return sum(isinstance(event, Move) for event in self.events)
 
 

@@ -69,6 +69,7 @@ class SelfPlay:
 
     @property
     def finished(self) -> bool:
+        """Every seat holds a finished table."""
         return self.sessions[0].finished
 
     def next_message(self) -> tuple[int, str, Any]:
@@ -87,6 +88,7 @@ class SelfPlay:
         return slot.seat, *outgoing
 
     def seal(self, seat: int, kind: str, body: Any) -> Envelope:
+        """An envelope ``seat`` signs over the current head: how tests forge or replay one seat's message."""
         reference = self.sessions[0]
         return Envelope.seal(self.keys[seat], self.genesis.table_id, len(reference.envelopes), reference.head, seat, kind, body)
 
@@ -114,6 +116,8 @@ class SelfPlay:
         return first
 
     def step(self, tamper: Tamper | None = None) -> Envelope:
+        """Sign and deliver the next envelope due (a bot makes any decision), after ``tamper`` may change
+        its kind and body: one step of a game a test can cheat in."""
         seat, kind, body = self.next_message()
         if tamper is not None:
             kind, body = tamper(seat, kind, body)
@@ -122,6 +126,8 @@ class SelfPlay:
         return envelope
 
     def play(self, tamper: Tamper | None = None) -> TranscriptFile:
+        """Step (with ``tamper``) until every seat's table is finished, so a test gets a whole game in one
+        call; a :class:`RuntimeError` after :data:`MAX_ENVELOPES`."""
         while not self.finished:
             if len(self.sessions[0].envelopes) >= MAX_ENVELOPES:
                 raise RuntimeError(f"no result after {MAX_ENVELOPES} envelopes")
@@ -129,6 +135,7 @@ class SelfPlay:
         return self.transcript_file()
 
     def transcript_file(self) -> TranscriptFile:
+        """The finished table as a transcript file with every seed revealed, as a node would write it."""
         return TranscriptFile(self.sessions[0].transcript(), evidence=tuple(self.evidence))
 
 

@@ -36,11 +36,14 @@ class TranscriptFileError(ProtocolError):
 
 @dataclass(frozen=True, order=True)
 class RevealedSeed:
+    """A seat's seed for one game as revealed in the file: the verifier recomputes that seat's secrets from it."""
+
     game: int
     seat: int
     seed: bytes
 
     def to_value(self) -> list:
+        """The seed's record payload, as the file format has it."""
         return [self.game, self.seat, self.seed]
 
 
@@ -100,6 +103,7 @@ class TranscriptReader:
         self.evidence: list[Envelope] = []
 
     def feed(self, data: bytes) -> None:
+        """Read the next bytes of a file as they arrive: whole records are taken, a partial one waits for more."""
         self._buffer += data
         position = 0
         while position < len(self._buffer):
@@ -115,6 +119,8 @@ class TranscriptReader:
         self._consumed += position
 
     def close(self) -> TranscriptFile:
+        """The file read, once it ended with its end record; a file cut short is a
+        :class:`TranscriptFileError`."""
         if self._buffer:
             raise self._error(0, f"file ends inside a record ({len(self._buffer)} bytes left over)")
         if self._state != "done":
@@ -220,6 +226,7 @@ def read(stream: BinaryIO, chunk_size: int = 1 << 16) -> TranscriptFile:
 
 
 def load_chunks(chunks: Iterable[bytes]) -> TranscriptFile:
+    """A whole transcript file given in pieces (read from disk or a socket), checked as :func:`load` checks one."""
     reader = TranscriptReader()
     for chunk in chunks:
         reader.feed(chunk)

@@ -114,33 +114,41 @@ class LiveTable:
 
     @property
     def session(self) -> TableSession:
+        """The replica's session: the game's state and this seat's view of it."""
         return self.replica.session
 
     @property
     def table_id(self) -> bytes:
+        """The table's id (its genesis hash)."""
         return self.genesis.table_id
 
     @property
     def name(self) -> str:
+        """A short name for logs: the first hex digits of the table id."""
         return self.table_id.hex()[:12]
 
     @property
     def finished(self) -> bool:
+        """The game and its seed rounds are over here."""
         return self.replica.finished
 
     @property
     def envelopes(self) -> Recent[Envelope]:
+        """The canonical chain this node holds."""
         return self.replica.chain
 
     @property
     def forks(self) -> list[int]:
+        """Slots where this node switched to a better envelope: evidence a peer may need."""
         return self.replica.forks
 
     @property
     def seat_count(self) -> int:
+        """How many seats the table has."""
         return self.session.seat_count
 
     def seat_key(self, seat: int) -> PublicKey:
+        """``seat``'s public key, from the genesis: what its envelopes are checked against."""
         return self.genesis.genesis.seats[seat].key
 
     def transcript_bytes(self) -> bytes:
@@ -148,6 +156,7 @@ class LiveTable:
         return dump(TranscriptFile(self.session.transcript(), evidence=tuple(self.replica.off_chain())))
 
     def violations(self) -> list[Violation]:
+        """Every violation found so far, on the chain and in the evidence it holds."""
         return self.replica.violations()
 
     def proof_bytes(self, index: int) -> bytes:
@@ -170,6 +179,7 @@ class LiveTable:
         return self.replica.turn_clock(self.clock())
 
     def update(self) -> TableUpdate:
+        """What clients are told about this table now: view, legal moves, clock, result, findings."""
         session = self.session
         genesis = self.genesis.genesis
         view, legal = session.view(), session.legal_moves()

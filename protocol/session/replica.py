@@ -81,6 +81,9 @@ class Timing:
 
 
 class Outcome(enum.Enum):
+    """What became of an envelope offered to a replica: what a node tells its link (keep, ignore,
+    or hold the peer to account)."""
+
     ACCEPTED = "accepted"
     """On the chain now."""
     DUPLICATE = "duplicate"
@@ -100,6 +103,8 @@ class Outcome(enum.Enum):
 
 @dataclass(frozen=True)
 class Offered:
+    """An :class:`Outcome` and, for anything but acceptance, why: what the node logs and tells a client."""
+
     outcome: Outcome
     reason: str = ""
 
@@ -185,6 +190,7 @@ def timed(request: Request) -> bool:
 
 
 def turn_seconds(session: TableSession) -> int:
+    """The table's turn timer in seconds (0: none), from the game's options."""
     return int(session.game.options_of(session.state).get("turn_seconds", 0) or 0)
 
 

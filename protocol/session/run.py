@@ -77,11 +77,13 @@ class DeckRecord:
 
     @property
     def run(self) -> GameRun:
+        """Its game, referred to weakly: a finished game is freed at once, not left to the cycle collector."""
         run = self.run_ref()
         assert run is not None, "a deck record outlived its game"
         return run
 
     def keys_of(self, seat: int) -> DeckKeys:
+        """``seat``'s keys for this deck, derived from its seed once and kept: every opening needs them."""
         if seat not in self._derived:
             self._derived[seat] = DeckKeys.derive(self.run.seeds[seat], self.deck)
             self.run.ops.derived += self.deck.size + 1
@@ -161,9 +163,11 @@ class GameRun:
     # ------------------------------------------------------------ seeds
 
     def commit_body(self, seat: int) -> dict:
+        """This seat's ``commit`` body: its seed's commitment and its hash chain's tip, binding all its randomness for the game."""
         return start_body(self.seeds[seat], self.chains[seat].tip)
 
     def check_commit(self, seat: int, body: Any) -> tuple[bytes, bytes]:
+        """A ``commit`` body's seed commitment and chain tip, after checking its shape."""
         return check_start(seat, body)
 
     def adopt_commitment(self, seat: int, commitment: tuple[bytes, bytes]) -> None:
@@ -185,8 +189,8 @@ class GameRun:
         choices = [{"choice": self.private[f"{round_id}-{seat}"], "round": round_id} for round_id in self.owed_choices(seat)]
         return {**seed_reveal_body(self.seeds[seat]), "boards": boards, "choices": choices}
 
-
     def owed_choices(self, seat: int) -> list[str]:
+        """The simultaneous rounds whose choice ``seat`` committed and has not revealed: its seed reveal opens them."""
         return [round_id for round_id, owner in self.unrevealed if owner == seat]
 
     def check_seed(self, seat: int, body: Any) -> Seed:
@@ -300,6 +304,7 @@ class GameRun:
         return {seat: tuple(sorted(handles)) for seat, handles in needs.items()}
 
     def reveal_needs(self, request: Reveal) -> dict[int, tuple[int, ...]]:
+        """For a public reveal: which seats must publish their keys for which handles (the holder alone for a card in its hand)."""
         needs: dict[int, list[int]] = {}
         for handle in request.handles:
             if handle in self.public_faces:
@@ -311,6 +316,7 @@ class GameRun:
         return {seat: tuple(sorted(handles)) for seat, handles in needs.items()}
 
     def keys_body(self, seat: int, handles: tuple[int, ...]) -> dict:
+        """This seat's ``keys`` body: its position keys for ``handles``, derived from its seed."""
         keys = []
         for handle in handles:
             record, position = self.handles[handle]
@@ -318,6 +324,7 @@ class GameRun:
         return {"keys": keys}
 
     def check_keys(self, seat: int, wanted: tuple[int, ...], body: Any) -> dict[int, bytes]:
+        """The keys of a ``keys`` message, by handle, after checking they are the handles due, in order, each a canonical scalar."""
         if not isinstance(body, dict) or set(body) != {"keys"}:
             raise _malformed(seat, "a keys message is the map {keys}")
         pairs = _pairs(seat, body["keys"], "keys")
@@ -329,6 +336,7 @@ class GameRun:
         return dict(pairs)
 
     def store_keys(self, seat: int, keys: Mapping[int, bytes]) -> None:
+        """Keep a seat's published keys: with the rest of a position's keys they open it."""
         for handle, key in keys.items():
             record, position = self.handles[handle]
             record.published.setdefault(position, {})[seat] = key
@@ -400,6 +408,7 @@ class GameRun:
     # ------------------------------------------------------------ moves
 
     def move_body(self, seat: int, move: Any, reveals: tuple[int, ...]) -> dict:
+        """A ``move`` body: the move, with the keys (or private-draw faces) of the cards it shows, so every seat sees them at once."""
         keys, faces = [], []
         for handle in sorted(set(reveals)):
             if handle in self.public_faces:
@@ -462,20 +471,25 @@ class GameRun:
     # ------------------------------------------------------------ simultaneous choices
 
     def begin_choice(self) -> str:
+        """Open a simultaneous round and name it (``choice-<n>``): commitments and reveals are bound to the round."""
         self.choice_rounds += 1
         return f"choice-{self.choice_rounds - 1}"
 
     def choice_body(self, seat: int, round_id: str, choice: Any) -> dict:
+        """This seat's ``choice`` commitment, the choice kept (persisted by the node) to reveal it once every seat has committed."""
         self.private[f"{round_id}-{seat}"] = choice
         return simultaneous.commit_body(self.seeds[seat], round_id, choice)
 
     def adopt_choice(self, seat: int, round_id: str, commitment: bytes) -> None:
+        """Keep a seat's accepted commitment: its reveal is checked against it."""
         self.unrevealed[(round_id, seat)] = commitment
 
     def reveal_choice_body(self, seat: int, round_id: str) -> dict:
+        """This seat's ``reveal`` of its committed choice, salted from its seed."""
         return simultaneous.reveal_body(self.seeds[seat], round_id, self.private[f"{round_id}-{seat}"])
 
     def check_choice_reveal(self, seat: int, round_id: str, body: Any) -> Any:
+        """The choice a ``reveal`` opens, after checking it against the seat's commitment."""
         return simultaneous.check_reveals(self.fair, round_id, {seat: self.unrevealed[(round_id, seat)]}, {seat: body})[seat]
 
     def adopt_reveal(self, seat: int, round_id: str, body: Any) -> list[FairnessError]:

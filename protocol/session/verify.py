@@ -181,6 +181,7 @@ class Reveals:
         self._games: dict[int, int] = {}
 
     def see(self, envelope: Envelope) -> None:
+        """Collect what ``envelope`` reveals (a seed, a composition): a streamed file is read once."""
         body = envelope.body
         game = self._games.get(envelope.seat, 0)
         if envelope.kind == SEED:
