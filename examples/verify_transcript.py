@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import sys
 
-from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.session.verify import verify_chunks
+from fairtable.protocol import ProtocolError
+from fairtable.protocol.session import verify_chunks
 
 SEVERITY = (0, 3, 2, 1)
 EXIT = {"valid": 0, "violation": 1, "incomplete": 3, "damaged": 3}

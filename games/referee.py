@@ -55,6 +55,7 @@ from fairtable.games.contract import (
     Simultaneous,
     Summed,
 )
+from fairtable.games.requests import check_covers
 
 
 class Timeout:
@@ -81,6 +82,7 @@ class Played:
 
     @property
     def moves(self) -> int:
+        """How many moves the game took (benchmarks and tests compare lengths)."""
         return sum(isinstance(event, Move) for event in self.events)
 
 
@@ -141,65 +143,81 @@ class _Table:
         return self.seats[seat] if self.seats else self.full
 
     def fulfil(self, request: Request, bots: Sequence[Bot], rng: Rng) -> None:
-        if isinstance(request, Decide):
-            move = bots[request.seat].choose(self.game, self.state_of(request.seat), request.seat)
-            if move is TIMEOUT:
-                move = self.game.default_move(self.state_of(request.seat), request.seat)
-            shown = self.game.reveals(self.state_of(request.seat), move)
-            self.publish(Move(request.seat, move, self._faces(shown)))
-        elif isinstance(request, Shuffle):
-            deck = {request.first_handle + j: face for j, face in enumerate(shuffled(request.cards, rng))}
-            self.faces.update(deck)
-            self.publish(Shuffled(deck), lambda seat: Shuffled())
-        elif isinstance(request, ShuffleOwned):
-            owner = request.owner
-            cards = tuple(sorted(decision(bots[owner], self.game, self.state_of(owner), owner)))
-            self.game.check_composition(self.state_of(owner), owner, cards)
-            deck = {request.first_handle + j: face for j, face in enumerate(shuffled(cards, rng))}
-            self.faces.update(deck)
-            self.publish(Shuffled(deck, cards), lambda seat: Shuffled({}, cards if seat == owner else ()))
-        elif isinstance(request, Deal):
-            self.publish(
-                Dealt(self._faces(h for _, handles in request.to for h in handles)),
-                lambda seat: Dealt(self._faces(h for to, handles in request.to if to == seat for h in handles)),
-            )
-        elif isinstance(request, PrivateDraw):
-            drawn = {request.first_handle + i: rng.randrange(request.bound) for i in range(request.count)}
-            self.faces.update(drawn)
-            self.publish(PrivateDrawn(drawn), lambda seat: PrivateDrawn(drawn if seat == request.seat else {}))
-        elif isinstance(request, Show):
-            seen = self._faces(request.handles)
-            self.publish(Shown(seen), lambda seat: Shown(seen if seat in request.to else {}))
-        elif isinstance(request, Reveal):
-            self.publish(Revealed(self._faces(request.handles)))
-        elif isinstance(request, PublicRandom):
-            self.publish(RandomValue(rng.randrange(request.bound)))
-        elif isinstance(request, CommitHidden):
-            new = {}
-            for seat in request.seats:
-                data = decision(bots[seat], self.game, self.state_of(seat), seat)
-                self.game.check_hidden(self.state_of(seat), seat, data)
-                new[seat] = data
-                self.hidden[seat] = {**self.hidden.get(seat, {}), **data}
-            self.publish(Committed(new), lambda seat: Committed({seat: new[seat]} if seat in new else {}))
-        elif isinstance(request, OpenHidden):
-            values = self.hidden[request.seat][request.layer]
-            self.publish(Opened(request.seat, request.layer, {cell: values[cell] for cell in request.cells}))
-        elif isinstance(request, OpenSums):
-            self.publish(Summed(tuple(sum(self.hidden[seat][request.layer][cell] for seat, cell in terms) for terms in request.sums)))
-        elif isinstance(request, Simultaneous):
-            choices, defaults = [], []
-            for seat in request.seats:
-                choice = bots[seat].choose(self.game, self.state_of(seat), seat)
-                if choice is TIMEOUT:
-                    choice = self.game.default_move(self.state_of(seat), seat)
-                    defaults.append(seat)
-                choices.append(choice)
-            self.publish(Chosen(tuple(choices), tuple(defaults)))
-        elif isinstance(request, NextDeal):
-            self.publish(DealStarted())
-        else:
+        """Answer ``request`` the way its row in :data:`FULFIL` says."""
+        fulfil = FULFIL.get(type(request))
+        if fulfil is None:
             raise TypeError(f"the referee cannot fulfil {request!r}")
+        fulfil(self, request, bots, rng)
+
+    def _decide(self, request: Decide, bots: Sequence[Bot], rng: Rng) -> None:
+        move = bots[request.seat].choose(self.game, self.state_of(request.seat), request.seat)
+        if move is TIMEOUT:
+            move = self.game.default_move(self.state_of(request.seat), request.seat)
+        shown = self.game.reveals(self.state_of(request.seat), move)
+        self.publish(Move(request.seat, move, self._faces(shown)))
+
+    def _shuffle(self, request: Shuffle, bots: Sequence[Bot], rng: Rng) -> None:
+        deck = {request.first_handle + j: face for j, face in enumerate(shuffled(request.cards, rng))}
+        self.faces.update(deck)
+        self.publish(Shuffled(deck), lambda seat: Shuffled())
+
+    def _shuffle_owned(self, request: ShuffleOwned, bots: Sequence[Bot], rng: Rng) -> None:
+        owner = request.owner
+        cards = tuple(sorted(decision(bots[owner], self.game, self.state_of(owner), owner)))
+        self.game.check_composition(self.state_of(owner), owner, cards)
+        deck = {request.first_handle + j: face for j, face in enumerate(shuffled(cards, rng))}
+        self.faces.update(deck)
+        self.publish(Shuffled(deck, cards), lambda seat: Shuffled({}, cards if seat == owner else ()))
+
+    def _deal(self, request: Deal, bots: Sequence[Bot], rng: Rng) -> None:
+        self.publish(
+            Dealt(self._faces(h for _, handles in request.to for h in handles)),
+            lambda seat: Dealt(self._faces(h for to, handles in request.to if to == seat for h in handles)),
+        )
+
+    def _private_draw(self, request: PrivateDraw, bots: Sequence[Bot], rng: Rng) -> None:
+        drawn = {request.first_handle + i: rng.randrange(request.bound) for i in range(request.count)}
+        self.faces.update(drawn)
+        self.publish(PrivateDrawn(drawn), lambda seat: PrivateDrawn(drawn if seat == request.seat else {}))
+
+    def _show(self, request: Show, bots: Sequence[Bot], rng: Rng) -> None:
+        seen = self._faces(request.handles)
+        self.publish(Shown(seen), lambda seat: Shown(seen if seat in request.to else {}))
+
+    def _reveal(self, request: Reveal, bots: Sequence[Bot], rng: Rng) -> None:
+        self.publish(Revealed(self._faces(request.handles)))
+
+    def _public_random(self, request: PublicRandom, bots: Sequence[Bot], rng: Rng) -> None:
+        self.publish(RandomValue(rng.randrange(request.bound)))
+
+    def _commit_hidden(self, request: CommitHidden, bots: Sequence[Bot], rng: Rng) -> None:
+        new = {}
+        for seat in request.seats:
+            data = decision(bots[seat], self.game, self.state_of(seat), seat)
+            self.game.check_hidden(self.state_of(seat), seat, data)
+            new[seat] = data
+            self.hidden[seat] = {**self.hidden.get(seat, {}), **data}
+        self.publish(Committed(new), lambda seat: Committed({seat: new[seat]} if seat in new else {}))
+
+    def _open_hidden(self, request: OpenHidden, bots: Sequence[Bot], rng: Rng) -> None:
+        values = self.hidden[request.seat][request.layer]
+        self.publish(Opened(request.seat, request.layer, {cell: values[cell] for cell in request.cells}))
+
+    def _open_sums(self, request: OpenSums, bots: Sequence[Bot], rng: Rng) -> None:
+        self.publish(Summed(tuple(sum(self.hidden[seat][request.layer][cell] for seat, cell in terms) for terms in request.sums)))
+
+    def _simultaneous(self, request: Simultaneous, bots: Sequence[Bot], rng: Rng) -> None:
+        choices, defaults = [], []
+        for seat in request.seats:
+            choice = bots[seat].choose(self.game, self.state_of(seat), seat)
+            if choice is TIMEOUT:
+                choice = self.game.default_move(self.state_of(seat), seat)
+                defaults.append(seat)
+            choices.append(choice)
+        self.publish(Chosen(tuple(choices), tuple(defaults)))
+
+    def _next_deal(self, request: NextDeal, bots: Sequence[Bot], rng: Rng) -> None:
+        self.publish(DealStarted())
 
     def _faces(self, handles: Any) -> dict[Handle, Face]:
         return {h: self.faces[h] for h in handles}
@@ -225,3 +243,22 @@ class _Table:
                 raise Divergence(f"seat {seat}'s public view differs after {event!r}")
             if self.game.view(state, seat) != self.game.view(self.full, seat):
                 raise Divergence(f"seat {seat}'s own view differs after {event!r}")
+
+
+FULFIL: Mapping[type, Callable[[_Table, Any, Sequence[Bot], Rng], None]] = {
+    Decide: _Table._decide,
+    Shuffle: _Table._shuffle,
+    ShuffleOwned: _Table._shuffle_owned,
+    Deal: _Table._deal,
+    Show: _Table._show,
+    Reveal: _Table._reveal,
+    PublicRandom: _Table._public_random,
+    PrivateDraw: _Table._private_draw,
+    CommitHidden: _Table._commit_hidden,
+    OpenHidden: _Table._open_hidden,
+    OpenSums: _Table._open_sums,
+    Simultaneous: _Table._simultaneous,
+    NextDeal: _Table._next_deal,
+}
+"""How the referee fulfils each request kind of ``games.requests.REQUESTS``, with plain randomness."""
+check_covers("the referee", FULFIL)

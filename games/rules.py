@@ -10,7 +10,8 @@ own rule ids (a forfeiting seat is :meth:`Rules.present`, ``<id>.seat``; a move 
 deciding seat, ``<id>.turn``; a public value is below its bound, ``<id>.random``; a shuffle's
 faces are its cards, ``<id>.shuffle``), runs the turn timer of a game declared
 :attr:`Rules.timed` (the marker, the count, the :class:`Timeout`), sends a :class:`Forfeit` to
-:meth:`Rules.on_forfeit` and every other event to the handler named for it (``Move`` ->
+:meth:`Rules.on_forfeit` and every other event to the handler the request table names for it
+(``games.requests``: ``Move`` ->
 :meth:`Rules.on_move`, a ``Shuffled`` of a ``ShuffleOwned`` -> :meth:`Rules.on_owned_shuffled`,
 ...), called as ``handler(state, request, event)``. A game overrides the handlers of the
 requests it makes; the others keep refusing. ``spec/games.md`` describes it all.
@@ -60,22 +61,7 @@ from fairtable.games.contract import (
     Timer,
 )
 from fairtable.games.options import TIMER, Option, validate
-
-ANSWERS: dict[type, dict[type, str]] = {
-    Move: {Decide: "on_move"},
-    Shuffled: {Shuffle: "on_shuffled", ShuffleOwned: "on_owned_shuffled"},
-    Dealt: {Deal: "on_dealt"},
-    Shown: {Show: "on_shown"},
-    Revealed: {Reveal: "on_revealed"},
-    RandomValue: {PublicRandom: "on_random"},
-    PrivateDrawn: {PrivateDraw: "on_drawn"},
-    Committed: {CommitHidden: "on_committed"},
-    Opened: {OpenHidden: "on_opened"},
-    Summed: {OpenSums: "on_summed"},
-    Chosen: {Simultaneous: "on_chosen"},
-    DealStarted: {NextDeal: "on_deal_started"},
-}
-"""Each event type: the requests it answers, each with the handler it goes to."""
+from fairtable.games.requests import answers
 
 MARK = "timeout"
 """The key that marks a move as the timer's (``"timeout": true``), the rules' default for a late seat."""
@@ -123,6 +109,8 @@ class Rules(Game[S]):
         raise NotImplementedError(f"{self.id} is timed but keeps no timeouts")
 
     def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> S:
+        """Check the variant, the seat count and the options against what the game declares, then
+        :meth:`start`: a game never sees a setup it did not declare."""
         if variant not in self.variants:
             raise OptionsError(f"unknown variant {variant!r}; {self.id} variants are: {', '.join(self.variants)}")
         low, high = self.seat_range(variant)
@@ -138,6 +126,8 @@ class Rules(Game[S]):
         """The initial state of a checked setup (``options`` complete, defaults filled in)."""
 
     def apply(self, state: S, event: Event) -> S:
+        """Route ``event`` to the handler the request table names for the pending request, refusing
+        events after the end and out of sequence, so no game writes that check itself."""
         request = self.pending(state)
         if isinstance(request, Finished):
             raise RuleError(f"{self.id}.over", "the game is over")
@@ -145,7 +135,7 @@ class Rules(Game[S]):
             if type(event.seat) is not int or event.seat not in self.present(state):
                 raise RuleError(f"{self.id}.seat", f"seat {event.seat!r} is not playing")
             return self.on_forfeit(state, event)
-        handler = ANSWERS.get(type(event), {}).get(type(request))
+        handler = answers(event, request)
         if handler is None:
             raise self._sequence(request, event)
         self._routine(request, event)
@@ -227,33 +217,43 @@ class Rules(Game[S]):
         raise self._sequence(request, event)
 
     def on_shuffled(self, state: S, request: Shuffle, event: Shuffled) -> S:
+        """The state after a ``Shuffled`` answers the pending ``Shuffle``; refused as out of sequence unless the game makes that request."""
         raise self._sequence(request, event)
 
     def on_owned_shuffled(self, state: S, request: ShuffleOwned, event: Shuffled) -> S:
+        """The state after a ``Shuffled`` answers the pending ``ShuffleOwned``; refused as out of sequence unless the game makes that request."""
         raise self._sequence(request, event)
 
     def on_dealt(self, state: S, request: Deal, event: Dealt) -> S:
+        """The state after a ``Dealt`` answers the pending ``Deal``; refused as out of sequence unless the game makes that request."""
         raise self._sequence(request, event)
 
     def on_shown(self, state: S, request: Show, event: Shown) -> S:
+        """The state after a ``Shown`` answers the pending ``Show``; refused as out of sequence unless the game makes that request."""
         raise self._sequence(request, event)
 
     def on_revealed(self, state: S, request: Reveal, event: Revealed) -> S:
+        """The state after a ``Revealed`` answers the pending ``Reveal``; refused as out of sequence unless the game makes that request."""
         raise self._sequence(request, event)
 
     def on_random(self, state: S, request: PublicRandom, event: RandomValue) -> S:
+        """The state after a ``RandomValue`` answers the pending ``PublicRandom``; refused as out of sequence unless the game makes that request."""
         raise self._sequence(request, event)
 
     def on_drawn(self, state: S, request: PrivateDraw, event: PrivateDrawn) -> S:
+        """The state after a ``PrivateDrawn`` answers the pending ``PrivateDraw``; refused as out of sequence unless the game makes that request."""
         raise self._sequence(request, event)
 
     def on_committed(self, state: S, request: CommitHidden, event: Committed) -> S:
+        """The state after a ``Committed`` answers the pending ``CommitHidden``; refused as out of sequence unless the game makes that request."""
         raise self._sequence(request, event)
 
     def on_opened(self, state: S, request: OpenHidden, event: Opened) -> S:
+        """The state after a ``Opened`` answers the pending ``OpenHidden``; refused as out of sequence unless the game makes that request."""
         raise self._sequence(request, event)
 
     def on_summed(self, state: S, request: OpenSums, event: Summed) -> S:
+        """The state after a ``Summed`` answers the pending ``OpenSums``; refused as out of sequence unless the game makes that request."""
         raise self._sequence(request, event)
 
     def on_chosen(self, state: S, request: Simultaneous, event: Chosen, timeouts: tuple[Timeout, ...] = ()) -> S:
@@ -261,4 +261,5 @@ class Rules(Game[S]):
         raise self._sequence(request, event)
 
     def on_deal_started(self, state: S, request: NextDeal, event: DealStarted) -> S:
+        """The state after a ``DealStarted`` answers the pending ``NextDeal``; refused as out of sequence unless the game makes that request."""
         raise self._sequence(request, event)

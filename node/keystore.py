@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 
 from fairtable.node.files import FileError, write_secret_file
-from fairtable.protocol.identity import IdentityError, PublicKey, SecretKey
+from fairtable.protocol import IdentityError, PublicKey, SecretKey
 
 
 class KeyFileError(Exception):

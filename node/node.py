@@ -27,7 +27,7 @@ from typing import Any
 
 import trio
 
-from fairtable.games.contract import GameError
+from fairtable.games import GameError
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.exchange import ExchangeHost, parse_address
@@ -52,11 +52,8 @@ from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
 from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
-from fairtable.protocol.codec import CodecError, encode
-from fairtable.protocol.identity import PublicKey
-from fairtable.protocol.session.errors import NotYourTurn, Rejected
-from fairtable.protocol.session.proof import ProofError
-from fairtable.protocol.session.slots import CHOICE, MOVE
+from fairtable.protocol import CodecError, PublicKey
+from fairtable.protocol.session import NotYourTurn, ProofError, Rejected
 
 log = logging.getLogger("fairtable.node")
 
@@ -234,10 +231,7 @@ class Node:
 
     async def move(self, table: str, move: Any) -> None:
         live = self._table(table)
-        session = live.session
-        listed = session.legal_moves()
-        unlisted_choice = session.decision_kind == CHOICE and not listed  # a salvo: built as the game describes, judged by it
-        if session.decision_kind in (MOVE, CHOICE) and not unlisted_choice and encode(move) not in {encode(m) for m in listed}:
+        if live.session.unlisted(move):
             raise ServiceError(f"{json.dumps(move, default=str)} is not one of this seat's legal moves now", ILLEGAL)
         try:
             live.play(move)

@@ -18,16 +18,26 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games.contract import Chosen, DealStarted, Event, Forfeit, Game, Move, Revealed
-from fairtable.games.results import describe
+from fairtable.games import Chosen, DealStarted, Event, Forfeit, Game, Move, Revealed, describe
 from fairtable.node.api.jsonvalues import jsonable
-from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.session.errors import Rejected, Violation
-from fairtable.protocol.session.slots import ABSENT, DISPUTE, HIDDEN, MOVE, OPEN, RESIGN, REVEAL
-from fairtable.protocol.session.table import TableSession
-from fairtable.protocol.session.verify import Report, load, revealed_seeds, reveals_of, verify
-from fairtable.protocol.transcript_file import TranscriptFile
+from fairtable.protocol import Envelope, ProtocolError, TranscriptFile
+from fairtable.protocol.session import (
+    ABSENT,
+    DISPUTE,
+    HIDDEN,
+    MOVE,
+    OPEN,
+    RESIGN,
+    REVEAL,
+    Rejected,
+    Report,
+    TableSession,
+    Violation,
+    revealed_seeds,
+    reveals_of,
+    verify,
+)
+from fairtable.protocol.session import load_for_verification as load
 
 FORMAT = "fairtable-export"
 VERSION = 1

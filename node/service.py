@@ -12,8 +12,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from fairtable.games import registry
-from fairtable.games.contract import Game, GameError
+from fairtable.games import Game, GameError, registry
 
 REFUSED = "refused"
 """The node will not do it; the message says why (a full table, bad options, a peer's refusal, ...)."""

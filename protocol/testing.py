@@ -29,6 +29,8 @@ than its honest message, to see the others refuse it."""
 MAX_ENVELOPES = 100_000
 """Where :meth:`SelfPlay.play` gives up: a game that never ends is a bug, not a long game."""
 
+__all__ = ["MAX_ENVELOPES", "SelfPlay", "Tamper", "derive", "make_bot"]
+
 
 def derive(seed: bytes, label: str, index: int) -> bytes:
     """Per-purpose bytes from a self-play seed (``label``: key, secret, nonce, bot; ``index``: the

@@ -27,8 +27,9 @@ from contextlib import contextmanager
 from fairtable.games import registry
 from fairtable.games.contract import Game
 from fairtable.games.testing.check import Flaky, Sampling, check_game, flaky_random, plain_random
+from fairtable.games.testing.counting import COUNTING, Counting
 
-__all__ = ["Flaky", "Sampling", "check_game", "flaky_random", "plain_random", "registered"]
+__all__ = ["COUNTING", "Counting", "Flaky", "Sampling", "check_game", "flaky_random", "plain_random", "registered"]
 
 
 @contextmanager

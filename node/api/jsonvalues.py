@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fairtable.protocol.codec import DEFAULT_LIMITS, INT_MAX, INT_MIN
+from fairtable.protocol import DEFAULT_LIMITS, INT_MAX, INT_MIN
 
 MAX_DEPTH = DEFAULT_LIMITS.max_depth
 

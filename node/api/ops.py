@@ -13,12 +13,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games import registry
-from fairtable.games.contract import GameError
+from fairtable.games import GameError, registry
 from fairtable.node.api.jsonvalues import RequestError, bad_request
 from fairtable.node.lobby.invite import Invite, InviteError, parse_invite
 from fairtable.node.service import REFUSED, STORAGE, NodeService, ServiceError, TableUpdate
-from fairtable.protocol.identity import IdentityError, parse_fingerprint
+from fairtable.protocol import IdentityError, parse_fingerprint
 
 Check = tuple[str, Callable[[Any], bool]]
 STRING: Check = ("a string", lambda value: isinstance(value, str))

@@ -28,12 +28,11 @@ from urllib.parse import urlsplit
 import h11
 import trio
 
-from fairtable.games import registry
-from fairtable.games.contract import GameError
+from fairtable.games import GameError, registry
 from fairtable.node.api.jsonvalues import dumps
 from fairtable.node.api.login import Logins
 from fairtable.node.replay import replay_chunks
-from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol import ProtocolError
 
 WEB = importlib.resources.files("fairtable.node") / "web"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",

@@ -16,7 +16,7 @@ from typing import Any
 
 import trio
 
-from fairtable.games.results import describe
+from fairtable.games import describe
 from fairtable.node.node import Node
 from fairtable.node.service import NodeService, ServiceError
 

@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fairtable.games.options import Choice, Flag, Integer, Option
+from fairtable.games import Choice, Flag, Integer, Option
 
 FLAG_WORDS = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
 

@@ -31,9 +31,7 @@ from fairtable.node.peer.errors import ChannelClosed, ChannelError
 from fairtable.node.peer.messages import PEER_VERSION, BadMessage, message, parse
 from fairtable.node.service import ServiceError
 from fairtable.node.tasks import race
-from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.identity import PublicKey, SecretKey
-from fairtable.protocol.signed import Signable
+from fairtable.protocol import ProtocolError, PublicKey, SecretKey, Signable
 
 log = logging.getLogger("fairtable.node")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fairtable.node.lobby.exchange import parse_address
-from fairtable.protocol.identity import IdentityError, parse_fingerprint
+from fairtable.protocol import IdentityError, parse_fingerprint
 
 PREFIX = "ft:"
 

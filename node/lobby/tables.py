@@ -23,8 +23,7 @@ from fairtable.node.table.journal import TableFiles
 from fairtable.node.table.live import LiveTable
 from fairtable.node.table.mesh import Mesh
 from fairtable.node.updates import Updates
-from fairtable.protocol.genesis import Genesis, GenesisError, Seat, SignedGenesis
-from fairtable.protocol.identity import SecretKey
+from fairtable.protocol import Genesis, GenesisError, Seat, SecretKey, SignedGenesis
 
 NONCE_SIZE = 16
 _LISTING = {"game", "host", "joined", "lobby", "options", "seats", "started", "variant"}

@@ -24,8 +24,7 @@ import trio
 from fairtable.node.peer.errors import ChannelClosed, ChannelError, ChannelTimeout, HandshakeError, MessageTooLarge, PayloadError
 from fairtable.node.peer.framing import MAX_FRAME, FrameReader, send_frame
 from fairtable.node.peer.handshake import MAX_PLAINTEXT, Handshake, Transport
-from fairtable.protocol.codec import CodecError, Value, decode, encode
-from fairtable.protocol.identity import PublicKey, SecretKey
+from fairtable.protocol import CodecError, PublicKey, SecretKey, Value, decode, encode
 
 HANDSHAKE_TIMEOUT = 10.0
 # Handshake messages are at most 205 bytes; the lower cap bounds what an unauthenticated peer can make us buffer.

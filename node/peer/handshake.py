@@ -20,8 +20,7 @@ from noise.connection import Keypair, NoiseConnection
 from noise.exceptions import NoiseInvalidMessage, NoiseValueError
 
 from fairtable.node.peer.errors import DecryptError, HandshakeError, IdentityMismatch
-from fairtable.protocol.codec import CodecError, decode, encode
-from fairtable.protocol.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, IdentityError, PublicKey, SecretKey
+from fairtable.protocol import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, CodecError, IdentityError, PublicKey, SecretKey, decode, encode
 
 PROTOCOL_NAME = b"Noise_XX_25519_ChaChaPoly_SHA256"
 PROLOGUE = b"fairtable/v1/channel"

@@ -57,7 +57,7 @@ from libp2p.tools.anyio_service import background_trio_service
 from fairtable.node.peer.channel import HANDSHAKE_TIMEOUT, Channel, accept_channel, open_channel
 from fairtable.node.peer.errors import ChannelError, ChannelTimeout, HandshakeError
 from fairtable.node.peer.peerid import PeerIdError, libp2p_seed, peer_id_bytes, peer_id_text, seat_key
-from fairtable.protocol.identity import PublicKey, SecretKey
+from fairtable.protocol import PublicKey, SecretKey
 
 PROTOCOL_ID = TProtocol("/fairtable/channel/1")
 CIRCUIT = "/p2p-circuit"

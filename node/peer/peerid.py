@@ -18,7 +18,7 @@ import base58
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fairtable.protocol.identity import PUBLIC_KEY_SIZE, IdentityError, PublicKey, SecretKey
+from fairtable.protocol import PUBLIC_KEY_SIZE, IdentityError, PublicKey, SecretKey
 
 _PREFIX = bytes([0x00, 0x24, 0x08, 0x01, 0x12, PUBLIC_KEY_SIZE])
 PEER_ID_SIZE = len(_PREFIX) + PUBLIC_KEY_SIZE

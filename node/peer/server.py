@@ -34,7 +34,7 @@ from fairtable.node.loglimit import LogLimiter
 from fairtable.node.peer.channel import Channel, accept_channel
 from fairtable.node.peer.errors import ChannelError
 from fairtable.node.peer.messages import BadMessage, OtherVersion, message, parse
-from fairtable.protocol.identity import PublicKey, SecretKey
+from fairtable.protocol import PublicKey, SecretKey
 
 log = logging.getLogger("fairtable.node")
 

@@ -28,13 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from fairtable.node.files import FileError, write_atomically, write_secret_file
-from fairtable.protocol import codec
-from fairtable.protocol.envelope import Envelope, EnvelopeError
-from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.genesis import GenesisError, SignedGenesis
-from fairtable.protocol.session.errors import Violation
-from fairtable.protocol.session.replica import Choices, Kept, Placed, Record
-from fairtable.protocol.transcript_file import RECORD_LIMITS, record_bytes
+from fairtable.protocol import RECORD_LIMITS, Envelope, EnvelopeError, GenesisError, ProtocolError, SignedGenesis, codec, record_bytes
+from fairtable.protocol.session import Choices, Kept, Placed, Record, Violation
 
 SECRET_SIZE = 32
 FORMAT = "fairtable-journal"

@@ -32,7 +32,7 @@ from fairtable.node.peer.messages import PEER_VERSION, BadMessage, message, pars
 from fairtable.node.ratelimit import TokenBucket
 from fairtable.node.table.live import LiveTable, Outcome
 from fairtable.node.tasks import race
-from fairtable.protocol.envelope import Envelope, EnvelopeError
+from fairtable.protocol import Envelope, EnvelopeError
 
 log = logging.getLogger("fairtable.node")
 

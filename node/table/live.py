@@ -30,26 +30,14 @@ from typing import Any
 
 import trio
 
-from fairtable.games import bots, registry
-from fairtable.games.referee import Bot
-from fairtable.games.results import describe
+from fairtable.games import Bot, bots, describe, registry
 from fairtable.node.service import TableUpdate
 from fairtable.node.table.journal import Journal, JournalError, TableFiles
-from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.genesis import SignedGenesis
-from fairtable.protocol.identity import PublicKey, SecretKey
-from fairtable.protocol.session import replica as rep
-from fairtable.protocol.session.errors import Violation
-from fairtable.protocol.session.proof import proof_of
-from fairtable.protocol.session.recent import Recent
-from fairtable.protocol.session.slots import CHOICE, DECK, HIDDEN, MOVE
-from fairtable.protocol.session.table import TableSession
-from fairtable.protocol.transcript_file import TranscriptFile, dump
+from fairtable.protocol import Envelope, PublicKey, SecretKey, SignedGenesis, TranscriptFile, dump
+from fairtable.protocol.session import DEFAULT, Offered, Outcome, Recent, Replica, TableSession, Violation, proof_of
+from fairtable.protocol.session import Timing as ReplicaTiming
 
 log = logging.getLogger("fairtable.node")
-
-Outcome = rep.Outcome
-Offered = rep.Offered
 
 MIN_RETRY_SECONDS = 0.1
 MAX_RETRY_SECONDS = 2.0
@@ -70,10 +58,6 @@ class Timing:
 
     grace: float = 30.0
     bot_delay: float = 0.0
-
-
-RANDOM_PLACEMENT = {"random": True}
-"""What a client sends instead of hidden data to have its node draw a random legal one."""
 
 
 class LiveTable:
@@ -114,14 +98,14 @@ class LiveTable:
             self.replica.claims_from = self.clock() + REJOIN_SECONDS
         self._commit(changed=True)
 
-    def _restored(self, claims_from: float = 0.0) -> rep.Replica:
+    def _restored(self, claims_from: float = 0.0) -> Replica:
         """A replica rebuilt from the journal alone: what the disk holds is what this node did."""
         contents, journal = self.files.load_journal()
         if self.journal is not None:
             self.journal.close()
         self.journal = journal
-        replica = rep.Replica(self.genesis, seat=self.seat, key=self._key, secret=self._secret, private=contents.choices,
-                              timing=rep.Timing(self.timing.grace), now=self.clock())
+        replica = Replica(self.genesis, seat=self.seat, key=self._key, secret=self._secret, private=contents.choices,
+                              timing=ReplicaTiming(self.timing.grace), now=self.clock())
         replica.claims_from = claims_from
         replica.load(contents.placed, contents.kept, self.clock(), contents.since)
         return replica
@@ -130,33 +114,41 @@ class LiveTable:
 
     @property
     def session(self) -> TableSession:
+        """The replica's session: the game's state and this seat's view of it."""
         return self.replica.session
 
     @property
     def table_id(self) -> bytes:
+        """The table's id (its genesis hash)."""
         return self.genesis.table_id
 
     @property
     def name(self) -> str:
+        """A short name for logs: the first hex digits of the table id."""
         return self.table_id.hex()[:12]
 
     @property
     def finished(self) -> bool:
+        """The game and its seed rounds are over here."""
         return self.replica.finished
 
     @property
     def envelopes(self) -> Recent[Envelope]:
+        """The canonical chain this node holds."""
         return self.replica.chain
 
     @property
     def forks(self) -> list[int]:
+        """Slots where this node switched to a better envelope: evidence a peer may need."""
         return self.replica.forks
 
     @property
     def seat_count(self) -> int:
+        """How many seats the table has."""
         return self.session.seat_count
 
     def seat_key(self, seat: int) -> PublicKey:
+        """``seat``'s public key, from the genesis: what its envelopes are checked against."""
         return self.genesis.genesis.seats[seat].key
 
     def transcript_bytes(self) -> bytes:
@@ -164,6 +156,7 @@ class LiveTable:
         return dump(TranscriptFile(self.session.transcript(), evidence=tuple(self.replica.off_chain())))
 
     def violations(self) -> list[Violation]:
+        """Every violation found so far, on the chain and in the evidence it holds."""
         return self.replica.violations()
 
     def proof_bytes(self, index: int) -> bytes:
@@ -183,14 +176,10 @@ class LiveTable:
 
     def turn_clock(self) -> dict | None:
         """``{"seat", "seconds"}``: the seat whose timed decision is open, and its time left by our clock."""
-        slot, session = self.replica.slot, self.session
-        turn = rep.turn_seconds(session)
-        due = session.slot
-        if slot is None or due is None or not due.decision or not turn or not rep.timed(session.pending):
-            return None
-        return {"seat": slot.seat, "seconds": round(max(0.0, slot.since + turn - self.clock()), 3)}
+        return self.replica.turn_clock(self.clock())
 
     def update(self) -> TableUpdate:
+        """What clients are told about this table now: view, legal moves, clock, result, findings."""
         session = self.session
         genesis = self.genesis.genesis
         view, legal = session.view(), session.legal_moves()
@@ -247,10 +236,7 @@ class LiveTable:
 
     def _decide(self, decision: Any) -> None:
         """Sign ``decision`` into the replica; the caller commits it (alone, or with what it answers)."""
-        session = self.session
-        if session.decision_kind in (HIDDEN, DECK) and decision == RANDOM_PLACEMENT:
-            decision = session.game.random_hidden(session.state, self.seat, session.pending, random.SystemRandom())
-        self.replica.decide(decision, self.clock())
+        self.replica.decide(decision, self.clock(), random.SystemRandom())
 
     def resign(self) -> None:
         """Resign at this seat's next resignable slot (now, if it is one)."""
@@ -364,10 +350,8 @@ class LiveTable:
             return None
         if self.bot is not None:
             return slot.since + self.timing.bot_delay, self._bot_move
-        if session.decision_kind == MOVE and len(session.legal_moves()) == 1:
-            return slot.since, self._forced_move
-        deadline = self.replica.decision_deadline()
-        return None if deadline is None else (deadline, self._default_move)
+        due = self.replica.due_decision()
+        return None if due is None else (due[0], self._play_due)
 
     def _next(self) -> tuple[float, Callable[[], None]] | None:
         """The earliest timed action: a retry of the disk, the table's own (claims, settling) or this seat's."""
@@ -443,19 +427,11 @@ class LiveTable:
         self._decide(bots.decision(self.bot, session.game, session.state, self.seat))
         self._commit()
 
-    def _forced_move(self) -> None:
-        """A decision with one legal move (e.g. telling whether a hit sank a ship) is no choice: play it."""
-        (move,) = self.session.legal_moves()
-        self._decide(move)
-        self._commit()
-
-    def _default_move(self) -> None:
-        session = self.session
-        log.info("table %s: the turn timer ran out; playing the default", self.name)
-        if session.decision_kind in (HIDDEN, DECK):
-            self._decide(RANDOM_PLACEMENT)  # hidden data or a deck not chosen in time: a random legal one
-        elif session.decision_kind == CHOICE:
-            self.replica.default_choice(self.clock())
-        else:
-            self._decide(session.game.default_move(session.state, self.seat))
+    def _play_due(self) -> None:
+        """The replica's due decision: the one legal move (no choice at all), or the rules' default
+        once the turn timer ran out (hidden data or a composition drawn at random)."""
+        due = self.replica.due_decision()
+        if due is not None and due[1] == DEFAULT:
+            log.info("table %s: the turn timer ran out; playing the default", self.name)
+        self.replica.play_due(self.clock(), random.SystemRandom())
         self._commit()

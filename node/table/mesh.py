@@ -27,9 +27,7 @@ from fairtable.node.table.journal import JournalError, TableFiles
 from fairtable.node.table.link import Link, hello
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.updates import Updates
-from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.genesis import GenesisError, SignedGenesis
-from fairtable.protocol.identity import PublicKey, SecretKey
+from fairtable.protocol import GenesisError, ProtocolError, PublicKey, SecretKey, SignedGenesis
 from fairtable.protocol.testing import make_bot
 
 log = logging.getLogger("fairtable.node")

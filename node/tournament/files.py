@@ -13,9 +13,8 @@ from pathlib import Path
 
 from fairtable.node.files import write_atomically
 from fairtable.node.table.journal import JournalError
-from fairtable.protocol import codec
-from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.tournament.bundle import FILE_NAME, Tournament
+from fairtable.protocol import ProtocolError, codec
+from fairtable.protocol.tournament import FILE_NAME, Tournament
 
 TABLE_SUFFIX = ".ftt"
 

@@ -21,10 +21,8 @@ from fairtable.node.lobby.exchange import ExchangeGuest, ExchangeHost, Kind, Off
 from fairtable.node.peer.channel import Channel
 from fairtable.node.peer.messages import BadMessage
 from fairtable.node.service import ServiceError, TournamentLobby
-from fairtable.protocol.identity import SecretKey
-from fairtable.protocol.tournament.bundle import Tournament
-from fairtable.protocol.tournament.record import DRAW_SIZE, Participant, Record, RecordError, SignedRecord, commitment
-from fairtable.protocol.tournament.structure import Format
+from fairtable.protocol import SecretKey
+from fairtable.protocol.tournament import DRAW_SIZE, Format, Participant, Record, RecordError, SignedRecord, Tournament, commitment
 
 log = logging.getLogger("fairtable.node")
 

@@ -31,11 +31,8 @@ from fairtable.node.table.mesh import Mesh
 from fairtable.node.tournament.files import TournamentFiles
 from fairtable.node.tournament.lobby import TournamentGuest, TournamentHost
 from fairtable.node.updates import Updates
-from fairtable.protocol.genesis import Genesis, GenesisError, SignedGenesis
-from fairtable.protocol.identity import PublicKey, SecretKey
-from fairtable.protocol.tournament.bundle import Tournament, check_table
-from fairtable.protocol.tournament.progress import Progress, Table, progress
-from fairtable.protocol.tournament.results import Outcome
+from fairtable.protocol import Genesis, GenesisError, PublicKey, SecretKey, SignedGenesis
+from fairtable.protocol.tournament import Outcome, Progress, Table, Tournament, check_table, progress
 
 T = TypeVar("T")
 

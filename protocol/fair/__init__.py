@@ -15,3 +15,54 @@ reveals it after the game, so a verifier can recompute every secret step. The mo
 
 All of it is sans-IO and deterministic; ``spec/fairness.md`` describes it byte for byte.
 """
+
+from fairtable.protocol.fair.deck_proofs import KeyCommitments, card_points, check_key, commit_keys, prove_stage, verify_stage
+from fairtable.protocol.fair.edwards import ProofOps, check_points
+from fairtable.protocol.fair.group import Ops, first_off_curve, hash_to_point, hash_to_points, ladder_scalars, scalar_from
+from fairtable.protocol.fair.mental_deck import (
+    Deck,
+    DeckKeys,
+    Entries,
+    check_keys,
+    check_stage,
+    key_body,
+    open_position,
+    open_positions,
+    run_stage,
+    stage_body,
+    verify_deck,
+)
+from fairtable.protocol.fair.public_random import chain_link
+from fairtable.protocol.fair.seeds import GameRef, Seed, Stream
+
+__all__ = [
+    "Deck",
+    "DeckKeys",
+    "Entries",
+    "GameRef",
+    "KeyCommitments",
+    "Ops",
+    "ProofOps",
+    "Seed",
+    "Stream",
+    "card_points",
+    "chain_link",
+    "check_key",
+    "check_keys",
+    "check_points",
+    "check_stage",
+    "commit_keys",
+    "first_off_curve",
+    "hash_to_point",
+    "hash_to_points",
+    "key_body",
+    "ladder_scalars",
+    "open_position",
+    "open_positions",
+    "prove_stage",
+    "run_stage",
+    "scalar_from",
+    "stage_body",
+    "verify_deck",
+    "verify_stage",
+]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from fairtable.games.contract import OptionsError
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import ProtocolError
+from fairtable.protocol.fair.errors import FairnessError
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class Violation:
     suspects: tuple[int, ...] = ()
 
     def to_value(self) -> dict:
+        """As a canonical value (sorted keys, no floats): what reports, clients and test vectors carry."""
         value = {"detail": self.detail, "index": self.index, "rule": self.rule, "seat": self.seat, "suspects": list(self.suspects)}
         if self.evidence is not None:
             value["evidence"] = self.evidence.to_value()
@@ -51,3 +53,9 @@ class SetupError(ProtocolError, OptionsError):
     An :class:`~games.contract.OptionsError` too, since that is what the game said; a
     :class:`ProtocolError` because it is the session that refuses the table.
     """
+
+
+def malformed(seat: int, what: str) -> FairnessError:
+    """A body that is not what its kind must be (``session.malformed``), named against its seat:
+    no secret is needed to tell, so it is refused live and by the verifier alike."""
+    return FairnessError(seat, "session.malformed", what)

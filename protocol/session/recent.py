@@ -63,6 +63,7 @@ class Recent(Sequence[T], Generic[T]):
         return f"Recent(first={self.first}, {self._held!r})"
 
     def append(self, item: T) -> None:
+        """Add ``item`` at the end; earlier items keep their indices, forgotten or not."""
         self._held.append(item)
 
     def held(self) -> list[T]:

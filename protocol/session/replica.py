@@ -33,14 +33,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fairtable.games.contract import CommitHidden, Decide, Request, ShuffleOwned, Simultaneous, Timer
+from fairtable.games.contract import CommitHidden, Decide, Request, Rng, ShuffleOwned, Simultaneous, Timer
 from fairtable.games.options import IDLE_SECONDS
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.genesis import SignedGenesis
 from fairtable.protocol.identity import SecretKey
 from fairtable.protocol.session.errors import NotYourTurn, Rejected, Violation
 from fairtable.protocol.session.recent import Recent
-from fairtable.protocol.session.slots import ABSENT, DISPUTE, SEED
+from fairtable.protocol.session.slots import ABSENT, DISPUTE, MOVE, SEED
 from fairtable.protocol.session.table import TableSession
 from fairtable.protocol.transcript import EquivocationProof
 
@@ -49,6 +49,11 @@ Rank = tuple[int, int, bytes]
 
 STOPPERS = (ABSENT, DISPUTE)
 """Kinds any seat may send out of turn; each ends the game (``spec/session.md`` §5, §6)."""
+
+FORCED = "forced"
+"""A decision with one legal move: it is played at once (:meth:`Replica.due_decision`)."""
+DEFAULT = "default"
+"""A timed decision whose turn timer ran out: the rules' default is played (:meth:`Replica.due_decision`)."""
 
 POOL_PER_SEAT = 256
 """Envelopes of one seat a replica keeps off its chain (ahead of it, on forks, as evidence)."""
@@ -67,10 +72,15 @@ class Timing:
 
     @property
     def settle_seconds(self) -> float:
+        """How long an out-of-turn stopper stands before this seat builds on it (``settle``, else one
+        grace): the late seat's own envelope may still win the slot."""
         return self.grace if self.settle is None else self.settle
 
 
 class Outcome(enum.Enum):
+    """What became of an envelope offered to a replica: what a node tells its link (keep, ignore,
+    or hold the peer to account)."""
+
     ACCEPTED = "accepted"
     """On the chain now."""
     DUPLICATE = "duplicate"
@@ -90,6 +100,8 @@ class Outcome(enum.Enum):
 
 @dataclass(frozen=True)
 class Offered:
+    """An :class:`Outcome` and, for anything but acceptance, why: what the node logs and tells a client."""
+
     outcome: Outcome
     reason: str = ""
 
@@ -161,6 +173,7 @@ class TimingFork:
     exposed: tuple[int, ...] = ()
 
     def to_value(self) -> dict:
+        """As a canonical value (sorted keys, no floats): what reports, clients and test vectors carry."""
         return {"claimants": list(self.claimants), "exposed": list(self.exposed), "held_by": self.held_by,
                 "index": self.index, "seat": self.seat}
 
@@ -276,19 +289,23 @@ class Replica:
 
     @property
     def auditing(self) -> bool:
+        """The verifier's replica: it holds no seat and signs nothing."""
         return self.seat is None
 
     @property
     def chain(self) -> Recent[Envelope]:
+        """The canonical chain as this replica holds it (the session's accepted envelopes)."""
         return self.session.envelopes
 
     @property
     def head(self) -> bytes:
+        """The hash the next envelope's ``prev`` must name: the last envelope's, or the table id."""
         return self.session.head
 
     @property
     def finished(self) -> bool:
-        return self.session.finished
+        """The session's flow has ended (read off its slot: the hottest check of every arrival)."""
+        return self.session.slot is None
 
     @property
     def slot(self) -> SlotInfo | None:
@@ -302,6 +319,7 @@ class Replica:
         return sorted(found, key=lambda v: v.index)
 
     def proofs(self) -> list[EquivocationProof]:
+        """Every equivocation seen: two envelopes one seat signed for one slot, kept as proof."""
         return [EquivocationProof(self.genesis, kept.twin, kept.envelope) for kept in self.evidence.values() if kept.twin is not None]
 
     def off_chain(self) -> list[Envelope]:
@@ -448,26 +466,58 @@ class Replica:
         if claim_at is not None and now >= claim_at and not self.finished:
             self._claim(now)
 
-    def decide(self, decision: Any, now: float) -> Envelope:
-        """Sign this seat's decision (a move, hidden data or a simultaneous choice). Raises
-        :class:`NotYourTurn` or :class:`Rejected` and changes nothing when it is not allowed."""
-        self._refuse_twice()
-        before = self.session.private_value()
-        kind, body = self.session.decide(decision)
-        if self.session.private_value() != before:
-            self._records.append(Choices(self.session.private_value()))
-        return self._sign_own(kind, body, now)
+    def decide(self, decision: Any, now: float, rng: Rng | None = None) -> Envelope:
+        """Sign this seat's decision (a move, hidden data, a simultaneous choice or a composition;
+        ``rng`` draws a random legal placement for :data:`~fairtable.protocol.session.own.RANDOM_PLACEMENT`).
+        Raises :class:`NotYourTurn` or :class:`Rejected` and changes nothing when it is not allowed."""
+        return self._sign_decision(lambda: self.session.decide(decision, rng), now)
 
-    def default_choice(self, now: float) -> Envelope:
-        """This seat's timer ran out on a timed simultaneous choice: commit the rules' default, marked so."""
+    def due_decision(self) -> tuple[float, str] | None:
+        """When this seat's open decision is made without it, and how: :data:`FORCED` at once when
+        only one move is legal (no choice at all), :data:`DEFAULT` when its turn timer runs out.
+        None when the decision waits for the seat (or none is open): the node sleeps until then."""
+        slot, session = self.slot, self.session
+        if slot is None or self.seat is None or slot.seat != self.seat or not session.awaiting_decision():
+            return None
+        if session.decision_kind == MOVE and len(session.legal_moves()) == 1:
+            return slot.since, FORCED
+        deadline = self.decision_deadline()
+        return None if deadline is None else (deadline, DEFAULT)
+
+    def play_due(self, now: float, rng: Rng) -> Envelope | None:
+        """Sign what :meth:`due_decision` says is due by ``now``: the one legal move, or the rules'
+        default for the open decision (``rng`` draws hidden data or a composition at random).
+        None when nothing is due yet."""
+        due = self.due_decision()
+        if due is None or now < due[0]:
+            return None
+        if due[1] == FORCED:
+            (move,) = self.session.legal_moves()
+            return self.decide(move, now)
+        return self._sign_decision(lambda: self.session.default_body(rng), now)
+
+    def turn_clock(self, now: float) -> dict | None:
+        """``{"seat", "seconds"}``: the seat whose timed decision is open, and its time left by ``now``
+        (what clients show as the clock); None when no timed decision is open."""
+        slot, session = self.slot, self.session
+        turn = turn_seconds(session)
+        due = session.slot
+        if slot is None or due is None or not due.decision or not turn or not timed(session.pending):
+            return None
+        return {"seat": slot.seat, "seconds": round(max(0.0, slot.since + turn - now), 3)}
+
+    def _sign_decision(self, build: Callable[[], tuple[str, Any]], now: float) -> Envelope:
+        """Sign the ``(kind, body)`` ``build`` makes of this seat's decision, its free choices
+        journalled first (a restart must open what it committed)."""
         self._refuse_twice()
         before = self.session.private_value()
-        kind, body = self.session.default_choice_body()
+        kind, body = build()
         if self.session.private_value() != before:
             self._records.append(Choices(self.session.private_value()))
         return self._sign_own(kind, body, now)
 
     def resign(self, now: float) -> Envelope:
+        """Sign this seat's resignation at its resignable slot; :class:`NotYourTurn` otherwise."""
         self._refuse_twice()
         return self._sign_own(*self.session.resign_body(), now)
 

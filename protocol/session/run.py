@@ -14,17 +14,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games.contract import CommitHidden, Deal, OpenHidden, PrivateDraw, Reveal, Shuffle, ShuffleOwned
+from fairtable.games.contract import Deal, PrivateDraw, Reveal, Shuffle, ShuffleOwned
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import private_stream, simultaneous
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops, is_scalar
-from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, cell_salt, check_full, check_openings, full_body, open_body, root_body
+from fairtable.protocol.fair.hidden_board import check_full, full_body
 from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position, open_positions, repeated
 from fairtable.protocol.fair.public_random import HashChain, check_tip
 from fairtable.protocol.fair.seeds import GameRef, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
 from fairtable.protocol.hashing import digest
+from fairtable.protocol.session.boards import BoardBook
+from fairtable.protocol.session.errors import malformed as _malformed
 from fairtable.protocol.session.recent import Recent
 from fairtable.protocol.session.slots import DECK, DICTATED
 from fairtable.protocol.session.summing import SumBook
@@ -32,8 +34,6 @@ from fairtable.protocol.session.summing import SumBook
 DRAW_LABEL = "draw"
 
 
-def _malformed(seat: int, what: str) -> FairnessError:
-    return FairnessError(seat, "session.malformed", what)
 
 
 def _pairs(seat: int, value: Any, what: str) -> list[tuple[int, Any]]:
@@ -77,11 +77,13 @@ class DeckRecord:
 
     @property
     def run(self) -> GameRun:
+        """Its game, referred to weakly: a finished game is freed at once, not left to the cycle collector."""
         run = self.run_ref()
         assert run is not None, "a deck record outlived its game"
         return run
 
     def keys_of(self, seat: int) -> DeckKeys:
+        """``seat``'s keys for this deck, derived from its seed once and kept: every opening needs them."""
         if seat not in self._derived:
             self._derived[seat] = DeckKeys.derive(self.run.seeds[seat], self.deck)
             self.run.ops.derived += self.deck.size + 1
@@ -108,15 +110,6 @@ class DeckRecord:
         return card.id, repeat
 
 
-@dataclass(eq=False)
-class HeldBoard:
-    """A seat's committed board of one layer: its root and the cells opened so far."""
-
-    board: Board
-    layer: str
-    round: int
-    root: bytes = b""
-    opened: dict[int, int] = field(default_factory=dict)
 
 
 def _failed_reveal(seat: int, handle: int, key: bytes, record: DeckRecord, position: int, failure: FairnessError) -> FairnessError:
@@ -153,11 +146,8 @@ class GameRun:
         self.draws: dict[int, int] = {}
         self.public_faces: dict[int, int] = {}
         self.known_faces: dict[int, int] = {}
-        self.boards: dict[tuple[int, str], HeldBoard] = {}
-        """Each seat's latest board of each layer."""
-        self.committed: list[HeldBoard] = []
-        """Every board committed in this game, in order."""
-        self.hidden_rounds = 0
+        self.hidden = BoardBook(self)
+        """The game's hidden boards (``boards``)."""
         self.choice_rounds = 0
         self.unrevealed: dict[tuple[str, int], bytes] = {}
         """Simultaneous choices committed and not yet revealed: ``(round, seat)`` to the commitment."""
@@ -173,9 +163,11 @@ class GameRun:
     # ------------------------------------------------------------ seeds
 
     def commit_body(self, seat: int) -> dict:
+        """This seat's ``commit`` body: its seed's commitment and its hash chain's tip, binding all its randomness for the game."""
         return start_body(self.seeds[seat], self.chains[seat].tip)
 
     def check_commit(self, seat: int, body: Any) -> tuple[bytes, bytes]:
+        """A ``commit`` body's seed commitment and chain tip, after checking its shape."""
         return check_start(seat, body)
 
     def adopt_commitment(self, seat: int, commitment: tuple[bytes, bytes]) -> None:
@@ -193,14 +185,12 @@ class GameRun:
         """The seed reveal, with every committed choice of the seat still closed: the values of
         each board not fully opened and each simultaneous choice not revealed (the game may have
         ended before it asked for them), so they are checked whatever the result."""
-        boards = [full_body(self._committed(held)) for held in self.owed_boards(seat)]
+        boards = [full_body(self.hidden.committed_board(held)) for held in self.hidden.owed(seat)]
         choices = [{"choice": self.private[f"{round_id}-{seat}"], "round": round_id} for round_id in self.owed_choices(seat)]
         return {**seed_reveal_body(self.seeds[seat]), "boards": boards, "choices": choices}
 
-    def owed_boards(self, seat: int) -> list[HeldBoard]:
-        return [held for held in self.committed if held.board.owner == seat and len(held.opened) < held.board.cells]
-
     def owed_choices(self, seat: int) -> list[str]:
+        """The simultaneous rounds whose choice ``seat`` committed and has not revealed: its seed reveal opens them."""
         return [round_id for round_id, owner in self.unrevealed if owner == seat]
 
     def check_seed(self, seat: int, body: Any) -> Seed:
@@ -209,7 +199,7 @@ class GameRun:
         The openings it carries are checked by :meth:`audit_seed`: a wrong one is recorded
         against the seat, but does not make its (valid) seed unusable.
         """
-        boards = [held.board.name for held in self.owed_boards(seat)]
+        boards = [held.board.name for held in self.hidden.owed(seat)]
         rounds = self.owed_choices(seat)
         if not (isinstance(body, dict) and set(body) == {"boards", "choices", "seed"}
                 and isinstance(body["boards"], tuple) and isinstance(body["choices"], tuple)
@@ -233,7 +223,7 @@ class GameRun:
         """
         seat = seed.seat
         findings: list[FairnessError] = []
-        owed = self.owed_boards(seat)
+        owed = self.hidden.owed(seat)
         completed: dict[str, tuple[int, ...]] = {}
         for held, item in zip(owed, body["boards"]):
             try:
@@ -253,7 +243,7 @@ class GameRun:
                 simultaneous.check_reveals(self.fair, round_id, {seat: self.unrevealed[(round_id, seat)]}, {seat: reveal})
             except FairnessError as exc:
                 findings.append(exc)
-        latest = [held for (owner, _), held in sorted(self.boards.items()) if owner == seat and held in self.committed]
+        latest = [held for (owner, _), held in sorted(self.hidden.boards.items()) if owner == seat and held in self.hidden.committed]
         if findings or not latest or not any(held in owed for held in latest):
             return findings, None
         data = {held.layer: completed.get(held.layer) or tuple(held.opened[i] for i in range(held.board.cells)) for held in latest}
@@ -314,6 +304,7 @@ class GameRun:
         return {seat: tuple(sorted(handles)) for seat, handles in needs.items()}
 
     def reveal_needs(self, request: Reveal) -> dict[int, tuple[int, ...]]:
+        """For a public reveal: which seats must publish their keys for which handles (the holder alone for a card in its hand)."""
         needs: dict[int, list[int]] = {}
         for handle in request.handles:
             if handle in self.public_faces:
@@ -325,6 +316,7 @@ class GameRun:
         return {seat: tuple(sorted(handles)) for seat, handles in needs.items()}
 
     def keys_body(self, seat: int, handles: tuple[int, ...]) -> dict:
+        """This seat's ``keys`` body: its position keys for ``handles``, derived from its seed."""
         keys = []
         for handle in handles:
             record, position = self.handles[handle]
@@ -332,6 +324,7 @@ class GameRun:
         return {"keys": keys}
 
     def check_keys(self, seat: int, wanted: tuple[int, ...], body: Any) -> dict[int, bytes]:
+        """The keys of a ``keys`` message, by handle, after checking they are the handles due, in order, each a canonical scalar."""
         if not isinstance(body, dict) or set(body) != {"keys"}:
             raise _malformed(seat, "a keys message is the map {keys}")
         pairs = _pairs(seat, body["keys"], "keys")
@@ -343,6 +336,7 @@ class GameRun:
         return dict(pairs)
 
     def store_keys(self, seat: int, keys: Mapping[int, bytes]) -> None:
+        """Keep a seat's published keys: with the rest of a position's keys they open it."""
         for handle, key in keys.items():
             record, position = self.handles[handle]
             record.published.setdefault(position, {})[seat] = key
@@ -414,6 +408,7 @@ class GameRun:
     # ------------------------------------------------------------ moves
 
     def move_body(self, seat: int, move: Any, reveals: tuple[int, ...]) -> dict:
+        """A ``move`` body: the move, with the keys (or private-draw faces) of the cards it shows, so every seat sees them at once."""
         keys, faces = [], []
         for handle in sorted(set(reveals)):
             if handle in self.public_faces:
@@ -473,114 +468,28 @@ class GameRun:
             faces[handle] = face
         return body["move"], faces, repeats
 
-    # ------------------------------------------------------------ hidden data
-
-    def begin_hidden(self, request: CommitHidden) -> None:
-        """Name this commit's boards ``<layer>-<n>`` (n counts the game's commits) for every seat."""
-        for seat in request.seats:
-            for layer in request.layers:
-                board = Board(self.fair, seat, f"{layer}-{self.hidden_rounds}", request.width, request.height)
-                self.boards[(seat, layer)] = HeldBoard(board, layer, self.hidden_rounds)
-        self.hidden_rounds += 1
-
-    def hidden_body(self, seat: int, request: CommitHidden, data: Mapping[str, Any]) -> dict:
-        """Commit this seat's data; it is kept (in :attr:`private`) to open cells later."""
-        if set(data) != set(request.layers):
-            raise UsageError(f"hidden data has the layers {sorted(request.layers)}, got {sorted(data)}")
-        self.private[self._hidden_key(seat)] = {layer: list(values) for layer, values in data.items()}
-        return {"boards": [root_body(self._committed(self.boards[(seat, layer)])) for layer in request.layers]}
-
-    def check_hidden(self, seat: int, request: CommitHidden, body: Any) -> dict[str, bytes]:
-        if not isinstance(body, dict) or set(body) != {"boards"} or not isinstance(body["boards"], tuple) \
-                or len(body["boards"]) != len(request.layers):
-            raise _malformed(seat, f"a hidden-data commitment is {{boards: [one root per layer of {list(request.layers)}]}}")
-        roots = {}
-        for layer, item in zip(request.layers, body["boards"]):
-            board = self.boards[(seat, layer)].board
-            expected = {"board": board.name, "height": board.height, "width": board.width}
-            if not isinstance(item, dict) or set(item) != {*expected, "root"} or any(item[k] != v for k, v in expected.items()):
-                raise _malformed(seat, f"layer {layer!r}: expected {expected} with a root")
-            if not isinstance(item["root"], bytes) or len(item["root"]) != 32:
-                raise _malformed(seat, f"layer {layer!r}: the root must be 32 bytes")
-            roots[layer] = item["root"]
-        return roots
-
-    def adopt_hidden(self, seat: int, roots: Mapping[str, bytes]) -> None:
-        for layer, root in roots.items():
-            held = self.boards[(seat, layer)]
-            held.root = root
-            self.committed.append(held)
-
-    def own_hidden(self, seat: int) -> dict[str, tuple[int, ...]] | None:
-        """This node's data of ``seat``'s latest board of each layer (a game may commit again,
-        e.g. a layer more in the middle of play), or None if it holds none."""
-        data = {}
-        for (owner, layer), held in self.boards.items():
-            values = self.private.get(self._hidden_key(owner, held.round), {}).get(layer) if owner == seat else None
-            if values is not None:
-                data[layer] = tuple(values)
-        return data or None
-
-    def open_hidden_body(self, request: OpenHidden) -> dict:
-        held = self.boards[(request.seat, request.layer)]
-        cells = [(cell % held.board.width, cell // held.board.width) for cell in request.cells]
-        return open_body(held.board, self._committed(held).open(cells))
-
-    def check_open_hidden(self, request: OpenHidden, body: Any) -> dict[int, int]:
-        held = self.boards[(request.seat, request.layer)]
-        board = held.board
-        cells: dict[int, int] = {}
-        for cell, value in check_openings(board, held.root, body).items():
-            if type(value) is not int:
-                raise _malformed(request.seat, "hidden cell values are integers")
-            cells[board.index(cell)] = value
-        if sorted(cells) != sorted(set(request.cells)) or len(body["cells"]) != len(cells):
-            raise _malformed(request.seat, f"cells {sorted(set(request.cells))} of {request.layer!r} are due, each once")
-        return cells
-
-    def adopt_opened(self, request: OpenHidden, cells: Mapping[int, int], body: Any) -> list[FairnessError]:
-        """Keep the opened values; where the owner's seed is known, check the salts it derives.
-
-        A salt of the owner's choosing would not let it change a value (the root binds the
-        leaf), but nothing a seat sends may be random except what its seed derives; only the
-        verifier (or the owner itself) can tell, so a wrong salt is recorded, not refused.
-        """
-        held = self.boards[(request.seat, request.layer)]
-        held.opened.update(cells)
-        seed = self.seeds.get(request.seat)
-        if seed is None:
-            return []
-        for x, y, _value, salt, _proof in body["cells"]:
-            if salt != cell_salt(seed, held.board, (x, y)):
-                detail = f"board {held.board.name!r}: the salt of cell ({x}, {y}) is not derived from the seed"
-                return [FairnessError(request.seat, "board.salt-mismatch", detail)]
-        return []
-
-    def _hidden_key(self, seat: int, round_index: int | None = None) -> str:
-        return f"hidden-{self.hidden_rounds - 1 if round_index is None else round_index}-{seat}"
-
-    def _committed(self, held: HeldBoard) -> CommittedBoard:
-        owner = held.board.owner
-        values = self.private[self._hidden_key(owner, held.round)][held.layer]
-        return CommittedBoard.commit(self.seeds[owner], held.board, values)
-
     # ------------------------------------------------------------ simultaneous choices
 
     def begin_choice(self) -> str:
+        """Open a simultaneous round and name it (``choice-<n>``): commitments and reveals are bound to the round."""
         self.choice_rounds += 1
         return f"choice-{self.choice_rounds - 1}"
 
     def choice_body(self, seat: int, round_id: str, choice: Any) -> dict:
+        """This seat's ``choice`` commitment, the choice kept (persisted by the node) to reveal it once every seat has committed."""
         self.private[f"{round_id}-{seat}"] = choice
         return simultaneous.commit_body(self.seeds[seat], round_id, choice)
 
     def adopt_choice(self, seat: int, round_id: str, commitment: bytes) -> None:
+        """Keep a seat's accepted commitment: its reveal is checked against it."""
         self.unrevealed[(round_id, seat)] = commitment
 
     def reveal_choice_body(self, seat: int, round_id: str) -> dict:
+        """This seat's ``reveal`` of its committed choice, salted from its seed."""
         return simultaneous.reveal_body(self.seeds[seat], round_id, self.private[f"{round_id}-{seat}"])
 
     def check_choice_reveal(self, seat: int, round_id: str, body: Any) -> Any:
+        """The choice a ``reveal`` opens, after checking it against the seat's commitment."""
         return simultaneous.check_reveals(self.fair, round_id, {seat: self.unrevealed[(round_id, seat)]}, {seat: body})[seat]
 
     def adopt_reveal(self, seat: int, round_id: str, body: Any) -> list[FairnessError]:

@@ -159,10 +159,10 @@ class SumRound:
 
     def can_share(self, seat: int) -> bool:
         """Whether this session can compute ``seat``'s shares: its own node (its data and seed)."""
-        return seat in self.book.run.seeds and self.book.run.own_hidden(seat) is not None
+        return seat in self.book.run.seeds and self.book.run.hidden.own(seat) is not None
 
     def shares_body(self, seat: int) -> dict:
-        data = self.book.run.own_hidden(seat)
+        data = self.book.run.hidden.own(seat)
         assert data is not None
         shares = []
         for record in self.records:

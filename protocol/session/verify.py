@@ -45,6 +45,7 @@ class Owed:
     kind: str
 
     def to_value(self) -> dict:
+        """As a canonical value (sorted keys, no floats): what reports, clients and test vectors carry."""
         return {"index": self.index, "kind": self.kind, "seat": self.seat}
 
 
@@ -63,6 +64,7 @@ class Absence:
     claimants: tuple[int, ...] = ()
 
     def to_value(self) -> dict:
+        """As a canonical value (sorted keys, no floats): what reports, clients and test vectors carry."""
         who = self.claimants or (self.claimant,)
         names = " and ".join(f"seat {seat}" for seat in who)
         note = f"declared absent by {names}: a forfeit on their word" if len(who) > 1 else f"declared absent by {names}: a forfeit on its word"
@@ -80,6 +82,7 @@ class Unproven:
     seat: int
 
     def to_value(self) -> dict:
+        """As a canonical value (sorted keys, no floats): what reports, clients and test vectors carry."""
         note = (f"seat {self.seat}'s seed of game {self.game} was never revealed: deviations only that seed "
                 "would show cannot be ruled out")
         return {"game": self.game, "note": note, "seat": self.seat}
@@ -95,6 +98,7 @@ class Unjudged:
     rule: str
 
     def to_value(self) -> dict:
+        """As a canonical value (sorted keys, no floats): what reports, clients and test vectors carry."""
         note = "not judged: a dispute is false only if the replay with every seed finds nothing, and a seed is missing"
         return {"index": self.index, "note": note, "rule": self.rule, "seat": self.seat}
 
@@ -138,9 +142,11 @@ class Report:
 
     @property
     def valid(self) -> bool:
+        """The transcript is complete and nobody deviated."""
         return self.status == VALID
 
     def to_value(self) -> dict:
+        """As a canonical value (sorted keys, no floats): what reports, clients and test vectors carry."""
         return {
             "absences": [absence.to_value() for absence in self.absences],
             "damage": self.damage,
@@ -175,6 +181,7 @@ class Reveals:
         self._games: dict[int, int] = {}
 
     def see(self, envelope: Envelope) -> None:
+        """Collect what ``envelope`` reveals (a seed, a composition): a streamed file is read once."""
         body = envelope.body
         game = self._games.get(envelope.seat, 0)
         if envelope.kind == SEED:
@@ -301,6 +308,7 @@ def _read(reader: TranscriptReader, chunks: Iterable[bytes]) -> ProtocolError | 
 
 
 def verify_chunks(chunks: Iterable[bytes]) -> Report:
+    """Verify a transcript file given in pieces (as read from disk or a socket); damage after the genesis is reported, not raised."""
     return verify(*load(chunks))
 
 

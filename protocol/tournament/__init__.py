@@ -5,3 +5,34 @@ Everything here is a pure function of the signed record, the revealed draw value
 verified results of earlier tables, so every participant's node, and anyone holding the
 bundle, computes the same tournament; no participant chooses a pairing.
 """
+
+from fairtable.protocol.tournament.bundle import COUNTED, FILE_NAME, FOREIGN, MISSING, UNREADABLE, TableCheck, Tournament, check_table, verify_bundle
+from fairtable.protocol.tournament.progress import Progress, Table, progress
+from fairtable.protocol.tournament.record import DRAW_SIZE, Participant, Record, RecordError, SignedRecord, commitment
+from fairtable.protocol.tournament.results import Outcome
+from fairtable.protocol.tournament.structure import SIZES, Format, stage_options
+
+__all__ = [
+    "COUNTED",
+    "DRAW_SIZE",
+    "FILE_NAME",
+    "FOREIGN",
+    "MISSING",
+    "SIZES",
+    "UNREADABLE",
+    "Format",
+    "Outcome",
+    "Participant",
+    "Progress",
+    "Record",
+    "RecordError",
+    "SignedRecord",
+    "Table",
+    "TableCheck",
+    "Tournament",
+    "check_table",
+    "commitment",
+    "progress",
+    "stage_options",
+    "verify_bundle",
+]

@@ -40,25 +40,33 @@ from typing import TypeVar
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from nacl.bindings import crypto_core_ed25519_from_uniform, crypto_scalarmult, crypto_scalarmult_ed25519_noclamp
 
-from fairtable.protocol import codec
-from fairtable.protocol.fair.deck_proofs import KeyCommitments, card_points, check_key, commit_keys, prove_stage, verify_stage
-from fairtable.protocol.fair.edwards import ProofOps, check_points
-from fairtable.protocol.fair.group import Ops, first_off_curve, ladder_scalars
-from fairtable.protocol.fair.mental_deck import (
+from fairtable.protocol import codec, digest
+from fairtable.protocol.fair import (
     Deck,
     DeckKeys,
     Entries,
+    GameRef,
+    KeyCommitments,
+    Ops,
+    ProofOps,
+    Seed,
+    card_points,
+    check_key,
     check_keys,
+    check_points,
     check_stage,
+    commit_keys,
+    first_off_curve,
     key_body,
+    ladder_scalars,
     open_position,
     open_positions,
+    prove_stage,
     run_stage,
     stage_body,
     verify_deck,
+    verify_stage,
 )
-from fairtable.protocol.fair.seeds import GameRef, Seed
-from fairtable.protocol.hashing import digest
 
 NAME = "deck"
 HELP = "mental deck shuffle, deal and verification against raw scalar multiplication"

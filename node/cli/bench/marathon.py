@@ -10,7 +10,7 @@ verified in minutes. It is registered only in the bench's own child processes
 from __future__ import annotations
 
 from fairtable.games import registry
-from fairtable.games.testing.counting import COUNTING
+from fairtable.games.testing import COUNTING
 
 GAME = COUNTING.id
 TARGET = 100

@@ -65,7 +65,7 @@ print(json.dumps({"base_kb": base, "peak_kb": rss("VmHWM"), "held_kb": rss("VmRS
 _VERIFY = _RSS + """
 import json, sys
 from fairtable.node.cli.bench.marathon import register
-from fairtable.protocol.session.verify import load, verify, verify_stream
+from fairtable.protocol.session import load_for_verification as load, verify, verify_stream
 register()
 base = rss("VmRSS")
 def chunks():
@@ -81,7 +81,7 @@ import sys
 from fairtable.node.cli.bench.marathon import GAME, options, register
 from fairtable.protocol import codec
 from fairtable.protocol.testing import SelfPlay
-from fairtable.protocol.transcript_file import header_bytes, record_bytes
+from fairtable.protocol import header_bytes, record_bytes
 register()
 deals = int(sys.argv[2])
 play = SelfPlay.create(GAME, "normal", options(deals), 2, codec.encode(["memory", deals]), forgetting=True)

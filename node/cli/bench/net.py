@@ -30,7 +30,7 @@ import trio
 
 from fairtable.node.node import Node, NodeConfig
 from fairtable.node.table.live import LiveTable
-from fairtable.protocol.session.table import TableSession
+from fairtable.protocol.session import TableSession
 from fairtable.protocol.testing import SelfPlay
 
 NAME = "net"

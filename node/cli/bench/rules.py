@@ -15,9 +15,7 @@ import argparse
 import random
 import time
 
-from fairtable.games import referee, registry
-from fairtable.games.bots import RandomBot, heuristic, random_bot
-from fairtable.games.contract import GameError
+from fairtable.games import GameError, RandomBot, heuristic, random_bot, referee, registry
 from fairtable.node.cli.options import parse_options
 from fairtable.node.cli.progress import progress
 

@@ -22,12 +22,20 @@ import math
 import time
 from collections.abc import Callable
 
-from fairtable.protocol import codec
-from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.fair.mental_deck import Deck, DeckKeys, check_keys, check_stage, key_body, open_positions, run_stage, stage_body, verify_deck
-from fairtable.protocol.fair.seeds import GameRef, Seed
-from fairtable.protocol.hashing import digest
-from fairtable.protocol.identity import SecretKey
+from fairtable.protocol import Envelope, SecretKey, codec, digest
+from fairtable.protocol.fair import (
+    Deck,
+    DeckKeys,
+    GameRef,
+    Seed,
+    check_keys,
+    check_stage,
+    key_body,
+    open_positions,
+    run_stage,
+    stage_body,
+    verify_deck,
+)
 
 NAME = "seats"
 HELP = "shuffle, deal, one move and verification for 2, 4, 8 and 16 seats, with the growth exponent"

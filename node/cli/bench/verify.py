@@ -37,15 +37,10 @@ from nacl.bindings import crypto_scalarmult
 from fairtable.games import registry
 from fairtable.node.cli.commands.verify import check_file
 from fairtable.node.cli.progress import progress
-from fairtable.protocol import codec
-from fairtable.protocol.fair.group import Ops, first_off_curve, hash_to_point, hash_to_points, ladder_scalars, scalar_from
-from fairtable.protocol.fair.public_random import chain_link
-from fairtable.protocol.fair.seeds import Stream
-from fairtable.protocol.hashing import digest
-from fairtable.protocol.session.table import TableSession
-from fairtable.protocol.session.verify import revealed_seeds, verify
+from fairtable.protocol import TranscriptFile, TranscriptReader, codec, digest, dump, load
+from fairtable.protocol.fair import Ops, Stream, chain_link, first_off_curve, hash_to_point, hash_to_points, ladder_scalars, scalar_from
+from fairtable.protocol.session import TableSession, revealed_seeds, verify
 from fairtable.protocol.testing import SelfPlay
-from fairtable.protocol.transcript_file import TranscriptFile, TranscriptReader, dump, load
 
 NAME = "verify"
 HELP = "transcript verification against raw signature checks and scalar multiplications; 1 and N processes"

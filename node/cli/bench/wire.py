@@ -10,9 +10,7 @@ import argparse
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.hashing import digest, label_prefix
-from fairtable.protocol.identity import SecretKey
+from fairtable.protocol import Envelope, SecretKey, digest, label_prefix
 
 NAME = "wire"
 HELP = "envelope sign+encode and decode+verify rates against raw Ed25519"

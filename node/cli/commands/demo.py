@@ -20,15 +20,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from fairtable.games import registry
-from fairtable.games.contract import GameError
-from fairtable.games.results import describe
+from fairtable.games import GameError, describe, registry
 from fairtable.node.cli.commands.verify import verify_bundle_at
 from fairtable.node.cli.options import parse_options, parse_tournament_options
-from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.session.verify import verify_chunks
-from fairtable.protocol.tournament.record import RecordError
-from fairtable.protocol.tournament.structure import Format, stage_options
+from fairtable.protocol import ProtocolError
+from fairtable.protocol.session import verify_chunks
+from fairtable.protocol.tournament import Format, RecordError, stage_options
 
 TIMEOUT = 120.0
 TOURNAMENT_TIMEOUT = 900.0

@@ -11,13 +11,11 @@ import json
 import sys
 from pathlib import Path
 
-from fairtable.games.contract import GameError
-from fairtable.games.results import describe
+from fairtable.games import GameError, describe
 from fairtable.node.cli.commands.verify import CHUNK, EXIT_OF, EXIT_UNREADABLE, unreadable
 from fairtable.node.replay import FINDING, FORMAT, VERSION, Replay, replay_chunks
-from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.session.slots import OPEN
-from fairtable.protocol.session.verify import DAMAGED, INCOMPLETE, VALID, VIOLATION
+from fairtable.protocol import ProtocolError
+from fairtable.protocol.session import DAMAGED, INCOMPLETE, OPEN, VALID, VIOLATION
 
 HIDDEN_KINDS = frozenset({"start", "end", OPEN, FINDING})
 """Steps the record leaves out: the header and result say how it starts and ends, an opening's

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import trio
 
-from fairtable.games import registry
-from fairtable.games.contract import GameError
+from fairtable.games import GameError, registry
 from fairtable.node.api.login import LOGIN_SECONDS, Logins, login_link
 from fairtable.node.api.server import DEFAULT_PORT, serve_api
 from fairtable.node.api.token import TOKEN_FILE, TokenFileError, load_or_create_token
@@ -30,8 +29,7 @@ from fairtable.node.keystore import KeyFileError
 from fairtable.node.node import Node, NodeConfig, parse_address
 from fairtable.node.service import ServiceError, check_new_table
 from fairtable.node.table.live import Timing
-from fairtable.protocol.tournament.record import RecordError
-from fairtable.protocol.tournament.structure import Format, stage_options
+from fairtable.protocol.tournament import Format, RecordError, stage_options
 
 INTERRUPTED = 130
 DISCOVERY = ("all", "loopback", "off")

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import trio
 
-from fairtable.games import registry
-from fairtable.games.contract import GameError
+from fairtable.games import GameError, registry
 from fairtable.node.api.server import DEFAULT_PORT
 from fairtable.node.api.token import TOKEN_FILE, TokenFileError, read_token
 from fairtable.node.cli.options import parse_options

@@ -7,13 +7,10 @@ import json
 import secrets
 from pathlib import Path
 
-from fairtable.games import registry
-from fairtable.games.contract import GameError
-from fairtable.games.results import describe
+from fairtable.games import GameError, describe, registry
 from fairtable.node.cli.progress import progress
-from fairtable.protocol import codec
+from fairtable.protocol import codec, dump
 from fairtable.protocol.testing import SelfPlay
-from fairtable.protocol.transcript_file import dump
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:

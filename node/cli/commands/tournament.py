@@ -21,8 +21,7 @@ from fairtable.node.cli.commands.verify import verify_bundle_at
 from fairtable.node.cli.options import parse_tournament_options
 from fairtable.node.cli.tournament_text import render
 from fairtable.node.clients.apiclient import ApiError, connect
-from fairtable.protocol.tournament.record import RecordError
-from fairtable.protocol.tournament.structure import SIZES, Format, stage_options
+from fairtable.protocol.tournament import SIZES, Format, RecordError, stage_options
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:

@@ -27,16 +27,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from fairtable.games.results import describe
+from fairtable.games import describe
 from fairtable.node.api.jsonvalues import jsonable
 from fairtable.node.cli.progress import progress
 from fairtable.node.cli.tournament_text import render
 from fairtable.node.tournament.files import TournamentFiles
-from fairtable.protocol.envelope import HASH_SIZE
-from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.session.verify import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report, load, verify_stream, verify_together
-from fairtable.protocol.tournament.bundle import COUNTED, FOREIGN, MISSING, UNREADABLE, TableCheck, verify_bundle
-from fairtable.protocol.transcript_file import TranscriptFile
+from fairtable.protocol import HASH_SIZE, ProtocolError, TranscriptFile
+from fairtable.protocol.session import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report, verify_stream, verify_together
+from fairtable.protocol.session import load_for_verification as load
+from fairtable.protocol.tournament import COUNTED, FOREIGN, MISSING, UNREADABLE, TableCheck, verify_bundle
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE, EXIT_UNFINISHED = 0, 1, 2, 3
 SEVERITY = (EXIT_VALID, EXIT_UNFINISHED, EXIT_UNREADABLE, EXIT_VIOLATION)

@@ -187,7 +187,7 @@ async def test_a_restarted_seat_still_opens_the_fleet_it_committed(tmp_path, aut
         await wire(tables)
     assert any(e.kind == "open" and e.seat == 1 for e in tables[1].envelopes) and not tables[1].finished
     restarted = reload(tables[1])
-    assert restarted.session.run.own_hidden(1) == tables[1].session.run.own_hidden(1) is not None
+    assert restarted.session.run.hidden.own(1) == tables[1].session.run.hidden.own(1) is not None
     await wire([tables[0], restarted])
     assert restarted.finished and restarted.envelopes == tables[0].envelopes
     assert verify(load(restarted.transcript_bytes())).valid
@@ -243,7 +243,7 @@ async def test_a_node_disputes_a_share_it_can_read_as_false_and_the_verifier_nam
         if seat == 1:
             index, share = body["shares"][0]
             record = self.records[index]
-            value = self.book.run.own_hidden(seat)["ships"][dict(record.terms)[seat]]
+            value = self.book.run.hidden.own(seat)["ships"][dict(record.terms)[seat]]
             body["shares"][0][1] = (share + 2 - value) % masked_sum.modulus(len(record.terms), record.bound)  # claims 2
         return body
 

@@ -48,8 +48,8 @@ def test_a_match_with_hidden_grids_and_simultaneous_probes_verifies():
 def test_a_seat_learns_its_own_grid_only_and_openings_are_proven():
     table = probe(((1, 2, 3, 4), (5, 6, 7, 8)))
     play_until(table, slot_is("choice"))
-    assert table.sessions[0].run.own_hidden(0) == {"grid": (1, 2, 3, 4)}
-    assert table.sessions[0].run.own_hidden(1) is None
+    assert table.sessions[0].run.hidden.own(0) == {"grid": (1, 2, 3, 4)}
+    assert table.sessions[0].run.hidden.own(1) is None
     table.play()
     scores = table.sessions[1].result.scores
     assert 10 <= scores[0] <= 16 and 2 <= scores[1] <= 8  # two deals, each a probe of the other's grid

@@ -12,7 +12,7 @@ import pytest
 from fairtable.games.contract import OpenHidden
 from fairtable.protocol.fair import hidden_board, simultaneous
 from fairtable.protocol.hashing import digest
-from fairtable.protocol.session import run as session_run
+from fairtable.protocol.session import boards as session_boards
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.testing import SelfPlay
 from tests.protocol.session.tables import play_until, slot_is
@@ -28,7 +28,7 @@ def commit_illegal_fleet(table: SelfPlay, seat: int) -> None:
     for start, ship, length in ILLEGAL_FLEET:
         for cell in range(start, start + length):
             ships[cell], ids[cell] = 1, ship
-    body = table.sessions[seat].run.hidden_body(seat, table.sessions[seat].pending, {"ships": ships, "ids": ids})
+    body = table.sessions[seat].run.hidden.commit_body(seat, table.sessions[seat].pending, {"ships": ships, "ids": ids})
     table.deliver(table.seal(seat, "hidden", body))
 
 
@@ -136,7 +136,7 @@ def test_an_illegal_grid_left_closed_by_a_resignation_is_named():
     table = probe()
     play_until(table, slot_is("hidden", seat=1))
     request = table.sessions[1].pending
-    table.deliver(table.seal(1, "hidden", table.sessions[1].run.hidden_body(1, request, {"grid": (1, 2, 3, 42)})))
+    table.deliver(table.seal(1, "hidden", table.sessions[1].run.hidden.commit_body(1, request, {"grid": (1, 2, 3, 42)})))
     play_until(table, slot_is("choice", seat=1))
     resign(table, 1)
     file = table.play()
@@ -155,7 +155,7 @@ def fake_salts(monkeypatch, cheater: int) -> None:
     def choice_salt(seed, round_id):
         return digest("test/own-salt", round_id.encode()) if seed.seat == cheater else real_choice(seed, round_id)
 
-    for module in (hidden_board, session_run):
+    for module in (hidden_board, session_boards):
         monkeypatch.setattr(module, "cell_salt", cell_salt)
     monkeypatch.setattr(simultaneous, "choice_salt", choice_salt)
 

@@ -148,7 +148,7 @@ def lie_in_shares(table: SelfPlay, claim) -> tuple[int, int, int]:
     index, share = body["shares"][0]
     terms = dict(request.sums[index])
     modulus = masked_sum.modulus(len(terms), request.bound)
-    value = table.sessions[seat].run.own_hidden(seat)["ships"][terms[seat]]
+    value = table.sessions[seat].run.hidden.own(seat)["ships"][terms[seat]]
     shares = [[index, (share + claim(value) - value) % modulus], *body["shares"][1:]]
     table.deliver(table.seal(seat, kind, dict(body, shares=shares)))
     (partner,) = set(terms) - {seat}

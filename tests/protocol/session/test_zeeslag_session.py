@@ -27,7 +27,7 @@ def opening_due(layer: str, value: int | None = None):
         request = table.sessions[0].pending
         if table.sessions[0].slot.kind != "open" or request.layer != layer or len(request.cells) != 1:
             return False
-        own = table.sessions[request.seat].run.own_hidden(request.seat)
+        own = table.sessions[request.seat].run.hidden.own(request.seat)
         return value is None or own[layer][request.cells[0]] == value
     return condition
 
@@ -61,7 +61,7 @@ def test_a_board_changed_after_the_commitment_cannot_be_opened():
     key = next(k for k in run.private if k.startswith("hidden-"))
     original = run.private[key]
     run.private[key] = {layer: tuple(1 - v if layer == "ships" else v for v in values) for layer, values in original.items()}
-    forged = table.seal(target, "open", run.open_hidden_body(request))
+    forged = table.seal(target, "open", run.hidden.open_body(request))
     run.private[key] = original
     with pytest.raises(Rejected, match=re.escape("board.bad-proof")):
         table.sessions[1 - target].receive(forged)
@@ -108,7 +108,7 @@ def shooter_view_of_target_message(shooter, cheater, slot):
     """What the cheating target's node sends, computed from its own secrets though its state diverged."""
     request = shooter.pending
     if slot.kind == "open":
-        return "open", cheater.run.open_hidden_body(request)
+        return "open", cheater.run.hidden.open_body(request)
     if slot.kind == "move" and shooter.pending.timed is False:
         return "move", {"faces": [], "keys": [], "move": {"sunk": []}}
     if slot.kind == "move":
@@ -133,7 +133,7 @@ def test_an_illegal_fleet_is_named_at_the_full_opening():
     for start, ship, length in ((0, 1, 5), (15, 2, 4), (50, 3, 3), (70, 4, 3), (90, 5, 2)):
         for cell in range(start, start + length):
             ships[cell], ids[cell] = 1, ship
-    body = run.hidden_body(1, table.sessions[1].pending, {"ships": ships, "ids": ids})
+    body = run.hidden.commit_body(1, table.sessions[1].pending, {"ships": ships, "ids": ids})
     table.deliver(table.seal(1, "hidden", body))
     with pytest.raises(Rejected) as error:
         table.play()

@@ -54,7 +54,7 @@ def commit_cheat(table: SelfPlay, ships: tuple[tuple[int, str], ...]) -> None:
         for name in names.split():
             ids[FIELD.parse(name)] = ship + 1
     data = {"ships": [int(value != 0) for value in ids], "ids": ids}
-    table.deliver(table.seal(1, "hidden", table.sessions[1].run.hidden_body(1, table.sessions[1].pending, data)))
+    table.deliver(table.seal(1, "hidden", table.sessions[1].run.hidden.commit_body(1, table.sessions[1].pending, data)))
 
 
 @pytest.mark.parametrize("seats, greedy, seed", [(2, True, b"space"), (3, True, b"space"), (2, False, RESERVE_SEED)],
@@ -109,7 +109,7 @@ def test_a_false_beam_answer_is_named_at_the_opening_of_the_beam():
         table.sessions[target].receive(lie)
     assert error.value.violation.rule == "zeeslag.laser"
     honest.receive(lie)  # the shooter cannot tell yet
-    opening = seal_for(table, honest, target, "open", table.sessions[target].run.open_hidden_body(honest.pending))
+    opening = seal_for(table, honest, target, "open", table.sessions[target].run.hidden.open_body(honest.pending))
     with pytest.raises(Rejected) as error:
         honest.receive(opening)
     assert (error.value.violation.seat, error.value.violation.rule) == (target, "zeeslag.laser")
@@ -132,7 +132,7 @@ def test_a_squadron_next_to_a_ship_is_named():
     play_until(table, landing_due)
     seat = table.sessions[0].slot.seat
     session = table.sessions[seat]
-    table.deliver(table.seal(seat, "hidden", session.run.hidden_body(seat, session.pending, beside_a_ship(session, seat))))
+    table.deliver(table.seal(seat, "hidden", session.run.hidden.commit_body(seat, session.pending, beside_a_ship(session, seat))))
     with pytest.raises(Rejected) as error:
         table.play()
     # At the full opening, or earlier when the ship's water ring opened the fighter's cell.
@@ -164,7 +164,7 @@ def test_a_squadron_left_closed_by_a_resignation_is_revealed_with_the_seed_and_j
     if legal:
         table.step()
     else:
-        table.deliver(table.seal(seat, "hidden", session.run.hidden_body(seat, session.pending, beside_a_ship(session, seat))))
+        table.deliver(table.seal(seat, "hidden", session.run.hidden.commit_body(seat, session.pending, beside_a_ship(session, seat))))
     play_until(table, lambda t: t.sessions[0].slot.kind in ("move", "choice") and t.sessions[0].slot.seat == seat)
     table.deliver(table.seal(seat, *session.resign_body()))
     play_until(table, lambda t: isinstance(t.sessions[0].pending, OpenHidden) and t.sessions[0].pending.seat == seat

@@ -19,8 +19,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from fairtable.games import registry
-from fairtable.games.contract import GameError
+from fairtable.games import GameError, registry
 
 RANDOM = {"random": True}
 """Sent for hidden data or a deck: the node draws a random legal one (``spec/client-api.md``)."""

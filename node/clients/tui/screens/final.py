@@ -8,11 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Static
 
-from fairtable.games.contract import Result
-from fairtable.games.results import describe
+from fairtable.games import Result, describe
 from fairtable.node.clients.tui.screens.common import BaseScreen
-from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.session.verify import verify_chunks
+from fairtable.protocol import ProtocolError
+from fairtable.protocol.session import verify_chunks
 
 
 def outcome(update: dict) -> str:
