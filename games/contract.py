@@ -46,7 +46,8 @@ class Rng(Protocol):
     """The one source of randomness bots, helpers and the referee take (e.g. ``random.Random``);
     rules never see one."""
 
-    def randrange(self, n: int, /) -> int: ...
+    def randrange(self, n: int, /) -> int:
+        """A uniform integer in ``range(n)``."""
 
 
 class GameError(Exception):
@@ -316,11 +317,13 @@ class Shown:
 
 @dataclass(frozen=True)
 class Revealed:
+    """Answers :class:`Reveal`: the faces of the revealed handles, now known to every seat."""
     faces: Faces
 
 
 @dataclass(frozen=True)
 class RandomValue:
+    """Answers :class:`PublicRandom`: the value every seat's contribution fixed, below the bound."""
     value: int
 
 
@@ -431,7 +434,8 @@ class Bot(Protocol):
     ``commit(game, state, seat, request)``, returning the seat's data or deck composition.
     """
 
-    def choose(self, game: Any, state: Any, seat: int) -> Any: ...
+    def choose(self, game: Any, state: Any, seat: int) -> Any:
+        """The bot's move for ``seat`` in ``state``: one of ``game.legal_moves`` (or any move the rules accept)."""
 
 
 class Renderer(Protocol):
@@ -442,9 +446,11 @@ class Renderer(Protocol):
     client reads a typed move when the legal moves are empty (``games/zeeslag/render.py``).
     """
 
-    def render(self, view: dict) -> str: ...
+    def render(self, view: dict) -> str:
+        """The whole board of ``view`` as text, for logs, exports and plain terminals."""
 
-    def move_line(self, view: dict, move: Any) -> str: ...
+    def move_line(self, view: dict, move: Any) -> str:
+        """One line saying what ``move`` did, read against the view before it."""
 
 
 BotFactory = Callable[[Rng], Bot]

@@ -23,11 +23,14 @@ class Choice:
     default: str
 
     def check(self, name: str, value: Any) -> str:
+        """``value`` if it is one of the choices, else an :class:`OptionsError` naming the option
+        and the choices."""
         if value not in self.values:
             raise OptionsError(f"option {name!r} must be one of {', '.join(self.values)}, got {value!r}")
         return value
 
     def describe(self, name: str) -> dict:
+        """The option's schema for listings and clients."""
         return {"default": self.default, "name": name, "type": "choice", "values": list(self.values)}
 
 
@@ -40,11 +43,14 @@ class Integer:
     default: int
 
     def check(self, name: str, value: Any) -> int:
+        """``value`` if it is an integer in range (a bool is not), else an :class:`OptionsError`
+        naming the range."""
         if type(value) is not int or not self.lowest <= value <= self.highest:
             raise OptionsError(f"option {name!r} must be an integer in {self.lowest}..{self.highest}, got {value!r}")
         return value
 
     def describe(self, name: str) -> dict:
+        """The option's schema for listings and clients."""
         return {"default": self.default, "highest": self.highest, "lowest": self.lowest, "name": name, "type": "integer"}
 
 
@@ -55,11 +61,13 @@ class Flag:
     default: bool
 
     def check(self, name: str, value: Any) -> bool:
+        """``value`` if it is true or false, else an :class:`OptionsError`."""
         if not isinstance(value, bool):
             raise OptionsError(f"option {name!r} must be true or false, got {value!r}")
         return value
 
     def describe(self, name: str) -> dict:
+        """The option's schema for listings and clients."""
         return {"default": self.default, "name": name, "type": "flag"}
 
 

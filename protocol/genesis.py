@@ -32,6 +32,8 @@ class GenesisError(ProtocolError):
 
 @dataclass(frozen=True)
 class Seat:
+    """A seat of the table: the key that signs its envelopes and the name players see; the genesis
+    lists them in seat order."""
     key: PublicKey
     name: str
 
@@ -64,10 +66,13 @@ class TournamentTable:
                 raise GenesisError(f"the tournament {what} must be an integer in 0..65535, got {value!r}")
 
     def to_value(self) -> dict:
+        """The map this reference is signed as inside a genesis (keys sorted by the codec)."""
         return {"id": self.tournament, "round": self.round, "table": self.table}
 
     @classmethod
     def from_value(cls, value: Any) -> TournamentTable:
+        """Read the reference back, refusing any map without exactly its three keys
+        (:class:`GenesisError`)."""
         if not isinstance(value, dict) or set(value) != {"id", "round", "table"}:
             raise GenesisError("tournament must be a map with exactly the keys ['id', 'round', 'table']")
         return cls(value["id"], value["round"], value["table"])
@@ -121,6 +126,8 @@ class Genesis(Signable):
         object.__setattr__(self, "table_id", digest("table", encoded))
 
     def to_value(self) -> dict:
+        """The map every seat signs: the table id is the hash of its canonical encoding, so no field
+        may be left out or added."""
         value = {
             "game": self.game,
             "nonce": self.nonce,

@@ -24,30 +24,7 @@ from tests.paths import ROOT
 
 LAYERS = ("protocol", "games")
 
-# Files being rewritten in parallel by other parts of issue 28; their authors document them.
-# An entry ending in "/" covers the whole folder. The lead empties this after merging.
-IN_PROGRESS = frozenset({
-    "protocol/session/",
-    "protocol/genesis.py",
-    "protocol/tournament/record.py",
-    "games/rules.py",
-    "games/referee.py",
-    "games/contract.py",
-    "games/results.py",
-    "games/options.py",
-    "games/drachenherz/game.py",
-    "games/duel/game.py",
-    "games/shengji/game.py",
-    "games/towers/game.py",
-    "games/zeeslag/game.py",
-})
-
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-
-
-def _in_progress(relative: str) -> bool:
-    return any(relative == entry or (entry.endswith("/") and relative.startswith(entry))
-               for entry in IN_PROGRESS)
 
 
 def public_sources() -> Iterator[Path]:
@@ -117,20 +94,17 @@ def _count(source: str) -> int:
                         if isinstance(node, ast.ClassDef) else 0) for node in _public(body))
 
 
-def census(include_in_progress: bool) -> dict[str, tuple[int, int]]:
+def census() -> dict[str, tuple[int, int]]:
     """Per layer: (public names without a docstring, all public names); the issue's figures."""
     figures = {}
     for layer in LAYERS:
-        paths = [path for path in public_sources() if path.relative_to(ROOT).parts[0] == layer
-                 and (include_in_progress or not _in_progress(path.relative_to(ROOT).as_posix()))]
+        paths = [path for path in public_sources() if path.relative_to(ROOT).parts[0] == layer]
         figures[layer] = (sum(1 for path in paths for _ in undocumented(path)), sum(_count(path.read_text()) for path in paths))
     return figures
 
 
 def test_every_public_name_of_protocol_and_games_has_a_docstring():
-    missing = [name for path in public_sources()
-               if not _in_progress(path.relative_to(ROOT).as_posix())
-               for name in undocumented(path)]
+    missing = [name for path in public_sources() for name in undocumented(path)]
     assert not missing, "public names without a docstring:\n  " + "\n  ".join(missing)
 
 
@@ -198,12 +172,5 @@ def test_an_override_of_a_documented_method_inherits_its_docstring_and_nothing_e
     assert _inherits_doc("fairtable.games.duel.bots", "RandomBot", "choose")
 
 
-def test_in_progress_names_only_files_that_exist():
-    for entry in IN_PROGRESS:
-        assert (ROOT / entry).exists(), f"IN_PROGRESS names {entry}, which is gone: drop it"
-
-
 if __name__ == "__main__":  # python -m tests.test_docstrings: the figures
-    for flag in (False, True):
-        print("with" if flag else "without", "the files in progress:",
-              ", ".join(f"{layer}/ {missing} of {total} undocumented" for layer, (missing, total) in census(flag).items()))
+    print(", ".join(f"{layer}/ {missing} of {total} undocumented" for layer, (missing, total) in census().items()))

@@ -52,6 +52,7 @@ def _soonest(left: int | None, turns: int) -> int:
 
 
 def hand_limit(state: DrachenherzState, seat: int) -> int:
+    """How many cards ``seat`` may hold: the dragon's holder may hold more."""
     return HAND + (DRAGON_HAND if state.dragon == seat else 0)
 
 
@@ -66,6 +67,8 @@ REASONS = {
 
 
 class Drachenherz(Rules[DrachenherzState]):
+    """Dragonheart for two: play cards onto the nine piles, take what a card lets you take, the most
+    points when the deck or the ship runs out wins."""
     id = "drachenherz"
     variants = ("standard",)
     min_seats = 2

@@ -88,6 +88,8 @@ REASONS = {
 
 
 class DuelGame(Rules[DuelState]):
+    """The 108-card attack and defence duel: 1v1, blind, free-for-all and draft, each over rounds of
+    duels with the rules' points."""
     id = "duel"
     variants = tuple(VARIANT_OPTIONS)
     timed = True

@@ -96,6 +96,8 @@ def declaration_strength(state: ShengjiState, faces: list[Face]) -> tuple[int, i
 
 
 def lead_of(state: ShengjiState) -> Lead | None:
+    """The shape of the trick's lead (the pattern every follower must match as far as it can), or
+    None before anyone led."""
     if not state.trick:
         return None
     order = state.order
@@ -124,6 +126,7 @@ def _distinct(state: ShengjiState, hand: tuple[Handle, ...]) -> tuple[Handle, ..
 
 
 def describe(faces: list[Face] | tuple[Face, ...]) -> str:
+    """Cards as their short codes, for refusals and logs."""
     return " ".join(CARDS[face].code for face in faces) or "nothing"
 
 
@@ -132,6 +135,8 @@ REASONS = {"deal limit reached": "the higher level when the deal limit was reach
 
 
 class Shengji(Rules[ShengjiState]):
+    """Tractor for four seats in two fixed partnerships: bidding trumps, the kitty, tricks, and
+    levels from 2 to ace."""
     id = "shengji"
     variants = ("standard",)
     min_seats = SEATS

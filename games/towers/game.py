@@ -44,10 +44,12 @@ BOTS: dict[str, BotFactory] = {"greedy": lambda rng: GreedyBot()}
 
 
 def battlefield(state: TowersState) -> Battlefield:
+    """The battlefield the table chose: starting values and goals."""
     return BATTLEFIELDS[state.options["battlefield"]]
 
 
 def affordable(card: Card, side: Side) -> bool:
+    """Whether ``side`` has enough of the card's resource to play it."""
     return card.cost <= getattr(side, card.resource)
 
 
@@ -105,6 +107,8 @@ REASONS = {
 
 
 class Towers(Rules[TowersState]):
+    """The 102-card tower duel: build your tower or wreck the other's, on one of eight battlefields,
+    with a normal or infinite deck."""
     id = "towers"
     variants = VARIANTS
     min_seats = 2

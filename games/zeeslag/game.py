@@ -94,6 +94,8 @@ REASONS = {"sunk": "every enemy ship sunk", "no targets": "no cell left to shoot
 
 
 class Zeeslag(Rules[ZeeslagState]):
+    """Battleship in every mode of the rule text: the fleet duel, salvos for three or more seats,
+    teams, the shared sea with hidden owners, and the space battle."""
     id = "zeeslag"
     variants = VARIANTS
     min_seats = 2

@@ -50,6 +50,8 @@ def check_first_stage(record: DeckRecord, body: Any) -> tuple[tuple[bytes, ...],
 
 
 def reveal_body(run: GameRun, record: DeckRecord) -> dict:
+    """The ``composition`` body this seat sends after play: the owned deck it committed to, for
+    everyone to check."""
     composition = known_composition(run, record)
     assert composition is not None
     return composition_body(record.deck, composition)

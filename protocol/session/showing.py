@@ -38,6 +38,8 @@ class ShowRound:
 
     @classmethod
     def plan(cls, run: GameRun, request: Show) -> ShowRound:
+        """The round for a ``Show``: which handles each recipient blinds and which holders unblind
+        for whom, in handle order, so every node plans it alike."""
         wanted: dict[int, list[int]] = {}
         holders: dict[int, list[tuple[int, int]]] = {}
         for handle in sorted(set(request.handles)):
@@ -69,6 +71,8 @@ class ShowRound:
     # ------------------------------------------------------------ blind
 
     def blind_body(self, recipient: int) -> dict:
+        """This recipient's ``blind`` body: its handles' entries under blinding scalars from its
+        seed, so holders can unblind without learning the face."""
         handles = self.wanted[recipient]
         scalars = self._scalars(recipient, handles)
         entries, others = [], []
@@ -86,6 +90,8 @@ class ShowRound:
         return {"points": [[h, point] for h, point in zip(handles, points)], "round": self.name}
 
     def check_blind(self, recipient: int, body: Any) -> dict[int, bytes]:
+        """The blinded points of a ``blind`` body, refused (naming the recipient) unless they are
+        exactly the handles due, in order."""
         handles = self.wanted[recipient]
         pairs = self._points(recipient, body, 2)
         if tuple(pair[0] for pair in pairs) != handles:
@@ -93,11 +99,14 @@ class ShowRound:
         return {pair[0]: pair[1] for pair in pairs}
 
     def adopt_blind(self, recipient: int, points: dict[int, bytes]) -> None:
+        """Keep an accepted ``blind`` so the holders' unblinds can be checked and built."""
         self.blinded.update({(handle, recipient): point for handle, point in points.items()})
 
     # ------------------------------------------------------------ unblind
 
     def unblind_body(self, holder: int) -> dict:
+        """This holder's ``unblind`` body: its key layer removed from each blinded point it owes, in
+        (handle, seat) order."""
         pairs = self.holders[holder]
         keys = []
         for handle, _ in pairs:
@@ -111,6 +120,8 @@ class ShowRound:
         return {"points": [[h, r, point] for (h, r), point in zip(pairs, points)], "round": self.name}
 
     def check_unblind(self, holder: int, body: Any) -> dict[tuple[int, int], bytes]:
+        """The points of an ``unblind`` body, refused (naming the holder) unless they are exactly
+        the (handle, seat) pairs due."""
         due = self.holders[holder]
         items = self._points(holder, body, 3)
         if tuple((item[0], item[1]) for item in items) != due:
@@ -118,6 +129,7 @@ class ShowRound:
         return {(item[0], item[1]): item[2] for item in items}
 
     def adopt_unblind(self, points: dict[tuple[int, int], bytes]) -> None:
+        """Keep an accepted ``unblind``: once all are in, each recipient opens its faces."""
         self.unblinded.update(points)
 
     # ------------------------------------------------------------ opening

@@ -40,10 +40,13 @@ class SumRecord:
 
     @property
     def seats(self) -> tuple[int, ...]:
+        """The seats whose values this sum adds, in term order."""
         return tuple(seat for seat, _ in self.terms)
 
     @property
     def modulus(self) -> int:
+        """The modulus the shares are taken in: large enough that the sum of every value below
+        ``bound`` never wraps."""
         return masked_sum.modulus(len(self.terms), self.bound)
 
 
@@ -138,6 +141,8 @@ class SumRound:
 
     @classmethod
     def plan(cls, book: SumBook, request: OpenSums) -> SumRound:
+        """The round for an ``OpenSums`` request: its sums, the seats that share, and which of them
+        still owe a pair key."""
         if not request.sums or request.bound < 1:
             raise ValueError("the game asked for no sums, or for values below no bound")
         name = f"sum-{book.rounds}"
@@ -152,9 +157,11 @@ class SumRound:
 
     @property
     def seats(self) -> tuple[int, ...]:
+        """The seats that send shares in this round, in seat order."""
         return tuple(sorted({seat for record in self.records for seat in record.seats}))
 
     def due(self, seat: int) -> list[masked_sum.Due]:
+        """Whether ``seat`` still owes its ``shares`` in this round."""
         return [masked_sum.Due(record.index, record.modulus) for record in self.records if seat in record.seats]
 
     def can_share(self, seat: int) -> bool:
@@ -162,6 +169,8 @@ class SumRound:
         return seat in self.book.run.seeds and self.book.run.hidden.own(seat) is not None
 
     def shares_body(self, seat: int) -> dict:
+        """This seat's ``shares`` body: one masked share per sum it is a term of, from the pair
+        secrets its seed gives."""
         data = self.book.run.hidden.own(seat)
         assert data is not None
         shares = []
@@ -174,6 +183,8 @@ class SumRound:
         return masked_sum.shares_body(self.name, shares)
 
     def check(self, seat: int, body: object) -> dict[int, int]:
+        """The shares of a ``shares`` body, refused (naming the seat) unless there is exactly one
+        well-formed share per sum the seat is a term of."""
         return masked_sum.check_shares(seat, self.name, self.due(seat), body)
 
     def adopt(self, seat: int, shares: dict[int, int], envelope: int, local: int | None) -> list[FairnessError]:

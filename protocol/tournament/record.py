@@ -35,16 +35,21 @@ def commitment(value: bytes) -> bytes:
 
 @dataclass(frozen=True)
 class Participant:
+    """A player entered in the tournament: its key, its name, and its commitment to a draw value, so
+    no one can steer the draw after seeing the others'."""
     key: PublicKey
     name: str
     draw: bytes
     """The commitment to this participant's draw value (:func:`commitment`)."""
 
     def to_value(self) -> dict:
+        """The map signed inside the record."""
         return {"draw": self.draw, "key": self.key.raw, "name": self.name}
 
     @classmethod
     def from_value(cls, value: Any, index: int) -> Participant:
+        """Read participant ``index`` back, refusing a bad name, key or commitment with a
+        :class:`RecordError` that names it."""
         if not isinstance(value, dict) or set(value) != {"draw", "key", "name"}:
             raise RecordError(f"participant {index} must be a map with the keys ['draw', 'key', 'name']")
         name, draw = value["name"], value["draw"]
@@ -95,6 +100,7 @@ class Record(Signable):
         object.__setattr__(self, "record_id", digest("tournament", encoded))
 
     def to_value(self) -> dict:
+        """The map every participant signs: the tournament id is the hash of its canonical encoding."""
         return {"game": self.game, "nonce": self.nonce, "options": self.options,
                 "participants": [p.to_value() for p in self.participants], "version": self.version}
 
