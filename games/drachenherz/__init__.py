@@ -32,7 +32,23 @@ Rulings this engine relies on (the text wins where it speaks; ``spec/games.md`` 
   cards where it must choose (chests before petrified dragons, princesses before trolls).
 """
 
+from fairtable.games.drachenherz.catalogue import CARDS, FIELDS, KINDS, MARKS, SPECIAL, field_name, kind_of
 from fairtable.games.drachenherz.game import Drachenherz
+from fairtable.games.drachenherz.render import card_name, effect
 from fairtable.games.registry import register
 
 GAME = register(Drachenherz())
+
+__all__ = [
+    "CARDS",
+    "FIELDS",
+    "GAME",
+    "KINDS",
+    "MARKS",
+    "SPECIAL",
+    "card_name",
+    "effect",
+    "field_name",
+    "kind_of",
+]
+"""What the game's own terminal board draws with: its catalogue, renderer and shape checks."""

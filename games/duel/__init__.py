@@ -54,7 +54,22 @@ Rulings this engine relies on (the text wins where it speaks):
   timeouts lose (in a free-for-all: the seat is out).
 """
 
+from fairtable.games.duel.catalogue import CARDS, attack_value, points
+from fairtable.games.duel.decklist import DeckListError, parse
 from fairtable.games.duel.game import DuelGame
+from fairtable.games.duel.render import duel_line, title
 from fairtable.games.registry import register
 
 GAME = register(DuelGame())
+
+__all__ = [
+    "CARDS",
+    "GAME",
+    "DeckListError",
+    "attack_value",
+    "duel_line",
+    "parse",
+    "points",
+    "title",
+]
+"""What the game's own terminal board draws with: its catalogue, renderer and shape checks."""

@@ -37,6 +37,16 @@ Rulings this engine relies on (the text wins where it speaks; ``spec/games.md`` 
 """
 
 from fairtable.games.registry import register
+from fairtable.games.shengji.catalogue import CARDS
 from fairtable.games.shengji.game import Shengji
+from fairtable.games.shengji.render import code, render
 
 GAME = register(Shengji())
+
+__all__ = [
+    "CARDS",
+    "GAME",
+    "code",
+    "render",
+]
+"""What the game's own terminal board draws with: its catalogue, renderer and shape checks."""

@@ -30,6 +30,19 @@ Rulings this engine relies on (the text wins where it speaks; ``spec/games.md`` 
 """
 
 from fairtable.games.registry import register
+from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS
+from fairtable.games.towers.effects import PRODUCERS, RESOURCES
 from fairtable.games.towers.game import Towers
+from fairtable.games.towers.render import effect_en
 
 GAME = register(Towers())
+
+__all__ = [
+    "BATTLEFIELDS",
+    "CARDS",
+    "GAME",
+    "PRODUCERS",
+    "RESOURCES",
+    "effect_en",
+]
+"""What the game's own terminal board draws with: its catalogue, renderer and shape checks."""

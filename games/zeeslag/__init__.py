@@ -32,6 +32,42 @@ battle ``starships`` (the catalogue), ``shape``, ``purchase``, ``abilities``, ``
 """
 
 from fairtable.games.registry import register
+from fairtable.games.zeeslag.abilities import reach
+from fairtable.games.zeeslag.fleet import FLEETS, Fleet, Placed, Ship, fleet_problem, layers_of
 from fairtable.games.zeeslag.game import Zeeslag
+from fairtable.games.zeeslag.render import kinds, move_line, own_round, ready_abilities, ticks
+from fairtable.games.zeeslag.reserve import squadron_problem
+from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
+from fairtable.games.zeeslag.starships import CATALOGUE, SPACE, Kind
+from fairtable.games.zeeslag.state import Squadron
+from fairtable.games.zeeslag.waters import BLOCK, OwnSeas, SharedSea, Waters
 
 GAME = register(Zeeslag())
+
+__all__ = [
+    "BLOCK",
+    "CATALOGUE",
+    "FLEETS",
+    "GAME",
+    "ROW_LETTERS",
+    "SPACE",
+    "Fleet",
+    "Grid",
+    "Kind",
+    "OwnSeas",
+    "Placed",
+    "SharedSea",
+    "Ship",
+    "Squadron",
+    "Waters",
+    "fleet_problem",
+    "kinds",
+    "layers_of",
+    "move_line",
+    "own_round",
+    "reach",
+    "ready_abilities",
+    "squadron_problem",
+    "ticks",
+]
+"""What the game's own terminal board draws with: its catalogue, renderer and shape checks."""

@@ -6,8 +6,9 @@
 that imports a deeper path, or a name a facade does not export, fails this test, naming the
 file, the line and the facade to use.
 
-The one exception: a game's own terminal board (``node/clients/tui/boards/<game>.py``) draws
-that game's pieces and reads its package (``fairtable.games.<game>``) directly.
+A game's own terminal board (``node/clients/tui/boards/<game>.py``) draws that game's pieces:
+it may also import from that game's package (``fairtable.games.<game>``), whose ``__all__``
+names what its board draws with, and from no deeper path of it.
 """
 
 from __future__ import annotations
@@ -46,12 +47,12 @@ def _imports(path: Path) -> list[tuple[int, str, str | None]]:
     return found
 
 
-def _own_board(path: Path, module: str) -> bool:
-    """A game's own terminal board reading its own game package."""
-    if path.parent != NODE / "clients" / "tui" / "boards":
-        return False
+def facades_of(path: Path) -> tuple[str, ...]:
+    """The facades ``path`` may import from: everyone's, and a game's own board its game's package too."""
     game = BOARD_GAMES.get(path.stem, path.stem)
-    return game in GAMES and (module == f"fairtable.games.{game}" or module.startswith(f"fairtable.games.{game}."))
+    if path.parent == NODE / "clients" / "tui" / "boards" and game in GAMES:
+        return (*FACADES, f"fairtable.games.{game}")
+    return FACADES
 
 
 def problems(root: Path) -> list[str]:
@@ -60,10 +61,9 @@ def problems(root: Path) -> list[str]:
     for path in sorted(root.rglob("*.py")):
         for line, module, name in _imports(path):
             where = f"{path.relative_to(root.parent)}:{line}"
-            if _own_board(path, module):
-                continue
-            if module not in FACADES:
-                found.append(f"{where}: {module} is no facade; import from one of {', '.join(FACADES)}")
+            facades = facades_of(path)
+            if module not in facades:
+                found.append(f"{where}: {module} is no facade; import from one of {', '.join(facades)}")
             elif name is None:
                 found.append(f"{where}: import names from {module}, not the module")
             elif name not in getattr(importlib.import_module(module), "__all__", ()):

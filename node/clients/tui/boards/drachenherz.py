@@ -16,8 +16,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games.drachenherz.catalogue import CARDS, FIELDS, KINDS, MARKS, SPECIAL, field_name, kind_of
-from fairtable.games.drachenherz.render import card_name, effect
+from fairtable.games.drachenherz import CARDS, FIELDS, KINDS, MARKS, SPECIAL, card_name, effect, field_name, kind_of
 from fairtable.node.clients.tui.boards import Board, Refused, moves_laying, pick
 
 WIDTH = 78

@@ -26,9 +26,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games.duel.catalogue import CARDS, attack_value, points
-from fairtable.games.duel.decklist import DeckListError, parse
-from fairtable.games.duel.render import duel_line, title
+from fairtable.games.duel import CARDS, DeckListError, attack_value, duel_line, parse, points, title
 from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick
 
 WIDTH = 78

@@ -12,8 +12,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games.shengji.catalogue import CARDS
-from fairtable.games.shengji.render import code, render
+from fairtable.games.shengji import CARDS, code, render
 from fairtable.node.clients.tui.boards import Board, moves_laying
 
 KINDS = ("declare", "bury", "lead", "play")

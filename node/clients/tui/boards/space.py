@@ -27,13 +27,22 @@ from typing import Any
 
 from rich.text import Text
 
-from fairtable.games.zeeslag.abilities import reach
-from fairtable.games.zeeslag.fleet import Fleet, Ship
-from fairtable.games.zeeslag.render import kinds, move_line, own_round, ready_abilities, ticks
-from fairtable.games.zeeslag.reserve import squadron_problem
-from fairtable.games.zeeslag.sea import Grid
-from fairtable.games.zeeslag.starships import CATALOGUE, SPACE, Kind
-from fairtable.games.zeeslag.state import Squadron
+from fairtable.games.zeeslag import (
+    CATALOGUE,
+    SPACE,
+    Fleet,
+    Grid,
+    Kind,
+    Ship,
+    Squadron,
+    kinds,
+    move_line,
+    own_round,
+    reach,
+    ready_abilities,
+    squadron_problem,
+    ticks,
+)
 from fairtable.node.clients.tui.boards import RANDOM, pick
 from fairtable.node.clients.tui.boards.zeeslag import GAP, MARKS, MOVES, WIDTH, ZeeslagBoard, grid_of, opened
 

@@ -10,9 +10,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS
-from fairtable.games.towers.effects import PRODUCERS, RESOURCES
-from fairtable.games.towers.render import effect_en
+from fairtable.games.towers import BATTLEFIELDS, CARDS, PRODUCERS, RESOURCES, effect_en
 from fairtable.node.clients.tui.boards import Board
 
 NAME_WIDTH = 30

@@ -22,9 +22,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games.zeeslag.fleet import FLEETS, Fleet, Placed, Ship, fleet_problem, layers_of
-from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
-from fairtable.games.zeeslag.waters import BLOCK, OwnSeas, SharedSea, Waters
+from fairtable.games.zeeslag import BLOCK, FLEETS, ROW_LETTERS, Fleet, Grid, OwnSeas, Placed, SharedSea, Ship, Waters, fleet_problem, layers_of
 from fairtable.node.clients.tui.boards import RANDOM, Board
 
 GAP = "  "
