@@ -73,6 +73,13 @@ class Board(Static, can_focus=True):
         too large to list (a salvo), what the game's renderer reads (``parse_move``)."""
         return pick(update, text) or typed_by_game(update, text)
 
+    def letter(self, key: str) -> bool:
+        """Act on a one-letter command (``a``: at random, ``x``: discard, ``p``: pass) typed
+        alone and sent with Enter; False for a letter this board has no command for. Letters
+        that send a move are never single keys on the board, so a word being typed cannot
+        make a move before Enter."""
+        return False
+
     def choose(self, move: Any) -> None:
         self.post_message(self.Chosen(move))
 

@@ -8,7 +8,7 @@ defender (or the seat you aim at). Typed: ``3`` plays card 3 (at the chosen seat
 card's name without spaces (``wittehaai``, ``wittehaai@2``). In blind play the cards lie face
 down and are turned at random: there is nothing to choose.
 
-Your deck (the ``deck`` decision): ``a`` has your node build one at random; typing the path of
+Your deck (the ``deck`` decision): ``a`` and Enter have your node build one at random; typing the path of
 a deck-list file (one card a line, see ``games/duel/decklist.py``) sends that deck; or pick the
 cards here: up/down (PgUp/PgDn) move through the catalogue, Space takes or leaves a card, Enter
 sends the deck once it holds exactly the cards it must. A rebuilt deck starts from the cards
@@ -117,6 +117,12 @@ class DuelBoard(Board):
             return self.move_for(int(text) - 1)
         return pick(update, text)
 
+    def letter(self, key: str) -> bool:
+        if key == "a" and self.mode() == "deck":
+            self.choose(RANDOM)
+            return True
+        return False
+
     def deck_file(self, text: str) -> list[int]:
         """The deck a deck-list file holds; :class:`Refused` says what is wrong with it (or the path)."""
         path = Path(text).expanduser()
@@ -139,8 +145,6 @@ class DuelBoard(Board):
         elif key in ("left", "right") and mode == "play" and self.targets():
             targets = self.targets()
             self.target = targets[(targets.index(self.aimed() or targets[0]) + (1 if key == "right" else -1)) % len(targets)]
-        elif mode == "deck" and key == "a":
-            self.choose(RANDOM)
         elif mode == "deck" and key == "space" and listed:
             self.chosen ^= {listed[self.cursor]}
         elif mode == "deck" and key == "enter":
@@ -205,7 +209,7 @@ class DuelBoard(Board):
         text.append(" · Mare beats Terra beats Aria beats Mare (+50 attack)\n", style="dim")
         self._draw_list(text, listed, self.chosen, True)
         ready = "Enter sends the deck" if len(self.chosen) == size else f"Space takes or leaves a card, Enter sends {size}"
-        text.append(f"{ready} · a: your node builds one at random\n", style="bold")
+        text.append(f"{ready} · a Enter: your node builds one at random\n", style="bold")
         text.append("or type the path of a deck-list file (one card a line) and press Enter\n", style="bold")
 
     def _draw_draft(self, text: Text, listed: list[int]) -> None:

@@ -1,6 +1,6 @@
 """Towers: both sides' tower, wall and resources, the hand with costs and effects in English
 (and the original names), and the last cards. Up/down choose a card; Enter plays it, ``x``
-discards it; typed, ``3`` plays card 3 and ``d3`` discards it, or a card's name does."""
+and Enter discard it; typed, ``3`` plays card 3 and ``d3`` discards it, or a card's name plays it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from textual import events
 from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS
 from fairtable.games.towers.effects import PRODUCERS, RESOURCES
 from fairtable.games.towers.render import effect_en
-from fairtable.node.clients.tui.boards import Board
+from fairtable.node.clients.tui.boards import Board, Refused
 
 NAME_WIDTH = 30
 ROWS = (("Tower", "tower", None), ("Wall", "wall", None)) + tuple(
@@ -51,15 +51,26 @@ class TowersBoard(Board):
             return self.move_for(int(number) - 1, kind)
         named = [index for index, entry in enumerate(self.hand())
                  if entry["card"] is not None and text in (CARDS[entry["card"]].name_en.lower(), CARDS[entry["card"]].name.lower())]
-        return self.move_for(named[0], "play") or self.move_for(named[0], "discard") if len(named) == 1 else None
+        if len(named) != 1:
+            return None
+        move = self.move_for(named[0], "play")
+        if move is None and self.move_for(named[0], "discard") is not None:
+            raise Refused(f"{CARDS[self.hand()[named[0]]['card']].name_en} cannot be played now; d{named[0] + 1} discards it")
+        return move
+
+    def letter(self, key: str) -> bool:
+        move = self.move_for(self.cursor, "discard") if key == "x" else None
+        if move is not None:
+            self.choose(move)
+        return move is not None
 
     def on_key(self, event: events.Key) -> None:
         size = len(self.hand())
         if event.key in ("up", "down") and size:
             self.cursor = (self.cursor + (1 if event.key == "down" else -1)) % size
             self.redraw()
-        elif event.key in ("enter", "x"):
-            move = self.move_for(self.cursor, "play" if event.key == "enter" else "discard")
+        elif event.key == "enter":
+            move = self.move_for(self.cursor, "play")
             if move is not None:
                 self.choose(move)
         else:
@@ -84,7 +95,7 @@ class TowersBoard(Board):
         hand = view["hand"] or []
         legal = update.get("legal_moves") or []
         if hand:
-            text.append("Your hand  (↑↓ choose, Enter play, x discard; or type 3, d3, a name)\n", style="bold")
+            text.append("Your hand  (↑↓ choose, Enter play, x Enter discard; or type 3, d3, a name)\n", style="bold")
             self.cursor = min(self.cursor, len(hand) - 1)
         for index, entry in enumerate(hand):
             card = None if entry["card"] is None else CARDS[entry["card"]]

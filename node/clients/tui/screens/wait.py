@@ -7,11 +7,12 @@ from textual.binding import Binding
 from textual.widgets import Footer, Static
 
 from fairtable.node.clients.tui.screens.common import BaseScreen, options_text, players
+from fairtable.node.clients.tui.screens.dialogs import Confirm
 from fairtable.node.clients.tui.screens.table import TableScreen
 
 
 class WaitScreen(BaseScreen):
-    BINDINGS = [Binding("s", "start", "start the table"), Binding("l", "leave", "leave the table"),
+    BINDINGS = [Binding("s", "start", "start the table"), Binding("ctrl+l", "leave", "leave the table"),
                 Binding("escape", "app.pop_screen", "your tables")]
 
     def __init__(self, lobby: dict, invite: str | None, auto_start: bool = False) -> None:
@@ -73,7 +74,11 @@ class WaitScreen(BaseScreen):
             self.starting = False
 
     def action_leave(self) -> None:
-        self.run_worker(self._leave())
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._leave())
+
+        self.app.push_screen(Confirm("Leave this table? Your seat goes to someone else.", yes="Leave", no="Stay"), answered)
 
     async def _leave(self) -> None:
         if await self.ask("leave", lobby_id=self.lobby_id) is not None:

@@ -141,7 +141,7 @@ def test_shengji_with_three_bots_declares_or_passes_and_plays_cards_by_keys(tmp_
                 moves = update["legal_moves"]
                 before = update["view"]
                 if any("pass" in move for move in moves):
-                    await pilot.press("p")
+                    await pilot.press("p", "enter")
                 else:
                     hand = [entry["handle"] for entry in before["hand"]]
                     target = moves[0]

@@ -89,7 +89,7 @@ def test_a_reserve_lands_three_fighters_on_free_cells_by_hand_or_at_random():
         await person.press("enter")
         (layer,) = placing["layers"]
         assert person.sent == [{layer: [{first: 1, second: 2, third: 3}.get(cell, 0) for cell in range(GRID.size)]}]
-        await person.press("a")
+        await person.press("a", "enter")
         assert person.sent[-1] == RANDOM
 
     play(update, body)
