@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 
 from textual.app import ComposeResult
@@ -23,6 +24,17 @@ def outcome(update: dict) -> str:
     seat = update.get("seat")
     said = "A draw" if not result.winners else "You won" if seat in result.winners else "You lost"
     return f"{said}. {describe(result, update.get('seats') or ())}."
+
+
+def verdict_of(data: bytes) -> list[str]:
+    """What this client's own check of a transcript file found, in lines."""
+    try:
+        report = verify_chunks([data])
+    except ProtocolError as exc:
+        return [f"The transcript cannot be read: {exc}"]
+    return ([f"Transcript verified: every move, shuffle and hidden answer checked ({report.envelopes} messages): "
+             + ("VALID." if report.valid else "VIOLATIONS FOUND:")]
+            + [f"  message {v.index}: seat {v.seat} broke {v.rule}: {v.detail}" for v in report.violations])
 
 
 class FinalScreen(BaseScreen):
@@ -63,16 +75,12 @@ class FinalScreen(BaseScreen):
     async def verify(self, update: dict) -> None:
         response = await self.ask("transcript", table=update["table"])
         if response is None:
+            self.verdict = ["The transcript could not be fetched (see below); press Enter and open the table again to retry."]
+            self.show("#final", "\n".join([outcome(update), "", *self.verdict]))
             return
-        data = base64.b64decode(response["transcript"])
-        try:
-            report = verify_chunks([data])
-        except ProtocolError as exc:
-            verdict = [f"The transcript cannot be read: {exc}"]
-        else:
-            verdict = [f"Transcript verified: every move, shuffle and hidden answer checked ({report.envelopes} messages): "
-                       + ("VALID." if report.valid else "VIOLATIONS FOUND:")]
-            verdict += [f"  message {v.index}: seat {v.seat} broke {v.rule}: {v.detail}" for v in report.violations]
+        # a long game's proofs take seconds to check: in a thread, so the screen (and the node
+        # connection, which shares this thread) carries on meanwhile
+        verdict = await asyncio.to_thread(verdict_of, base64.b64decode(response["transcript"]))
         kept = f"Your node keeps it: tables/{update['table'][:12]}…/transcript.ftt in its data directory"
         self.verdict = [*verdict, "", kept]
         self.show("#final", "\n".join([outcome(update), "", *self.verdict]))

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from fairtable.games import registry
 from fairtable.node.clients.tui.app import PlayApp
 from fairtable.node.clients.tui.screens.table import TableScreen
 from tests.node.clients.tui.space_tables import ARMED, BUYING, LANDING, SALVO
@@ -35,11 +36,14 @@ class StubBridge:
         self.on_event: Callable[[dict], None] = lambda event: None
         self.on_status: Callable[[str | None], None] = lambda status: None
         self.sent: list[tuple[str, dict]] = []
+        self.tables: list[dict] = []
+        """What the ``tables`` request answers: the player's tables."""
 
     def call(self, op: str, **fields: Any) -> asyncio.Future[dict]:
         self.sent.append((op, fields))
         answers = {"node": {"name": "alice", "fingerprint": "Z5NG-N48B-8BB8-8ZSX-KJS2-VP24", "address": "192.0.2.5:7400"},
-                   "tables": {"tables": []}, "discovered": {"tables": []}}
+                   "tables": {"tables": self.tables}, "discovered": {"tables": []},
+                   "games": {"games": [registry.get(game_id).describe() for game_id in registry.ids()]}}
         future: asyncio.Future[dict] = asyncio.get_running_loop().create_future()
         future.set_result(answers.get(op, {}))
         return future
