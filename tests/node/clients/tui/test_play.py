@@ -41,13 +41,13 @@ def test_towers_hosted_from_the_dialog_played_by_keys_and_typing_then_resigned(t
             count = len(table(app)["view"]["recent"])
             await pilot.press("d", "1", "enter")  # typed: discard card 1
             await until(pilot, lambda: len(table(app)["view"]["recent"]) > count, "the typed discard")
-            await pilot.press("R")
+            await pilot.press("ctrl+r")
             await until(pilot, lambda: on(app, "Confirm"), "the confirmation")
-            await pilot.press("n")
+            await pilot.press("y", "escape")  # no letter answers; Escape keeps playing
             assert on(app, "TableScreen") and table(app)["result"] is None
-            await pilot.press("R")
+            await pilot.press("ctrl+r")
             await until(pilot, lambda: on(app, "Confirm"), "the confirmation")
-            await pilot.press("y")
+            await pilot.press("tab", "enter")  # the Resign button, focused
             await until(pilot, lambda: on(app, "FinalScreen") and "VALID" in screen_text(app), "the verified result")
             text = screen_text(app)
             assert "You lost. seat 1 (bob) won: the other side resigned." in text
