@@ -21,6 +21,7 @@ Nothing here knows the protocol's rules: the records are the replica's
 from __future__ import annotations
 
 import errno
+import logging
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -35,6 +36,8 @@ from fairtable.protocol.genesis import GenesisError, SignedGenesis
 from fairtable.protocol.session.errors import Violation
 from fairtable.protocol.session.replica import Choices, Kept, Placed, Record
 from fairtable.protocol.transcript_file import RECORD_LIMITS, record_bytes
+
+log = logging.getLogger("fairtable.node")
 
 SECRET_SIZE = 32
 FORMAT = "fairtable-journal"
@@ -262,6 +265,8 @@ class TableFiles:
             raise JournalError(f"{path}: cannot read: {exc.strerror}") from None
         contents, good = _read(data, path)
         if good < len(data):
+            log.warning("%s: damaged after %d envelopes: its last %d bytes did not read and are cut off (the peers send them again)",
+                        path, len(contents.placed), len(data) - good)
             try:
                 with open(path, "r+b") as handle:
                     handle.truncate(good)
