@@ -507,6 +507,9 @@ def test_a_person_buys_places_shoots_and_fires_a_laser_in_the_space_battle(pages
     alice.press('button.buy[data-kind="spirit"]')
     alice.wait(lambda: budget() == "2 ships for 90; 10 of 100 left", "a Lancer and a Spirit bought")
     alice.press("#to-placement")
+    alice.wait(lambda: alice.text("#fleet-message").startswith("10 of 100 left unspent"), "the money left said first")
+    assert alice.text(".purchase h3").startswith("Buy your fleet")
+    alice.press("#to-placement")
     alice.wait(lambda: "Spirit" in alice.text(".purchase h3"), "the Spirit, the larger, placed first")
     alice.one("body").send_keys("r")  # the T turned a quarter: its first cell on top, three below to its left
     alice.wait(lambda: "2 of 4" in alice.text("#rotate"), "the Spirit turned by the R key")

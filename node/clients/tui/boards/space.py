@@ -55,6 +55,8 @@ class SpaceBoard(ZeeslagBoard):
         """Copies bought of each kind (by kind id)."""
         self.bought = False
         """The purchase is done: its ships are being placed."""
+        self.unspent: int | None = None
+        """The cost of the purchase whose unspent money was pointed out (Enter again goes on with it)."""
         self.kind = 0
         """The kind the purchase's cursor is on."""
         self.fighters: list[int] = []
@@ -152,9 +154,7 @@ class SpaceBoard(ZeeslagBoard):
         elif key in ("left", "minus") and self.buying.get(kind.id):
             self.buying[kind.id] -= 1
         elif key == "enter":
-            wrong = CATALOGUE.purchase_problem(self.purchase(), self.seen["money"])
-            self.problem = "" if wrong is None else f"the game refuses this fleet: {wrong}"
-            self.bought = wrong is None
+            self._place_purchase()
         else:
             return False
         return True
@@ -165,6 +165,19 @@ class SpaceBoard(ZeeslagBoard):
             self.redraw()
             return True
         return super().letter(key)
+
+    def _place_purchase(self) -> None:
+        """On to placing the ships bought, once the game's rules allow the purchase and (money
+        left) after a first Enter has said how much stays unspent."""
+        wrong = CATALOGUE.purchase_problem(self.purchase(), self.seen["money"])
+        spent, left = CATALOGUE.cost(self.purchase()), self.money_left()
+        if wrong is not None:
+            self.problem = f"the game refuses this fleet: {wrong}"
+        elif left > 0 and self.unspent != spent:
+            self.unspent = spent
+            self.problem = f"{left} of {self.seen['money']} left unspent: Enter again places this fleet, or buy more"
+        else:
+            self.problem, self.bought, self.unspent = "", True, None
 
     def _buy(self, kind: Kind) -> None:
         """One more ship of ``kind``, unless the catalogue's maximum or the game's purchase rules forbid it."""

@@ -82,7 +82,7 @@ CASES: dict[str, tuple[dict, tuple[str, ...]]] = {
     "zeeslag-shared-8": (dict(game_id="zeeslag", variant="shared", seats=8, seed=2, nth=2, teams=2), ("tab", "tab", "tab", "enter")),
     "zeeslag-shared-placing": (dict(game_id="zeeslag", variant="shared", seats=4, seed=2), ("right", "enter", "down", "down")),
     "space-purchase": (BUYING, ("right", "down", "down", "down", "right", "down", "down", "right")),
-    "space-placing": (BUYING, ("right", "down", "down", "down", "right", "enter", "enter", "r", "right", "right", "right", "right", "right", "right")),
+    "space-placing": (BUYING, ("right", "down", "down", "down", "right", "enter", "enter", "enter", "r", "right", "right", "right", "right", "right", "right")),
     "space-battle": (ARMED, ("s", "right", "down", "down")),
     "space-landing": (LANDING, ("right", "enter")),
     "space-salvo": (SALVO, ("right", "enter", "tab", "l", "right")),
