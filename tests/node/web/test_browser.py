@@ -300,6 +300,10 @@ def test_the_viewer_steps_to_a_planted_violation_and_shows_every_hand(pages, tmp
     path.write_bytes(cheat.transcript)
     open_viewer(alice, path, "towers")
     assert alice.one("#replay-verdict.invalid").text.startswith("NOT VERIFIED: 1 violation")
+    marker = "return getComputedStyle(document.querySelector('#replay-steps li')).listStyleType"
+    assert alice.driver.execute_script(marker) == "none"  # numbered once, by the steps' own numbers, none clipped
+    numbered = [text for item in alice.all("#replay-steps li") if (text := item.get_attribute("textContent"))[:1].isdigit()]
+    assert numbered and all(text.startswith(f"{number}. ") for number, text in enumerate(numbered, 1))
     clicks = 0
     while not alice.text("#replay-violation"):
         assert alice.text("#replay-text") != "" and clicks < 200

@@ -29,7 +29,7 @@ from textual import events
 from fairtable.games.duel.catalogue import CARDS, attack_value, points
 from fairtable.games.duel.decklist import DeckListError, parse
 from fairtable.games.duel.render import duel_line, title
-from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick
+from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick, wrapped
 
 WIDTH = 78
 LABEL, COLUMN = 13, 10
@@ -209,7 +209,7 @@ class DuelBoard(Board):
         text.append(" · Mare beats Terra beats Aria beats Mare (+50 attack)\n", style="dim")
         self._draw_list(text, listed, self.chosen, True)
         ready = "Enter sends the deck" if len(self.chosen) == size else f"Space takes or leaves a card, Enter sends {size}"
-        text.append(f"{ready} · a Enter: your node builds one at random\n", style="bold")
+        text.append(f"{ready} · a Enter: a random deck\n", style="bold")
         text.append("or type the path of a deck-list file (one card a line) and press Enter\n", style="bold")
 
     def _draw_draft(self, text: Text, listed: list[int]) -> None:
@@ -246,7 +246,7 @@ class DuelBoard(Board):
                         f"{CARDS[attack].name} ({CARDS[attack].type} {CARDS[attack].attack})\n", style="bold")
         self._draw_hand(text, update)
         for duel in view["recent"][-3:]:
-            text.append(duel_line(duel, names)[:WIDTH] + "\n", style="italic")
+            text.append(wrapped(duel_line(duel, names)), style="italic")
         lines = (update.get("text") or "").splitlines()
         if update.get("legal_moves"):
             aimed = self.aimed()

@@ -34,7 +34,7 @@ from fairtable.games.zeeslag.reserve import squadron_problem
 from fairtable.games.zeeslag.sea import Grid
 from fairtable.games.zeeslag.starships import CATALOGUE, SPACE, Kind
 from fairtable.games.zeeslag.state import Squadron
-from fairtable.node.clients.tui.boards import RANDOM, pick
+from fairtable.node.clients.tui.boards import RANDOM, counted, pick
 from fairtable.node.clients.tui.boards.zeeslag import GAP, MARKS, MOVES, WIDTH, ZeeslagBoard, grid_of, opened
 
 KEYS = {"l": "laser", "s": "scan", "n": "nuke", "r": "reserve"}
@@ -47,7 +47,7 @@ class SpaceBoard(ZeeslagBoard):
     variants = frozenset({"space"})
     shown = 2
     cell_width = 1
-    legend = "■ ship  F fighter  X hit  # sunk  + scanned ship  o miss  ~ water  · unknown  * aimed"
+    legend = "■ ship  F fighter  X hit  # sunk  + scanned  o miss  ~ water  · unknown  * aimed"
 
     def __init__(self) -> None:
         super().__init__()
@@ -351,7 +351,7 @@ class SpaceBoard(ZeeslagBoard):
         view, me = self.seen, self.seen["seat"]
         if self.placing():
             left = self.ships()[len(self.placed):]
-            return [f"To place: {len(left)} ships", *(f" {ship.name_en} ({ship.length})" for ship in left[:10])]
+            return [f"To place: {counted(len(left), 'ship')}", *(f" {ship.name_en} ({ship.length})" for ship in left[:10])]
         lines: list[str] = []
         if me is not None and view["fleets"][me]["layout"] is not None:
             entry = view["fleets"][me]
@@ -407,7 +407,7 @@ class SpaceBoard(ZeeslagBoard):
             ship = self.ships()[len(self.placed)]
             turns = len(ship.shape.turns)
             return (f"place {ship.name_en} ({ship.length}, turn {self.turn % turns + 1}/{turns}): "
-                    "arrows, r turn, Enter, Backspace back, a Enter random")
+                    "arrows, r turn, Enter, Bksp back, a Enter random")
         placing = self.landing()
         if placing:
             return f"land fighter {len(self.fighters) + 1} of {placing['fighters']} on a shaded cell: arrows + Enter, Backspace undo, a Enter random"

@@ -13,7 +13,7 @@ from textual import events
 from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS
 from fairtable.games.towers.effects import PRODUCERS, RESOURCES
 from fairtable.games.towers.render import effect_en
-from fairtable.node.clients.tui.boards import Board, Refused
+from fairtable.node.clients.tui.boards import Board, Refused, wrapped
 
 NAME_WIDTH = 30
 ROWS = (("Tower", "tower", None), ("Wall", "wall", None)) + tuple(
@@ -21,9 +21,11 @@ ROWS = (("Tower", "tower", None), ("Wall", "wall", None)) + tuple(
 )
 
 
-def card_title(card_id: int) -> str:
+def card_title(card_id: int, width: int | None = None) -> str:
+    """The English name with the original beside it, or the English alone where both do not fit ``width``."""
     card = CARDS[card_id]
-    return f"{card.name_en} ({card.name})"
+    both = f"{card.name_en} ({card.name})"
+    return both if width is None or len(both) <= width else card.name_en[:width]
 
 
 class TowersBoard(Board):
@@ -100,13 +102,14 @@ class TowersBoard(Board):
         for index, entry in enumerate(hand):
             card = None if entry["card"] is None else CARDS[entry["card"]]
             playable = {"play": entry["handle"]} in legal
-            line = f"{index + 1:>2} " + ("?" if card is None else
-                                          f"{card_title(card.id)[:NAME_WIDTH]:<{NAME_WIDTH}} {card.cost:>2} {card.resource:<8} {effect_en(card)}")
+            head = f"{index + 1:>2} " + ("?" if card is None else
+                                         f"{card_title(card.id, NAME_WIDTH):<{NAME_WIDTH}} {card.cost:>2} {card.resource:<8} ")
             style = ("reverse " if index == self.cursor and update.get("your_turn") else "") + ("" if playable or not legal else "dim")
-            text.append(line[:79] + "\n", style=style.strip() or None)
+            text.append(wrapped(head, "" if card is None else effect_en(card), len(head)), style=style.strip() or None)
         for action in view["recent"][-2:]:
             verb = "played" if action["played"] else "discarded (timer)" if action["timeout"] else "discarded"
             who = "you" if action["seat"] == me else names[action["seat"]]
             card = CARDS[action["card"]]
-            text.append(f"{who} {verb} {card_title(card.id)}: {effect_en(card)}"[:79] + "\n", style="italic")
+            text.append(wrapped(f"{who} {verb} {card_title(card.id)}: ", effect_en(card), 2), style="italic")
         return text
+

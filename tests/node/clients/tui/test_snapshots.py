@@ -1,4 +1,4 @@
-"""Each game's screen at 80x24, as SVG snapshots checked into ``snapshots/``.
+"""Each game's screen at 80x24, as SVG snapshots checked into ``snapshots/`` with their text.
 
 The tables are made deterministically (seeded games, fixed names, a fixed clock: ``tables``) and shown
 through a stub connection, so a snapshot changes only when the screen does. After a
@@ -21,6 +21,7 @@ import pytest
 from fairtable.games import registry
 from fairtable.node.clients.tui.app import PlayApp
 from fairtable.node.clients.tui.screens.table import TableScreen
+from tests.node.clients.tui.screen import lines_of
 from tests.node.clients.tui.space_tables import ARMED, BUYING, LANDING, SALVO
 from tests.node.clients.tui.tables import table_at
 from tests.node.clients.tui.world import FakeClock
@@ -103,15 +104,16 @@ def case(name: str) -> tuple[dict, tuple[str, ...]]:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_each_games_screen_at_80x24_matches_its_snapshot(name):
+    """The picture (``.svg``) and its characters (``.txt``, to read and to diff by eye)."""
     update, keys = case(name)
     svg = shot(update, keys)
-    path = SNAPSHOTS / f"{name}.svg"
-    if UPDATE or not path.exists():
-        SNAPSHOTS.mkdir(exist_ok=True)
-        path.write_text(svg)
-        if not UPDATE:
-            pytest.fail(f"wrote the missing snapshot {path.name}; review it and run again")
-    assert svg == path.read_text(), f"{name}: the screen changed; if on purpose, regenerate (see this module's docstring)"
+    for path, content in ((SNAPSHOTS / f"{name}.svg", svg), (SNAPSHOTS / f"{name}.txt", "\n".join(lines_of(svg)) + "\n")):
+        if UPDATE or not path.exists():
+            SNAPSHOTS.mkdir(exist_ok=True)
+            path.write_text(content)
+            if not UPDATE:
+                pytest.fail(f"wrote the missing snapshot {path.name}; review it and run again")
+        assert content == path.read_text(), f"{path.name}: the screen changed; if on purpose, regenerate (see this module's docstring)"
 
 
 def test_snapshots_are_deterministic():
