@@ -26,12 +26,15 @@ from fairtable.node.discovery import factory_for
 from tests.export_golden import transcripts
 from tests.node.cheated import unaffordable_play
 from tests.node.clients.tui.tables import sj_played, table_with_copy
+from tests.node.clients.tui.test_keys import catalogue_names
 from tests.node.web.browser import WAIT, Served, chromium, nodes
 from tests.paths import ROOT, VECTORS
 
 pytest.importorskip("selenium")
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -236,6 +239,21 @@ def test_two_players_play_a_whole_towers_game_by_clicking(pages):
     for page in pages:
         page.screenshot("towers")
     assert bob.fits_its_screen()
+
+
+def test_typing_every_catalogue_name_on_a_table_page_neither_resigns_nor_leaves(pages):
+    alice, bob = pages
+    lobby = join_by_invite(alice, bob, "towers")
+    start(alice, bob, lobby)
+    alice.wait(lambda: alice.all("#resign"), "the table")
+    alice.driver.execute_script("window.asked = []; window.confirm = (question) => { window.asked.push(question); return false; }")
+    alice.press("#resign")  # asked, declined: the button keeps no keys for what is typed next
+    ActionChains(alice.driver).send_keys(*(f"{name}{Keys.ENTER}" for name in catalogue_names())).perform()
+    assert alice.driver.execute_script("return window.asked") == ["Give up this game?"]
+    assert alice.all("#resign") and not alice.text("#result")
+    alice.driver.execute_script("window.confirm = () => true")
+    alice.press("#resign")
+    alice.wait(lambda: alice.text("#result").startswith("You lost"), "the table given up, for the next tests")
 
 
 FLEET = ("A1", "C1", "E1", "G1")
