@@ -1,4 +1,6 @@
-"""A lobby table before it starts: who has joined, the invite to pass on, and (the host) start."""
+"""A lobby table before it starts: who has joined, the invite to pass on, and (the host) start.
+Starting and leaving take a chord (Ctrl+S, Ctrl+L), leaving a focused button too: no letter typed
+here by mistake starts or leaves a table."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from fairtable.node.clients.tui.screens.table import TableScreen
 
 
 class WaitScreen(BaseScreen):
-    BINDINGS = [Binding("s", "start", "start the table"), Binding("ctrl+l", "leave", "leave the table"),
+    BINDINGS = [Binding("ctrl+s", "start", "start the table"), Binding("ctrl+l", "leave", "leave the table"),
                 Binding("escape", "app.pop_screen", "your tables")]
 
     def __init__(self, lobby: dict, invite: str | None, auto_start: bool = False) -> None:
@@ -54,8 +56,8 @@ class WaitScreen(BaseScreen):
                  f"Seated: {players(joined)}" + ("" if seats is None else f"  ({len(joined)} of {seats} seats)")]
         if self.hosting:
             lines += ["", "Your friend joins with:", f"  fairtable play --join {self.invite}", "",
-                      "Press s to start once everyone is seated." if seats is None or len(joined) < seats
-                      else "Everyone is seated: press s to start."]
+                      "Press Ctrl+S to start once everyone is seated." if seats is None or len(joined) < seats
+                      else "Everyone is seated: press Ctrl+S to start."]
             if self.auto_start and seats is not None and len(joined) >= seats:
                 self.action_start()
         else:

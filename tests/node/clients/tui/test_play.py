@@ -27,7 +27,7 @@ def test_towers_hosted_from_the_dialog_played_by_keys_and_typing_then_resigned(t
             await pilot.press("ctrl+s")
             await seat_guest(world, app, pilot)
             await until(pilot, lambda: "2 of 2 seats" in screen_text(app) and "bob" in screen_text(app), "bob seated")
-            await pilot.press("s")
+            await pilot.press("ctrl+s")
             await my_turn(app, pilot)
             text = screen_text(app)
             assert "Your hand" in text and "alice (you)" in text and "bob" in text

@@ -1,5 +1,5 @@
 """The screens around the boards as a person sees them at 80x24, through a stub connection: the
-host dialog's button, the order of your tables and where the cursor starts."""
+host dialog's button, the order of your tables and where the cursor starts, leaving a table."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 from fairtable.node.clients.tui.app import PlayApp
 from fairtable.node.clients.tui.screens.host import HostScreen
+from fairtable.node.clients.tui.screens.wait import WaitScreen
 from tests.node.clients.tui.screen import lines
 from tests.node.clients.tui.test_snapshots import StubBridge
 from tests.node.clients.tui.world import FakeClock, on, until
@@ -68,3 +69,28 @@ def test_with_no_open_table_the_cursor_starts_on_hosting_one():
         assert "Host a new table" in str(listing.get_option_at_index(listing.highlighted).prompt)
 
     with_app(body, [table("done0001", "finished", {"winners": [1], "reason": "tower", "scores": []})])
+
+
+def test_starting_or_leaving_a_table_takes_a_chord_never_a_letter():
+    lobby = {"lobby_id": "wait0001", "game": "towers", "variant": "normal", "options": {}, "seats": 2, "joined": ["alice"]}
+
+    async def body(app: PlayApp, pilot: Any) -> None:
+        await app.push_screen(WaitScreen(lobby, "ft:wait0001.Z5NGN48B8BB88ZSXKJS2VP24@192.0.2.5:7400"))
+        await pilot.press(*"leave yes", "enter")
+        assert on(app, "WaitScreen") and not acts(app)
+        await pilot.press("ctrl+l")
+        assert on(app, "Confirm")
+        await pilot.press(*"yes", "enter")  # letters do nothing; Enter presses the focused "Stay"
+        assert on(app, "WaitScreen") and not acts(app)
+        await pilot.press("ctrl+l", "tab", "enter")
+        await until(pilot, lambda: acts(app) == ["leave"], "the leave request")
+        await app.push_screen(WaitScreen(lobby, "ft:wait0001.Z5NGN48B8BB88ZSXKJS2VP24@192.0.2.5:7400"))
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: acts(app) == ["leave", "start"], "the start request")
+
+    with_app(body)
+
+
+def acts(app: PlayApp) -> list[str]:
+    """The requests that change something the client made (reads left out)."""
+    return [op for op, _ in app.bridge.sent if op not in ("node", "tables", "discovered", "games")]  # type: ignore[attr-defined]
