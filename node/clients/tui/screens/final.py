@@ -56,6 +56,10 @@ class FinalScreen(BaseScreen):
     def on_mount(self) -> None:
         self.table_changed(self.lobby_id)
 
+    def on_screen_resume(self) -> None:
+        """Back on top: the updates that went to another screen meanwhile are drawn now."""
+        self.table_changed(self.lobby_id)
+
     def table_changed(self, lobby_id: str) -> None:
         if lobby_id != self.lobby_id:
             return

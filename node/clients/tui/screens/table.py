@@ -72,6 +72,11 @@ class TableScreen(BaseScreen):
             self.finished_shown = True
             self.app.push_screen(FinalScreen(self.lobby_id))
 
+    def on_screen_resume(self) -> None:
+        """Back on top (a dialog or the help closed): what changed meanwhile went to the screen
+        on top, so draw the latest update now (the game may have ended meanwhile)."""
+        self.table_changed(self.lobby_id)
+
     def tick(self) -> None:
         """Redraw the status line: players, whose turn, the running clock."""
         update = self.update_

@@ -21,7 +21,7 @@ from fairtable.games.towers.catalogue import CARDS as TOWERS_CARDS
 from fairtable.node.clients.tui.boards import Refused, board_for
 from tests.node.clients.tui.person import Person, play
 from tests.node.clients.tui.test_snapshots import case
-from tests.node.clients.tui.world import on
+from tests.node.clients.tui.world import on, screen_text
 
 
 def catalogue_names() -> list[str]:
@@ -152,5 +152,17 @@ def test_escape_on_the_help_closes_the_help_only():
         assert on(person.app, "TableScreen")
         await person.press("question_mark", "x")
         assert on(person.app, "TableScreen") and person.app.screen.query_one("#typed").value == ""
+
+    play(update, body)
+
+
+def test_a_game_that_ends_while_the_help_is_open_shows_its_end_once_the_help_closes():
+    update, _ = case("towers")
+
+    async def body(person: Person) -> None:
+        await person.press("question_mark")
+        person.app.table_event({**update, "your_turn": False, "result": {"winners": [1], "reason": "resigned", "scores": []}})
+        await person.press("escape")
+        assert on(person.app, "FinalScreen") and "You lost" in screen_text(person.app)
 
     play(update, body)
