@@ -21,9 +21,11 @@ def outcome(update: dict) -> str:
     value = update["result"]
     result = Result(tuple(value["winners"]), value["reason"], tuple(value.get("scores") or ()), tuple(value.get("losers") or ()),
                     tuple(tuple(team) for team in value.get("teams") or ()))
-    seat = update.get("seat")
+    seat, names = update.get("seat"), list(update.get("seats") or ())
     said = "A draw" if not result.winners else "You won" if seat in result.winners else "You lost"
-    return f"{said}. {describe(result, update.get('seats') or ())}."
+    score = ", ".join(f"{'you' if index == seat else names[index] if index < len(names) else f'seat {index}'} {points}"
+                      for index, points in enumerate(result.scores))
+    return f"{said}. {describe(result, names)}." + (f" Final score: {score}." if score else "")
 
 
 def verdict_of(data: bytes) -> list[str]:
