@@ -33,7 +33,7 @@ def test_towers_hosted_from_the_dialog_played_by_keys_and_typing_then_resigned(t
             assert "Your hand" in text and "alice (you)" in text and "bob" in text
             assert not set(text.split("Your hand")[1].split("\n", 2)[1]) & set("āēīūķļņšž") or "(" in text  # English first
             before = len(table(app)["view"]["recent"])
-            await pilot.press("down", "x")  # discard the second card by keys
+            await pilot.press("down", "x", "enter")  # discard the second card: x and Enter
             await until(pilot, lambda: len(table(app)["view"]["recent"]) > before, "our discard")
             await my_turn(app, pilot)
             await pilot.press("z", "z", "enter")  # typed nonsense: refused in words, nothing sent
