@@ -581,6 +581,13 @@ class FirstShot(RandomBot):
         return next((move for move in moves if "shoot" in move), moves[0])
 
 
+def to_placement(page: Page) -> None:
+    """On from buying a fleet that leaves money unspent: the page says so first, the second press goes on."""
+    page.press("#to-placement")
+    page.wait(lambda: "left unspent" in page.text("#fleet-message"), "the money left said")
+    page.press("#to-placement")
+
+
 def shooting_first_cells(robot: Served, lobby: str) -> None:
     """The robot's seat at ``lobby`` plays :class:`FirstShot` from now on (its node's bot is random)."""
     async def swap() -> None:
@@ -593,7 +600,7 @@ def test_a_person_lands_a_reserve_squadron_by_clicking_in_the_space_battle(pages
     lobby = bot_table([alice], served[2], "space", {"turn_seconds": 0}, 2)
     shooting_first_cells(served[2], lobby)  # row A only: the station below is never hit
     alice.press('button.buy[data-kind="station"]')
-    alice.press("#to-placement")
+    to_placement(alice)
     alice.press('rect[data-place="H18"]')
     alice.wait(lambda: len(alice.cells("rect.cell.place.ship", "place")) == 8, "the station placed")
     alice.press("#confirm-fleet")
@@ -650,7 +657,7 @@ def test_three_seats_fire_a_space_salvo_with_a_laser_in_place_of_the_shots_at_on
     alice, bob = pages
     lobby = bot_table(pages, served[2], "space", {"money": 100, "turn_seconds": 0}, 3)
     alice.press('button.buy[data-kind="lancer"]')
-    alice.press("#to-placement")
+    to_placement(alice)
     alice.press('rect[data-place="A1"]')
     alice.press("#confirm-fleet")
     bob.press("#random-fleet")
