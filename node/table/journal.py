@@ -21,6 +21,7 @@ Nothing here knows the protocol's rules: the records are the replica's
 from __future__ import annotations
 
 import errno
+import logging
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ from typing import Any
 from fairtable.node.files import FileError, write_atomically, write_secret_file
 from fairtable.protocol import RECORD_LIMITS, Envelope, EnvelopeError, GenesisError, ProtocolError, SignedGenesis, codec, record_bytes
 from fairtable.protocol.session import Choices, Kept, Placed, Record, Violation
+
+log = logging.getLogger("fairtable.node")
 
 SECRET_SIZE = 32
 FORMAT = "fairtable-journal"
@@ -257,6 +260,8 @@ class TableFiles:
             raise JournalError(f"{path}: cannot read: {exc.strerror}") from None
         contents, good = _read(data, path)
         if good < len(data):
+            log.warning("%s: damaged after %d envelopes: its last %d bytes did not read and are cut off (the peers send them again)",
+                        path, len(contents.placed), len(data) - good)
             try:
                 with open(path, "r+b") as handle:
                     handle.truncate(good)

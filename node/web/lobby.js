@@ -45,7 +45,10 @@ function rank(event) {
 
 function tableRow(app, event, listing, refresh) {
   const message = h("span", { class: "message" });
-  const act = (op) => async () => {
+  // a question first (leaving) and the button gives up the keys, so typed text never presses it
+  const act = (op, question) => async (click) => {
+    click.currentTarget.blur();
+    if (question && !confirm(question)) return;
     try {
       await app.api.request(op, { lobby_id: event.lobby_id });
       if (op === "start") location.hash = `#/table/${encodeURIComponent(event.lobby_id)}`;
@@ -64,7 +67,7 @@ function tableRow(app, event, listing, refresh) {
     actions.push(h("label", { class: "invite" }, "Invite: ", h("input", { readonly: true, value: invite, class: "invite-code", onfocus: (e) => e.target.select() })));
     actions.push(h("button", { class: "start", onclick: act("start") }, "Start"));
   }
-  if (event.phase === "lobby") actions.push(h("button", { class: "leave", onclick: act("leave") }, "Leave"));
+  if (event.phase === "lobby") actions.push(h("button", { class: "leave", onclick: act("leave", "Leave this table? Your seat is given up.") }, "Leave"));
   else actions.push(h("a", { class: "button open", href: `#/table/${encodeURIComponent(event.lobby_id)}` }, event.phase === "playing" ? "Play" : "Open"));
   return h("li", { class: `table ${event.phase}${event.your_turn ? " your-turn" : ""}`, "data-lobby": event.lobby_id },
     h("strong", {}, `${event.game} ${event.variant}`), " ", h("span", { class: "status" }, status), " ",

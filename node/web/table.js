@@ -97,7 +97,9 @@ function actions(app, event) {
     app.pendingReplay = await transcript();
     location.hash = "#/replay";
   };
-  const resign = async () => {
+  // the button gives up the keys first: a Space or Enter typed later never presses it again
+  const resign = async (click) => {
+    click.currentTarget.blur();
     if (!confirm("Give up this game?")) return;
     try {
       await app.api.request("resign", { table: event.table });

@@ -246,6 +246,17 @@ function purchase(ctx, memo, paint) {
     paint();
   };
   const bought = Object.values(counts).reduce((a, b) => a + b, 0);
+  // money left unspent is said first, and the fleet goes on to placing at the second press
+  const place = () => {
+    const left = view.money - spent;
+    if (left > 0 && memo.unspent !== spent) {
+      memo.unspent = spent;
+      memo.note = `${left} of ${view.money} left unspent: press Place these ships again to go on with this fleet, or buy more`;
+    } else {
+      Object.assign(memo, { placing: true, note: "", ships: [], unspent: null });
+    }
+    paint();
+  };
   const rows = view.catalogue.map((kind) => h("tr", { "data-kind": kind.kind },
     h("td", {}, shapePicture(kind.turns[0])),
     h("td", {}, kind.name_en, kind.name !== kind.name_en ? h("small", {}, ` (${kind.name})`) : null, kind.capital ? h("small", {}, " capital") : null),
@@ -259,7 +270,7 @@ function purchase(ctx, memo, paint) {
     h("p", { id: "budget", class: "budget" }, `${bought} ship${bought === 1 ? "" : "s"} for ${spent}; ${view.money - spent} of ${view.money} left`),
     h("p", { id: "fleet-message", class: "notice" }, memo.note || "\u00a0"),
     h("div", { class: "moves" },
-      h("button", { id: "to-placement", disabled: !bought, onclick: () => { memo.placing = true; memo.note = ""; memo.ships = []; paint(); } }, "Place these ships"),
+      h("button", { id: "to-placement", disabled: !bought, onclick: place }, "Place these ships"),
       moveButton(ctx, { random: true }, "Random fleet", { id: "random-fleet" })),
   ];
 }

@@ -151,7 +151,7 @@ async def test_envelopes_ahead_are_buffered_until_the_gap_fills(tmp_path):
     assert observer.envelopes[:2] == first.envelopes[:2] and observer.envelopes[2].seat == 2
 
 
-async def test_a_reloaded_journal_continues_the_same_chain_and_cuts_a_torn_tail(tmp_path):
+async def test_a_reloaded_journal_continues_the_same_chain_and_cuts_a_torn_tail(tmp_path, caplog):
     genesis = signed_genesis("towers", 2)
     tables = [live_table(tmp_path, genesis, seat) for seat in range(2)]
     with trio.move_on_after(0.05):
@@ -162,6 +162,9 @@ async def test_a_reloaded_journal_continues_the_same_chain_and_cuts_a_torn_tail(
     restarted = [reload(table) for table in tables]
     for before, after in zip(tables, restarted):
         assert after.envelopes == before.envelopes
+    cut = [record for record in caplog.records if "are cut off" in record.getMessage()]
+    assert [record.levelname for record in cut] == ["WARNING", "WARNING"]  # damage is not routine: not at INFO
+    assert f"damaged after {len(tables[0].envelopes)} envelopes: its last 12 bytes" in cut[0].getMessage()
     await wire(restarted)
     assert restarted[0].envelopes == restarted[1].envelopes and restarted[0].finished
     assert verify(load((restarted[0].files.dir / "transcript.ftt").read_bytes())).valid

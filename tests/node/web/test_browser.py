@@ -26,12 +26,15 @@ from fairtable.node.discovery import factory_for
 from tests.export_golden import transcripts
 from tests.node.cheated import unaffordable_play
 from tests.node.clients.tui.tables import sj_played, table_with_copy
+from tests.node.clients.tui.test_keys import catalogue_names
 from tests.node.web.browser import WAIT, Served, chromium, nodes
 from tests.paths import ROOT, VECTORS
 
 pytest.importorskip("selenium")
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -238,6 +241,21 @@ def test_two_players_play_a_whole_towers_game_by_clicking(pages):
     assert bob.fits_its_screen()
 
 
+def test_typing_every_catalogue_name_on_a_table_page_neither_resigns_nor_leaves(pages):
+    alice, bob = pages
+    lobby = join_by_invite(alice, bob, "towers")
+    start(alice, bob, lobby)
+    alice.wait(lambda: alice.all("#resign"), "the table")
+    alice.driver.execute_script("window.asked = []; window.confirm = (question) => { window.asked.push(question); return false; }")
+    alice.press("#resign")  # asked, declined: the button keeps no keys for what is typed next
+    ActionChains(alice.driver).send_keys(*(f"{name}{Keys.ENTER}" for name in catalogue_names())).perform()
+    assert alice.driver.execute_script("return window.asked") == ["Give up this game?"]
+    assert alice.all("#resign") and not alice.text("#result")
+    alice.driver.execute_script("window.confirm = () => true")
+    alice.press("#resign")
+    alice.wait(lambda: alice.text("#result").startswith("You lost"), "the table given up, for the next tests")
+
+
 FLEET = ("A1", "C1", "E1", "G1")
 """Where alice places the classic fleet's first four ships, left to right; the fifth goes down from A10."""
 
@@ -300,6 +318,10 @@ def test_the_viewer_steps_to_a_planted_violation_and_shows_every_hand(pages, tmp
     path.write_bytes(cheat.transcript)
     open_viewer(alice, path, "towers")
     assert alice.one("#replay-verdict.invalid").text.startswith("NOT VERIFIED: 1 violation")
+    marker = "return getComputedStyle(document.querySelector('#replay-steps li')).listStyleType"
+    assert alice.driver.execute_script(marker) == "none"  # numbered once, by the steps' own numbers, none clipped
+    numbered = [text for item in alice.all("#replay-steps li") if (text := item.get_attribute("textContent"))[:1].isdigit()]
+    assert numbered and all(text.startswith(f"{number}. ") for number, text in enumerate(numbered, 1))
     clicks = 0
     while not alice.text("#replay-violation"):
         assert alice.text("#replay-text") != "" and clicks < 200
@@ -507,6 +529,9 @@ def test_a_person_buys_places_shoots_and_fires_a_laser_in_the_space_battle(pages
     alice.press('button.buy[data-kind="spirit"]')
     alice.wait(lambda: budget() == "2 ships for 90; 10 of 100 left", "a Lancer and a Spirit bought")
     alice.press("#to-placement")
+    alice.wait(lambda: alice.text("#fleet-message").startswith("10 of 100 left unspent"), "the money left said first")
+    assert alice.text(".purchase h3").startswith("Buy your fleet")
+    alice.press("#to-placement")
     alice.wait(lambda: "Spirit" in alice.text(".purchase h3"), "the Spirit, the larger, placed first")
     alice.one("body").send_keys("r")  # the T turned a quarter: its first cell on top, three below to its left
     alice.wait(lambda: "2 of 4" in alice.text("#rotate"), "the Spirit turned by the R key")
@@ -556,6 +581,13 @@ class FirstShot(RandomBot):
         return next((move for move in moves if "shoot" in move), moves[0])
 
 
+def to_placement(page: Page) -> None:
+    """On from buying a fleet that leaves money unspent: the page says so first, the second press goes on."""
+    page.press("#to-placement")
+    page.wait(lambda: "left unspent" in page.text("#fleet-message"), "the money left said")
+    page.press("#to-placement")
+
+
 def shooting_first_cells(robot: Served, lobby: str) -> None:
     """The robot's seat at ``lobby`` plays :class:`FirstShot` from now on (its node's bot is random)."""
     async def swap() -> None:
@@ -568,7 +600,7 @@ def test_a_person_lands_a_reserve_squadron_by_clicking_in_the_space_battle(pages
     lobby = bot_table([alice], served[2], "space", {"turn_seconds": 0}, 2)
     shooting_first_cells(served[2], lobby)  # row A only: the station below is never hit
     alice.press('button.buy[data-kind="station"]')
-    alice.press("#to-placement")
+    to_placement(alice)
     alice.press('rect[data-place="H18"]')
     alice.wait(lambda: len(alice.cells("rect.cell.place.ship", "place")) == 8, "the station placed")
     alice.press("#confirm-fleet")
@@ -625,7 +657,7 @@ def test_three_seats_fire_a_space_salvo_with_a_laser_in_place_of_the_shots_at_on
     alice, bob = pages
     lobby = bot_table(pages, served[2], "space", {"money": 100, "turn_seconds": 0}, 3)
     alice.press('button.buy[data-kind="lancer"]')
-    alice.press("#to-placement")
+    to_placement(alice)
     alice.press('rect[data-place="A1"]')
     alice.press("#confirm-fleet")
     bob.press("#random-fleet")

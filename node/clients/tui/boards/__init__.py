@@ -10,6 +10,7 @@ game alike. A game without a board of its own is played through the node's text 
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Set
 from typing import Any
@@ -72,8 +73,30 @@ class Board(Static, can_focus=True):
         too large to list (a salvo), what the game's renderer reads (``parse_move``)."""
         return pick(update, text) or typed_by_game(update, text)
 
+    def letter(self, key: str) -> bool:
+        """Act on a one-letter command (``a``: at random, ``x``: discard, ``p``: pass) typed
+        alone and sent with Enter; False for a letter this board has no command for. Letters
+        that send a move are never single keys on the board, so a word being typed cannot
+        make a move before Enter."""
+        return False
+
     def choose(self, move: Any) -> None:
         self.post_message(self.Chosen(move))
+
+
+LINE_WIDTH = 79
+"""Columns a board's line may take (the screen's 80 less one)."""
+
+
+def wrapped(head: str, words: str = "", indent: int = 2) -> str:
+    """``head`` and ``words`` in lines of at most :data:`LINE_WIDTH` (ending in a newline), the
+    words going on under ``indent`` spaces rather than cut off mid-word."""
+    return "\n".join(textwrap.wrap(head + words, LINE_WIDTH, subsequent_indent=" " * indent)) + "\n"
+
+
+def counted(number: int, word: str, words: str | None = None) -> str:
+    """``1 card``, ``2 cards``: a number with its noun in the right form."""
+    return f"{number} {word if number == 1 else words or word + 's'}"
 
 
 def pick(update: dict, text: str) -> Any | None:

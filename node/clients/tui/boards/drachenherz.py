@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import events
 
 from fairtable.games.drachenherz import CARDS, FIELDS, KINDS, MARKS, SPECIAL, card_name, effect, field_name, kind_of
-from fairtable.node.clients.tui.boards import Board, Refused, moves_laying, pick
+from fairtable.node.clients.tui.boards import Board, Refused, counted, moves_laying, pick, wrapped
 
 WIDTH = 78
 STYLES = {"chest": "yellow", "fire_dragon": "red", "huntress": "magenta", "fossil": "grey62", "princess": "bright_magenta",
@@ -130,15 +130,15 @@ class DrachenherzBoard(Board):
             turn = "▶ " if view["turn"] == index and view["phase"] == "play" else "  "
             dragon = ", holds the dragon" if player["dragon"] else ""
             known = f" ({player['returned']} known on top)" if player["returned"] else ""
-            late = f", {player['timeouts']} timeouts" if player["timeouts"] else ""
-            text.append(f"{turn}{names[index][:18]:<18} {player['points']:>3} pts from {player['collected']} cards{dragon} · "
+            late = f", {counted(player['timeouts'], 'timeout')}" if player["timeouts"] else ""
+            text.append(f"{turn}{names[index][:18]:<18} {counted(player['points'], 'pt'):>6} from {counted(player['collected'], 'card')}{dragon} · "
                         f"hand {player['hand']}, pile {player['pile']}{known}{late}"[:WIDTH] + "\n")
         text.append(f"{'field':<20}{'what it does':<40}cards there\n", style="underline")
         for field in FIELDS:
             text.append_text(self._field_line(field))
         self._draw_hand(text, update)
         for play in view["recent"][-2:]:
-            text.append(self._play_line(play, names)[:WIDTH] + "\n", style="italic")
+            text.append(wrapped(self._play_line(play, names)), style="italic")
         lines = (update.get("text") or "").splitlines()
         if self.asking:
             options = "  ".join(f"{number} the {field_name(move['take'])}" for number, move in enumerate(self.asking, 1))
@@ -197,7 +197,7 @@ class DrachenherzBoard(Board):
             text.append(" ")
         text.append("\n")
         if view["pile_top"]:
-            text.append(("On top of your pile (put back): " + ", ".join(map(card_name, view["pile_top"])))[:WIDTH] + "\n", style="dim")
+            text.append(wrapped("On top of your pile (put back): ", ", ".join(map(card_name, view["pile_top"]))), style="dim")
 
     def _play_line(self, play: dict, names: list[str]) -> str:
         laid = " + ".join(map(card_name, play["cards"])) or "nothing"

@@ -8,7 +8,7 @@ defender (or the seat you aim at). Typed: ``3`` plays card 3 (at the chosen seat
 card's name without spaces (``wittehaai``, ``wittehaai@2``). In blind play the cards lie face
 down and are turned at random: there is nothing to choose.
 
-Your deck (the ``deck`` decision): ``a`` has your node build one at random; typing the path of
+Your deck (the ``deck`` decision): ``a`` and Enter have your node build one at random; typing the path of
 a deck-list file (one card a line, see ``games/duel/decklist.py``) sends that deck; or pick the
 cards here: up/down (PgUp/PgDn) move through the catalogue, Space takes or leaves a card, Enter
 sends the deck once it holds exactly the cards it must. A rebuilt deck starts from the cards
@@ -27,7 +27,7 @@ from rich.text import Text
 from textual import events
 
 from fairtable.games.duel import CARDS, DeckListError, attack_value, duel_line, parse, points, title
-from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick
+from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick, wrapped
 
 WIDTH = 78
 LABEL, COLUMN = 13, 10
@@ -115,6 +115,12 @@ class DuelBoard(Board):
             return self.move_for(int(text) - 1)
         return pick(update, text)
 
+    def letter(self, key: str) -> bool:
+        if key == "a" and self.mode() == "deck":
+            self.choose(RANDOM)
+            return True
+        return False
+
     def deck_file(self, text: str) -> list[int]:
         """The deck a deck-list file holds; :class:`Refused` says what is wrong with it (or the path)."""
         path = Path(text).expanduser()
@@ -137,8 +143,6 @@ class DuelBoard(Board):
         elif key in ("left", "right") and mode == "play" and self.targets():
             targets = self.targets()
             self.target = targets[(targets.index(self.aimed() or targets[0]) + (1 if key == "right" else -1)) % len(targets)]
-        elif mode == "deck" and key == "a":
-            self.choose(RANDOM)
         elif mode == "deck" and key == "space" and listed:
             self.chosen ^= {listed[self.cursor]}
         elif mode == "deck" and key == "enter":
@@ -203,7 +207,7 @@ class DuelBoard(Board):
         text.append(" · Mare beats Terra beats Aria beats Mare (+50 attack)\n", style="dim")
         self._draw_list(text, listed, self.chosen, True)
         ready = "Enter sends the deck" if len(self.chosen) == size else f"Space takes or leaves a card, Enter sends {size}"
-        text.append(f"{ready} · a: your node builds one at random\n", style="bold")
+        text.append(f"{ready} · a Enter: a random deck\n", style="bold")
         text.append("or type the path of a deck-list file (one card a line) and press Enter\n", style="bold")
 
     def _draw_draft(self, text: Text, listed: list[int]) -> None:
@@ -240,7 +244,7 @@ class DuelBoard(Board):
                         f"{CARDS[attack].name} ({CARDS[attack].type} {CARDS[attack].attack})\n", style="bold")
         self._draw_hand(text, update)
         for duel in view["recent"][-3:]:
-            text.append(duel_line(duel, names)[:WIDTH] + "\n", style="italic")
+            text.append(wrapped(duel_line(duel, names)), style="italic")
         lines = (update.get("text") or "").splitlines()
         if update.get("legal_moves"):
             aimed = self.aimed()

@@ -7,7 +7,6 @@ import json
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import events
 
 from fairtable.node.clients.tui.boards import RANDOM, RANDOM_DECISIONS, Board, move_hint
 
@@ -27,10 +26,11 @@ class GenericBoard(Board):
         if hint:
             text.append(f"\n{hint} (type it below)", style="bold")
         elif update.get("decision") in RANDOM_DECISIONS and not moves:
-            text.append("\nPress a to let your node choose at random.", style="bold")
+            text.append("\nType a and Enter to let your node choose at random.", style="bold")
         return text
 
-    def on_key(self, event: events.Key) -> None:
-        if event.key == "a" and self.current.get("decision") in RANDOM_DECISIONS and not self.current.get("legal_moves"):
+    def letter(self, key: str) -> bool:
+        if key == "a" and self.current.get("decision") in RANDOM_DECISIONS and not self.current.get("legal_moves"):
             self.choose(RANDOM)
-            event.stop()
+            return True
+        return False

@@ -1,7 +1,7 @@
 """Shengji: levels, trump and declaration, the trick, the last trick and points (the game's own
 text lines), and the hand as cards under a cursor. Left/right move the cursor, Space marks a
 card (for pairs and tractors), Enter plays the marked cards (or the card under the cursor) as
-whatever move they make now: a lead, a follow, a declaration or a card to bury; ``p`` passes.
+whatever move they make now: a lead, a follow, a declaration or a card to bury; ``p`` and Enter pass.
 Typed, a move's cards run together (``HKHK``) or its number work too."""
 
 from __future__ import annotations
@@ -63,15 +63,17 @@ class ShengjiBoard(Board):
                 self.choose(move)
             elif self.current.get("legal_moves"):
                 problem = "these cards make no move now (Space marks the cards of a pair or a tractor)"
-        elif event.key == "p":
-            passing = [move for move in self.current.get("legal_moves") or () if isinstance(move, dict) and "pass" in move]
-            if passing:
-                self.choose(passing[0])
         else:
             return
         self.problem = problem
         event.stop()
         self.redraw()
+
+    def letter(self, key: str) -> bool:
+        passing = [move for move in self.current.get("legal_moves") or () if isinstance(move, dict) and "pass" in move]
+        if key == "p" and passing:
+            self.choose(passing[0])
+        return key == "p" and bool(passing)
 
     def draw(self, update: dict) -> RenderableType:
         view = update["view"]
@@ -83,7 +85,7 @@ class ShengjiBoard(Board):
         self.marked &= held
         if hand:
             self.cursor = min(self.cursor, len(hand) - 1)
-            text.append("Your hand  (←→ move, Space mark, Enter play, p pass; or type HKHK)\n", style="bold")
+            text.append("Your hand  (←→ move, Space mark, Enter play, p Enter pass; or HKHK)\n", style="bold")
             for index, entry in enumerate(hand):
                 card = None if entry["card"] is None else CARDS[entry["card"]]
                 style = "red" if card is not None and card.suit in RED else ""

@@ -3,11 +3,11 @@ abilities, on 20×10 star fields one character a cell, yours and one enemy's sid
 pages through the others) with your fleet, your abilities and that enemy's fleet beside them.
 
 Buying (first): ↑↓ choose a kind, → or + buys one, ← or - sells one, Enter goes on to placing
-the ships bought; ``a`` has the node buy and place a random fleet. Placing: arrows move the
+the ships bought; ``a`` and Enter have the node buy and place a random fleet. Placing: arrows move the
 ship, ``r`` turns it through its turns, Enter places it, Backspace takes the last one back
 (with none placed: back to buying); the fleet is sent once its last ship is placed. Landing a
 reserve: arrows and Enter put the 3 fighters on the shaded free cells (Enter on one takes it
-back, so does Backspace), ``a`` lands them at random. Shots as on the zeeslag board: two seats,
+back, so does Backspace), ``a`` and Enter land them at random. Shots as on the zeeslag board: two seats,
 Enter fires (a hit shoots again, at most 3 actions a turn); three or more, a salvo. An ability
 that is ready replaces a shot (a salvo: the shots at the enemy aimed at, or with ``focus`` the
 whole salvo): ``l`` laser (the cursor's column, ↑ from row A, ↓ from row J), ``s`` scan (the 3×3
@@ -43,7 +43,7 @@ from fairtable.games.zeeslag import (
     squadron_problem,
     ticks,
 )
-from fairtable.node.clients.tui.boards import RANDOM, pick
+from fairtable.node.clients.tui.boards import RANDOM, counted, pick
 from fairtable.node.clients.tui.boards.zeeslag import GAP, MARKS, MOVES, WIDTH, ZeeslagBoard, grid_of, opened
 
 KEYS = {"l": "laser", "s": "scan", "n": "nuke", "r": "reserve"}
@@ -56,7 +56,7 @@ class SpaceBoard(ZeeslagBoard):
     variants = frozenset({"space"})
     shown = 2
     cell_width = 1
-    legend = "■ ship  F fighter  X hit  # sunk  + scanned ship  o miss  ~ water  · unknown  * aimed"
+    legend = "■ ship  F fighter  X hit  # sunk  + scanned  o miss  ~ water  · unknown  * aimed"
 
     def __init__(self) -> None:
         super().__init__()
@@ -64,6 +64,8 @@ class SpaceBoard(ZeeslagBoard):
         """Copies bought of each kind (by kind id)."""
         self.bought = False
         """The purchase is done: its ships are being placed."""
+        self.unspent: int | None = None
+        """The cost of the purchase whose unspent money was pointed out (Enter again goes on with it)."""
         self.kind = 0
         """The kind the purchase's cursor is on."""
         self.fighters: list[int] = []
@@ -161,14 +163,30 @@ class SpaceBoard(ZeeslagBoard):
         elif key in ("left", "minus") and self.buying.get(kind.id):
             self.buying[kind.id] -= 1
         elif key == "enter":
-            wrong = CATALOGUE.purchase_problem(self.purchase(), self.seen["money"])
-            self.problem = "" if wrong is None else f"the game refuses this fleet: {wrong}"
-            self.bought = wrong is None
-        elif key == "a":
-            self.commit(RANDOM)
+            self._place_purchase()
         else:
             return False
         return True
+
+    def letter(self, key: str) -> bool:
+        if key == "a" and (self.shopping() or self.landing()):
+            self.commit(RANDOM)
+            self.redraw()
+            return True
+        return super().letter(key)
+
+    def _place_purchase(self) -> None:
+        """On to placing the ships bought, once the game's rules allow the purchase and (money
+        left) after a first Enter has said how much stays unspent."""
+        wrong = CATALOGUE.purchase_problem(self.purchase(), self.seen["money"])
+        spent, left = CATALOGUE.cost(self.purchase()), self.money_left()
+        if wrong is not None:
+            self.problem = f"the game refuses this fleet: {wrong}"
+        elif left > 0 and self.unspent != spent:
+            self.unspent = spent
+            self.problem = f"{left} of {self.seen['money']} left unspent: Enter again places this fleet, or buy more"
+        else:
+            self.problem, self.bought, self.unspent = "", True, None
 
     def _buy(self, kind: Kind) -> None:
         """One more ship of ``kind``, unless the catalogue's maximum or the game's purchase rules forbid it."""
@@ -186,9 +204,7 @@ class SpaceBoard(ZeeslagBoard):
     def _land_key(self, key: str) -> bool:
         if key in MOVES:
             return super().press(key)
-        if key == "a":
-            self.commit(RANDOM)
-        elif key == "backspace" and self.fighters:
+        if key == "backspace" and self.fighters:
             self.fighters.pop()
         elif key == "enter":
             self._land()
@@ -344,7 +360,7 @@ class SpaceBoard(ZeeslagBoard):
         view, me = self.seen, self.seen["seat"]
         if self.placing():
             left = self.ships()[len(self.placed):]
-            return [f"To place: {len(left)} ships", *(f" {ship.name_en} ({ship.length})" for ship in left[:10])]
+            return [f"To place: {counted(len(left), 'ship')}", *(f" {ship.name_en} ({ship.length})" for ship in left[:10])]
         lines: list[str] = []
         if me is not None and view["fleets"][me]["layout"] is not None:
             entry = view["fleets"][me]
@@ -392,17 +408,18 @@ class SpaceBoard(ZeeslagBoard):
 
     def _doing(self, update: dict) -> str:
         if self.shopping():
-            return "↑↓ kind, → or + buy, ← or - sell, Enter place them, a random fleet"
+            return "↑↓ kind, → or + buy, ← or - sell, Enter place them, a Enter random"
         if self.placing():
             ghost = self.ghost()
             if self.ready is not None or ghost is None:
                 return super()._doing(update)
             ship = self.ships()[len(self.placed)]
             turns = len(ship.shape.turns)
-            return f"place {ship.name_en} ({ship.length}, turn {self.turn % turns + 1}/{turns}): arrows, r turn, Enter, Backspace back, a random"
+            return (f"place {ship.name_en} ({ship.length}, turn {self.turn % turns + 1}/{turns}): "
+                    "arrows, r turn, Enter, Bksp back, a Enter random")
         placing = self.landing()
         if placing:
-            return f"land fighter {len(self.fighters) + 1} of {placing['fighters']} on a shaded cell: arrows + Enter, Backspace undo, a random"
+            return f"land fighter {len(self.fighters) + 1} of {placing['fighters']} on a shaded cell: arrows + Enter, Backspace undo, a Enter random"
         if self.aim is not None and update.get("your_turn"):
             return self._aiming()
         doing = super()._doing(update)

@@ -1,6 +1,6 @@
 """Towers: both sides' tower, wall and resources, the hand with costs and effects in English
 (and the original names), and the last cards. Up/down choose a card; Enter plays it, ``x``
-discards it; typed, ``3`` plays card 3 and ``d3`` discards it, or a card's name does."""
+and Enter discard it; typed, ``3`` plays card 3 and ``d3`` discards it, or a card's name plays it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import events
 
 from fairtable.games.towers import BATTLEFIELDS, CARDS, PRODUCERS, RESOURCES, effect_en
-from fairtable.node.clients.tui.boards import Board
+from fairtable.node.clients.tui.boards import Board, Refused, wrapped
 
 NAME_WIDTH = 30
 ROWS = (("Tower", "tower", None), ("Wall", "wall", None)) + tuple(
@@ -19,9 +19,11 @@ ROWS = (("Tower", "tower", None), ("Wall", "wall", None)) + tuple(
 )
 
 
-def card_title(card_id: int) -> str:
+def card_title(card_id: int, width: int | None = None) -> str:
+    """The English name with the original beside it, or the English alone where both do not fit ``width``."""
     card = CARDS[card_id]
-    return f"{card.name_en} ({card.name})"
+    both = f"{card.name_en} ({card.name})"
+    return both if width is None or len(both) <= width else card.name_en[:width]
 
 
 class TowersBoard(Board):
@@ -49,15 +51,26 @@ class TowersBoard(Board):
             return self.move_for(int(number) - 1, kind)
         named = [index for index, entry in enumerate(self.hand())
                  if entry["card"] is not None and text in (CARDS[entry["card"]].name_en.lower(), CARDS[entry["card"]].name.lower())]
-        return self.move_for(named[0], "play") or self.move_for(named[0], "discard") if len(named) == 1 else None
+        if len(named) != 1:
+            return None
+        move = self.move_for(named[0], "play")
+        if move is None and self.move_for(named[0], "discard") is not None:
+            raise Refused(f"{CARDS[self.hand()[named[0]]['card']].name_en} cannot be played now; d{named[0] + 1} discards it")
+        return move
+
+    def letter(self, key: str) -> bool:
+        move = self.move_for(self.cursor, "discard") if key == "x" else None
+        if move is not None:
+            self.choose(move)
+        return move is not None
 
     def on_key(self, event: events.Key) -> None:
         size = len(self.hand())
         if event.key in ("up", "down") and size:
             self.cursor = (self.cursor + (1 if event.key == "down" else -1)) % size
             self.redraw()
-        elif event.key in ("enter", "x"):
-            move = self.move_for(self.cursor, "play" if event.key == "enter" else "discard")
+        elif event.key == "enter":
+            move = self.move_for(self.cursor, "play")
             if move is not None:
                 self.choose(move)
         else:
@@ -82,18 +95,19 @@ class TowersBoard(Board):
         hand = view["hand"] or []
         legal = update.get("legal_moves") or []
         if hand:
-            text.append("Your hand  (↑↓ choose, Enter play, x discard; or type 3, d3, a name)\n", style="bold")
+            text.append("Your hand  (↑↓ choose, Enter play, x Enter discard; or type 3, d3, a name)\n", style="bold")
             self.cursor = min(self.cursor, len(hand) - 1)
         for index, entry in enumerate(hand):
             card = None if entry["card"] is None else CARDS[entry["card"]]
             playable = {"play": entry["handle"]} in legal
-            line = f"{index + 1:>2} " + ("?" if card is None else
-                                          f"{card_title(card.id)[:NAME_WIDTH]:<{NAME_WIDTH}} {card.cost:>2} {card.resource:<8} {effect_en(card)}")
+            head = f"{index + 1:>2} " + ("?" if card is None else
+                                         f"{card_title(card.id, NAME_WIDTH):<{NAME_WIDTH}} {card.cost:>2} {card.resource:<8} ")
             style = ("reverse " if index == self.cursor and update.get("your_turn") else "") + ("" if playable or not legal else "dim")
-            text.append(line[:79] + "\n", style=style.strip() or None)
+            text.append(wrapped(head, "" if card is None else effect_en(card), len(head)), style=style.strip() or None)
         for action in view["recent"][-2:]:
             verb = "played" if action["played"] else "discarded (timer)" if action["timeout"] else "discarded"
             who = "you" if action["seat"] == me else names[action["seat"]]
             card = CARDS[action["card"]]
-            text.append(f"{who} {verb} {card_title(card.id)}: {effect_en(card)}"[:79] + "\n", style="italic")
+            text.append(wrapped(f"{who} {verb} {card_title(card.id)}: ", effect_en(card), 2), style="italic")
         return text
+

@@ -2,7 +2,7 @@
 layout (two seas side by side, one sea per seat for three or more, the shared sea).
 
 Placing (the ``hidden`` decision): arrows move the ship, ``r`` rotates it, Enter places it,
-Backspace takes the last one back, ``a`` has the node place the whole fleet at random; the
+Backspace takes the last one back, ``a`` and Enter have the node place the whole fleet at random; the
 fleet is sent once its last ship is placed (in the shared sea the ship moves in your window,
 your home block and one border column of each neighbour). Shooting in a duel: arrows aim,
 Enter fires; typing ``b7`` does too. A salvo (three or more seats, all aiming at once): arrows
@@ -205,8 +205,6 @@ class ZeeslagBoard(Board):
             self.turn = (self.turn + 1) % 4  # every ship has 1, 2 or 4 stances
         elif self.placing() and key == "backspace" and self.placed:
             self.placed.pop()
-        elif self.placing() and key == "a":
-            self.commit(RANDOM)
         elif self.due() and key == "space":
             self._mark(toggle=True)
         elif self.due() and key == "backspace" and self.salvo:
@@ -216,6 +214,13 @@ class ZeeslagBoard(Board):
         else:
             return False
         return True
+
+    def letter(self, key: str) -> bool:
+        if key == "a" and self.placing():
+            self.commit(RANDOM)
+            self.redraw()
+            return True
+        return False
 
     def _next_target(self) -> None:
         """The next sea to aim at (own seas), or the next enemy's home block (the shared sea)."""
@@ -558,7 +563,7 @@ class ZeeslagBoard(Board):
             if self.ready is not None:
                 return "fleet chosen: sent when your turn to commit comes"
             what = f"place {ship.name_en} ({ship.length})" if ship else "fleet placed"
-            return f"{what}: arrows + Enter, r rotate, Backspace undo, a random"
+            return f"{what}: arrows + Enter, r rotate, Backspace undo, a Enter random"
         if self.due():
             due = self.shots_due()
             marked = self.salvo_words() or "none yet"

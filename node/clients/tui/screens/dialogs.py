@@ -1,12 +1,13 @@
-"""Small modal dialogs: a yes/no confirmation and the keys help."""
+"""Small modal dialogs: a confirmation no typed text can answer, and the keys help."""
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 HELP = """Keys at the table
   arrows / Enter   choose and play (each board's last line says how)
@@ -15,10 +16,11 @@ HELP = """Keys at the table
   r / Backspace    zeeslag: turn the ship to place / take one back
   ← → + -          zeeslag space: sell or buy a ship of the kind (↑↓)
   l s n r          zeeslag space: laser, scan, nuke, reserve (again: shots)
-  a                let your node choose at random (a fleet, a squadron, a deck)
+  a Enter          let your node choose at random (a fleet, a squadron, a deck)
+  x Enter, p Enter towers: discard the card chosen; shengji: pass
   typing           a move's number, a cell such as b7, a salvo such as 1:b7 2:c3,
                    a card's name or code, a deck-list file's path; Enter sends
-  R                resign (asks first)
+  Ctrl+R           resign (asks first: Tab to Resign, Enter)
   ?                this help
   Escape           back to your tables (the node keeps your seat)
   Ctrl+Q           quit (the node keeps your seat; `fairtable play` brings you back)
@@ -27,29 +29,57 @@ Press any key to close."""
 
 
 class Confirm(ModalScreen[bool]):
-    """Ask a yes/no question; ``y`` confirms, anything else declines."""
+    """Ask before something that ends or changes a game. Only a button answers: the safe one has
+    the focus, Tab reaches the other and Enter presses it; printable keys do nothing, so words
+    being typed (a card named "Ruby") can never answer it. Escape declines."""
 
-    BINDINGS = [Binding("y", "answer(True)", "yes"), Binding("n,escape", "answer(False)", "no")]
-    DEFAULT_CSS = "Confirm { align: center middle; } Confirm > Vertical { width: 50; height: 5; border: thick $error; padding: 0 1; }"
+    BINDINGS = [Binding("escape", "answer(False)", "no")]
+    DEFAULT_CSS = """
+    Confirm { align: center middle; }
+    Confirm > Vertical { width: 56; height: auto; border: thick $error; padding: 0 1; }
+    Confirm Horizontal { height: auto; }
+    Confirm Button { margin: 0 1 0 0; }
+    Confirm Button:focus { text-style: bold reverse; }
+    """
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, yes: str, no: str) -> None:
         super().__init__()
-        self.question = question
+        self.question, self.yes, self.no = question, yes, no
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.question)
-            yield Static("[b]y[/b] yes   [b]n[/b] no")
+            with Horizontal():
+                yield Button(self.no, id="no", variant="primary")
+                yield Button(self.yes, id="yes", variant="error")
+            yield Static("Tab chooses, Enter answers, Escape keeps things as they are", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys other than Tab, Enter and Escape stop here: nothing typed reaches the table below."""
+        if event.key not in ("tab", "shift+tab", "enter", "escape"):
+            event.stop()
+            event.prevent_default()
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
 
 
 class Help(ModalScreen[None]):
+    """The keys; any key closes it, and only it (Escape does not go on to leave the table)."""
+
     DEFAULT_CSS = "Help { align: center middle; } Help > Static { width: 76; height: auto; border: round $accent; padding: 0 1; }"
 
     def compose(self) -> ComposeResult:
         yield Static(HELP)
 
-    def on_key(self) -> None:
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
         self.dismiss(None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 
 from textual.app import ComposeResult
@@ -19,9 +20,22 @@ def outcome(update: dict) -> str:
     value = update["result"]
     result = Result(tuple(value["winners"]), value["reason"], tuple(value.get("scores") or ()), tuple(value.get("losers") or ()),
                     tuple(tuple(team) for team in value.get("teams") or ()))
-    seat = update.get("seat")
+    seat, names = update.get("seat"), list(update.get("seats") or ())
     said = "A draw" if not result.winners else "You won" if seat in result.winners else "You lost"
-    return f"{said}. {describe(result, update.get('seats') or ())}."
+    score = ", ".join(f"{'you' if index == seat else names[index] if index < len(names) else f'seat {index}'} {points}"
+                      for index, points in enumerate(result.scores))
+    return f"{said}. {describe(result, names)}." + (f" Final score: {score}." if score else "")
+
+
+def verdict_of(data: bytes) -> list[str]:
+    """What this client's own check of a transcript file found, in lines."""
+    try:
+        report = verify_chunks([data])
+    except ProtocolError as exc:
+        return [f"The transcript cannot be read: {exc}"]
+    return ([f"Transcript verified: every move, shuffle and hidden answer checked ({report.envelopes} messages): "
+             + ("VALID." if report.valid else "VIOLATIONS FOUND:")]
+            + [f"  message {v.index}: seat {v.seat} broke {v.rule}: {v.detail}" for v in report.violations])
 
 
 class FinalScreen(BaseScreen):
@@ -43,6 +57,10 @@ class FinalScreen(BaseScreen):
     def on_mount(self) -> None:
         self.table_changed(self.lobby_id)
 
+    def on_screen_resume(self) -> None:
+        """Back on top: the updates that went to another screen meanwhile are drawn now."""
+        self.table_changed(self.lobby_id)
+
     def table_changed(self, lobby_id: str) -> None:
         if lobby_id != self.lobby_id:
             return
@@ -62,16 +80,12 @@ class FinalScreen(BaseScreen):
     async def verify(self, update: dict) -> None:
         response = await self.ask("transcript", table=update["table"])
         if response is None:
+            self.verdict = ["The transcript could not be fetched (see below); press Enter and open the table again to retry."]
+            self.show("#final", "\n".join([outcome(update), "", *self.verdict]))
             return
-        data = base64.b64decode(response["transcript"])
-        try:
-            report = verify_chunks([data])
-        except ProtocolError as exc:
-            verdict = [f"The transcript cannot be read: {exc}"]
-        else:
-            verdict = [f"Transcript verified: every move, shuffle and hidden answer checked ({report.envelopes} messages): "
-                       + ("VALID." if report.valid else "VIOLATIONS FOUND:")]
-            verdict += [f"  message {v.index}: seat {v.seat} broke {v.rule}: {v.detail}" for v in report.violations]
+        # a long game's proofs take seconds to check: in a thread, so the screen (and the node
+        # connection, which shares this thread) carries on meanwhile
+        verdict = await asyncio.to_thread(verdict_of, base64.b64decode(response["transcript"]))
         kept = f"Your node keeps it: tables/{update['table'][:12]}…/transcript.ftt in its data directory"
         self.verdict = [*verdict, "", kept]
         self.show("#final", "\n".join([outcome(update), "", *self.verdict]))

@@ -33,7 +33,8 @@ class HostScreen(BaseScreen):
     HostScreen Label { width: 16; }
     HostScreen Select, HostScreen Input, HostScreen Checkbox { width: 30; }
     HostScreen #form { height: 1fr; }
-    HostScreen Button { height: 1; min-width: 12; border: none; }
+    HostScreen #host { margin: 1 0 0 16; min-width: 20; }
+    HostScreen #host:focus { text-style: bold reverse; background: $accent; }
     """
 
     def __init__(self) -> None:
@@ -66,7 +67,8 @@ class HostScreen(BaseScreen):
         if low != high:
             rows.append(("seats", Input(str(low), type="integer", id="seats", compact=True, placeholder=f"{low}..{high}")))
         rows += [(option["name"], option_widget(option)) for option in game["options"][variant]]
-        await form.mount_all([Horizontal(Label(name), widget) for name, widget in rows] + [Button("Host", id="host", variant="primary")])
+        host = Button("Host the table", id="host", variant="primary", compact=True)
+        await form.mount_all([*(Horizontal(Label(name), widget) for name, widget in rows), host])
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         """A new game or variant rebuilds the form with its options (a select announcing its first value changes nothing)."""

@@ -31,6 +31,11 @@ def table_line(update: dict) -> str:
     return f"{update['game']} {update['variant']} · {state} · with {players(others)} · {update['lobby_id']}"
 
 
+def over(update: dict) -> bool:
+    """A table whose game is over (or that went away): listed after the ones still open."""
+    return update.get("result") is not None or update["phase"] in ("finished", "closed")
+
+
 def found_line(table: dict) -> str:
     return (f"{table['game']} {table['variant']} · {options_text(table['options'])} · {len(table['joined'])}/{table['seats']} "
             f"seats · host {table['host']} at {table['address']}")
@@ -84,7 +89,8 @@ class LobbyScreen(BaseScreen):
         mine, found = await self.ask("tables"), await self.ask("discovered")
         if mine is None or found is None:
             return
-        self.mine, self.found = mine["tables"], found["tables"]
+        self.mine = sorted(mine["tables"], key=over)  # open tables first, in the node's order
+        self.found = found["tables"]
         listings = list(self.query("#tables").results(OptionList))
         if not listings:  # the app is closing
             return
@@ -101,8 +107,11 @@ class LobbyScreen(BaseScreen):
         listing.add_options(options)
         if highlighted is not None and highlighted < listing.option_count:
             listing.highlighted = highlighted
-        elif listing.highlighted is None:
-            listing.action_first()
+        elif listing.highlighted is None:  # first fill: the first open table of yours, else one nearby, else Host
+            ids = [option.id if option is not None else None for option in options]
+            start = next((f"mine:{index}" for index, update in enumerate(self.mine) if not over(update)),
+                         "found:0" if self.found else "host")
+            listing.highlighted = sum(1 for option in options[:ids.index(start)] if option is not None)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id or ""

@@ -1,8 +1,9 @@
 """The table: whose turn and both clocks on top, the game's board, a message line, a typing line.
 
 Input is read at any time: board keys while it is your turn, typing (a move's number, a
-cell, a card's name or code) into the line below, ``R`` to resign (after a confirmation),
-``?`` for help, Escape back to your tables. The screen never blocks on the node: a move is
+cell, a card's name or code) into the line below, Ctrl+R to resign (after a confirmation
+only a focused button answers), ``?`` for help, Escape back to your tables. No printable
+key ends a game: once a person types, every key goes to the typing line. The screen never blocks on the node: a move is
 sent in the background and a refusal appears in the message line.
 """
 
@@ -29,7 +30,7 @@ def clock_text(seconds: float) -> str:
 
 
 class TableScreen(BaseScreen):
-    BINDINGS = [Binding("R", "resign", "resign"), Binding("question_mark", "help", "help"),
+    BINDINGS = [Binding("ctrl+r", "resign", "resign"), Binding("question_mark", "help", "help"),
                 Binding("escape", "app.pop_screen", "your tables")]
 
     def __init__(self, lobby_id: str) -> None:
@@ -71,6 +72,11 @@ class TableScreen(BaseScreen):
             self.finished_shown = True
             self.app.push_screen(FinalScreen(self.lobby_id))
 
+    def on_screen_resume(self) -> None:
+        """Back on top (a dialog or the help closed): what changed meanwhile went to the screen
+        on top, so draw the latest update now (the game may have ended meanwhile)."""
+        self.table_changed(self.lobby_id)
+
     def tick(self) -> None:
         """Redraw the status line: players, whose turn, the running clock."""
         update = self.update_
@@ -101,7 +107,7 @@ class TableScreen(BaseScreen):
         event.input.value = ""
         assert self.board is not None
         self.board.focus()
-        if not text:
+        if not text or (len(text) == 1 and self.board.letter(text)):
             return
         try:
             move = self.board.typed(self.update_, text)
@@ -118,7 +124,7 @@ class TableScreen(BaseScreen):
     def on_key(self, event: events.Key) -> None:
         """A printable key the board did not take starts typing a move."""
         typed = self.query_one("#typed", Input)
-        if typed.has_focus or not event.is_printable or event.character in (None, "?", "R"):
+        if typed.has_focus or not event.is_printable or event.character in (None, "?"):
             if event.key == "escape" and typed.has_focus:
                 typed.value = ""
                 assert self.board is not None
@@ -148,7 +154,7 @@ class TableScreen(BaseScreen):
                 self.say("You resign: the game ends at your next turn.")
                 self.run_worker(self.ask("resign", table=update["table"]))
 
-        self.app.push_screen(Confirm("Resign this game? Your opponent wins."), answered)
+        self.app.push_screen(Confirm("Resign this game? Your opponent wins.", yes="Resign", no="Keep playing"), answered)
 
     def action_help(self) -> None:
         self.app.push_screen(Help())

@@ -1,4 +1,6 @@
-"""A lobby table before it starts: who has joined, the invite to pass on, and (the host) start."""
+"""A lobby table before it starts: who has joined, the invite to pass on, and (the host) start.
+Starting and leaving take a chord (Ctrl+S, Ctrl+L), leaving a focused button too: no letter typed
+here by mistake starts or leaves a table."""
 
 from __future__ import annotations
 
@@ -7,11 +9,12 @@ from textual.binding import Binding
 from textual.widgets import Footer, Static
 
 from fairtable.node.clients.tui.screens.common import BaseScreen, options_text, players
+from fairtable.node.clients.tui.screens.dialogs import Confirm
 from fairtable.node.clients.tui.screens.table import TableScreen
 
 
 class WaitScreen(BaseScreen):
-    BINDINGS = [Binding("s", "start", "start the table"), Binding("l", "leave", "leave the table"),
+    BINDINGS = [Binding("ctrl+s", "start", "start the table"), Binding("ctrl+l", "leave", "leave the table"),
                 Binding("escape", "app.pop_screen", "your tables")]
 
     def __init__(self, lobby: dict, invite: str | None, auto_start: bool = False) -> None:
@@ -53,8 +56,8 @@ class WaitScreen(BaseScreen):
                  f"Seated: {players(joined)}" + ("" if seats is None else f"  ({len(joined)} of {seats} seats)")]
         if self.hosting:
             lines += ["", "Your friend joins with:", f"  fairtable play --join {self.invite}", "",
-                      "Press s to start once everyone is seated." if seats is None or len(joined) < seats
-                      else "Everyone is seated: press s to start."]
+                      "Press Ctrl+S to start once everyone is seated." if seats is None or len(joined) < seats
+                      else "Everyone is seated: press Ctrl+S to start."]
             if self.auto_start and seats is not None and len(joined) >= seats:
                 self.action_start()
         else:
@@ -73,7 +76,11 @@ class WaitScreen(BaseScreen):
             self.starting = False
 
     def action_leave(self) -> None:
-        self.run_worker(self._leave())
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._leave())
+
+        self.app.push_screen(Confirm("Leave this table? Your seat goes to someone else.", yes="Leave", no="Stay"), answered)
 
     async def _leave(self) -> None:
         if await self.ask("leave", lobby_id=self.lobby_id) is not None:

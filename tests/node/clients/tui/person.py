@@ -4,7 +4,10 @@ stub connection: the keys they press, what the screen says then, and the moves i
 from __future__ import annotations
 
 import asyncio
+import unicodedata
 from typing import Any
+
+from textual import events
 
 from fairtable.node.clients.tui.app import PlayApp
 from tests.node.clients.tui.space_tables import keys_to
@@ -27,12 +30,42 @@ class Person:
         await self.pilot.pause()
         return screen_text(self.app)
 
+    async def type(self, text: str) -> None:
+        """Type ``text`` key by key as a terminal delivers it, each key handled to its end before
+        the next (a barrier, not a pause: fast, and as deterministic as :meth:`press`)."""
+        for character in text:
+            await self.key(character if character.isalnum() else unicodedata.name(character).lower().replace("-", "_").replace(" ", "_"),
+                           character)
+
+    async def key(self, key: str, character: str | None) -> None:
+        """One key, handled to its end."""
+        event = events.Key(key, character)
+        event.set_sender(self.app)
+        self.app.post_message(event)
+        await self.settle()
+
+    async def settle(self) -> None:
+        """Until every message already posted to the app, the screen and its widgets (and what
+        handling those posts on, a hop or two up or down) has been handled."""
+        loop = asyncio.get_running_loop()
+        for _ in range(4):
+            handled = []
+            for node in (self.app, *self.app.screen.walk_children(with_self=True)):
+                done = loop.create_future()
+                if node.call_later(_resolve, done):
+                    handled.append(done)
+            await asyncio.gather(*handled)
+
     async def to(self, cell: int) -> str:
         return await self.press(*keys_to(self.board.cursor, cell))
 
     @property
     def sent(self) -> list[Any]:
         return [fields["move"] for op, fields in self.app.bridge.sent if op == "move"]  # type: ignore[attr-defined]
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    future.set_result(None)
 
 
 def play(update: dict, body: Any) -> None:

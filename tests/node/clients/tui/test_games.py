@@ -45,7 +45,7 @@ def test_zeeslag_for_three_a_salvo_aimed_with_the_cursor_then_one_typed(tmp_path
         async with app.run_test(size=(80, 24)) as pilot:
             await host_and_seat(world, app, pilot, 2)
             await until(pilot, lambda: deciding(app, "hidden"), "placement")
-            await pilot.press("a")  # the node places the fleet at random
+            await pilot.press("a", "enter")  # the node places the fleet at random
             await until(pilot, lambda: salvo_due(app), "the first salvo")
             board = app.screen.board
             assert [foe for foe, _ in table(app)["view"]["due"]] == [1, 2] and board.aimed_at() == 1
@@ -225,7 +225,7 @@ def test_duel_blind_a_random_deck_then_the_match_plays_itself_to_a_verified_end(
         async with app.run_test(size=(80, 24)) as pilot:
             await seat_guest(world, app, pilot)
             await until(pilot, lambda: deciding(app, "deck"), "our deck")
-            await pilot.press("a")
+            await pilot.press("a", "enter")
             await until(pilot, lambda: table(app)["view"]["deck_cards"] is not None, "the random deck")
             await until(pilot, lambda: on(app, "FinalScreen") and "VALID" in screen_text(app), "the verified result")
 

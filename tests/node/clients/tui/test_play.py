@@ -27,13 +27,13 @@ def test_towers_hosted_from_the_dialog_played_by_keys_and_typing_then_resigned(t
             await pilot.press("ctrl+s")
             await seat_guest(world, app, pilot)
             await until(pilot, lambda: "2 of 2 seats" in screen_text(app) and "bob" in screen_text(app), "bob seated")
-            await pilot.press("s")
+            await pilot.press("ctrl+s")
             await my_turn(app, pilot)
             text = screen_text(app)
             assert "Your hand" in text and "alice (you)" in text and "bob" in text
             assert not set(text.split("Your hand")[1].split("\n", 2)[1]) & set("āēīūķļņšž") or "(" in text  # English first
             before = len(table(app)["view"]["recent"])
-            await pilot.press("down", "x")  # discard the second card by keys
+            await pilot.press("down", "x", "enter")  # discard the second card: x and Enter
             await until(pilot, lambda: len(table(app)["view"]["recent"]) > before, "our discard")
             await my_turn(app, pilot)
             await pilot.press("z", "z", "enter")  # typed nonsense: refused in words, nothing sent
@@ -41,13 +41,13 @@ def test_towers_hosted_from_the_dialog_played_by_keys_and_typing_then_resigned(t
             count = len(table(app)["view"]["recent"])
             await pilot.press("d", "1", "enter")  # typed: discard card 1
             await until(pilot, lambda: len(table(app)["view"]["recent"]) > count, "the typed discard")
-            await pilot.press("R")
+            await pilot.press("ctrl+r")
             await until(pilot, lambda: on(app, "Confirm"), "the confirmation")
-            await pilot.press("n")
+            await pilot.press("y", "escape")  # no letter answers; Escape keeps playing
             assert on(app, "TableScreen") and table(app)["result"] is None
-            await pilot.press("R")
+            await pilot.press("ctrl+r")
             await until(pilot, lambda: on(app, "Confirm"), "the confirmation")
-            await pilot.press("y")
+            await pilot.press("tab", "enter")  # the Resign button, focused
             await until(pilot, lambda: on(app, "FinalScreen") and "VALID" in screen_text(app), "the verified result")
             text = screen_text(app)
             assert "You lost. seat 1 (bob) won: the other side resigned." in text
@@ -141,7 +141,7 @@ def test_shengji_with_three_bots_declares_or_passes_and_plays_cards_by_keys(tmp_
                 moves = update["legal_moves"]
                 before = update["view"]
                 if any("pass" in move for move in moves):
-                    await pilot.press("p")
+                    await pilot.press("p", "enter")
                 else:
                     hand = [entry["handle"] for entry in before["hand"]]
                     target = moves[0]

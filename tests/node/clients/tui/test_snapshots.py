@@ -1,4 +1,4 @@
-"""Each game's screen at 80x24, as SVG snapshots checked into ``snapshots/``.
+"""Each game's screen at 80x24, as SVG snapshots checked into ``snapshots/`` with their text.
 
 The tables are made deterministically (seeded games, fixed names, a fixed clock: ``tables``) and shown
 through a stub connection, so a snapshot changes only when the screen does. After a
@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
+from fairtable.games import registry
 from fairtable.node.clients.tui.app import PlayApp
 from fairtable.node.clients.tui.screens.table import TableScreen
+from tests.node.clients.tui.screen import lines_of
 from tests.node.clients.tui.space_tables import ARMED, BUYING, LANDING, SALVO
 from tests.node.clients.tui.tables import table_at
 from tests.node.clients.tui.world import FakeClock
@@ -35,11 +37,14 @@ class StubBridge:
         self.on_event: Callable[[dict], None] = lambda event: None
         self.on_status: Callable[[str | None], None] = lambda status: None
         self.sent: list[tuple[str, dict]] = []
+        self.tables: list[dict] = []
+        """What the ``tables`` request answers: the player's tables."""
 
     def call(self, op: str, **fields: Any) -> asyncio.Future[dict]:
         self.sent.append((op, fields))
         answers = {"node": {"name": "alice", "fingerprint": "Z5NG-N48B-8BB8-8ZSX-KJS2-VP24", "address": "192.0.2.5:7400"},
-                   "tables": {"tables": []}, "discovered": {"tables": []}}
+                   "tables": {"tables": self.tables}, "discovered": {"tables": []},
+                   "games": {"games": [registry.get(game_id).describe() for game_id in registry.ids()]}}
         future: asyncio.Future[dict] = asyncio.get_running_loop().create_future()
         future.set_result(answers.get(op, {}))
         return future
@@ -78,7 +83,7 @@ CASES: dict[str, tuple[dict, tuple[str, ...]]] = {
     "zeeslag-shared-8": (dict(game_id="zeeslag", variant="shared", seats=8, seed=2, nth=2, teams=2), ("tab", "tab", "tab", "enter")),
     "zeeslag-shared-placing": (dict(game_id="zeeslag", variant="shared", seats=4, seed=2), ("right", "enter", "down", "down")),
     "space-purchase": (BUYING, ("right", "down", "down", "down", "right", "down", "down", "right")),
-    "space-placing": (BUYING, ("right", "down", "down", "down", "right", "enter", "enter", "r", "right", "right", "right", "right", "right", "right")),
+    "space-placing": (BUYING, ("right", "down", "down", "down", "right", "enter", "enter", "enter", "r", "right", "right", "right", "right", "right", "right")),
     "space-battle": (ARMED, ("s", "right", "down", "down")),
     "space-landing": (LANDING, ("right", "enter")),
     "space-salvo": (SALVO, ("right", "enter", "tab", "l", "right")),
@@ -99,15 +104,16 @@ def case(name: str) -> tuple[dict, tuple[str, ...]]:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_each_games_screen_at_80x24_matches_its_snapshot(name):
+    """The picture (``.svg``) and its characters (``.txt``, to read and to diff by eye)."""
     update, keys = case(name)
     svg = shot(update, keys)
-    path = SNAPSHOTS / f"{name}.svg"
-    if UPDATE or not path.exists():
-        SNAPSHOTS.mkdir(exist_ok=True)
-        path.write_text(svg)
-        if not UPDATE:
-            pytest.fail(f"wrote the missing snapshot {path.name}; review it and run again")
-    assert svg == path.read_text(), f"{name}: the screen changed; if on purpose, regenerate (see this module's docstring)"
+    for path, content in ((SNAPSHOTS / f"{name}.svg", svg), (SNAPSHOTS / f"{name}.txt", "\n".join(lines_of(svg)) + "\n")):
+        if UPDATE or not path.exists():
+            SNAPSHOTS.mkdir(exist_ok=True)
+            path.write_text(content)
+            if not UPDATE:
+                pytest.fail(f"wrote the missing snapshot {path.name}; review it and run again")
+        assert content == path.read_text(), f"{path.name}: the screen changed; if on purpose, regenerate (see this module's docstring)"
 
 
 def test_snapshots_are_deterministic():

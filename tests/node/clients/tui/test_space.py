@@ -32,9 +32,11 @@ def test_a_fleet_bought_within_the_rules_then_placed_by_hand_with_turns_is_the_h
         text = await person.press("up", "up", "up", "right")  # a second Cruiser: 170, over the 150
         assert "no Cruiser more: its fleet costs 170, more than its 150" in text
         assert "Fleet: 3 ships, 130 of 150 spent, 20 left" in text
+        text = await person.press("enter")  # the money left is said first
+        assert "20 of 150 left unspent: Enter again places this fleet, or buy more" in text and person.board.shopping()
         await person.press("enter", "backspace")  # on to placing, and back to buying
         assert person.board.shopping()
-        text = await person.press("enter")
+        text = await person.press("enter", "enter")  # the same fleet: said again, then on
         assert "To place: 3 ships" in text and "place Dreadnought (7, turn 1/4)" in text
         await person.press("enter", "backspace", "enter")  # placed at A1, taken back, placed again
         text = await person.press("r", "enter")  # the Cruiser turned, on the Dreadnought: refused
@@ -60,6 +62,8 @@ def test_a_fleet_bought_within_the_rules_then_placed_by_hand_with_turns_is_the_h
 def test_a_random_fleet_is_the_nodes_to_draw():
     async def body(person: Person) -> None:
         await person.press("right", "a")
+        assert person.sent == []  # a letter that sends a move waits for Enter
+        await person.press("enter")
         assert person.sent == [RANDOM]
 
     play(table_at(**BUYING), body)
@@ -89,7 +93,7 @@ def test_a_reserve_lands_three_fighters_on_free_cells_by_hand_or_at_random():
         await person.press("enter")
         (layer,) = placing["layers"]
         assert person.sent == [{layer: [{first: 1, second: 2, third: 3}.get(cell, 0) for cell in range(GRID.size)]}]
-        await person.press("a")
+        await person.press("a", "enter")
         assert person.sent[-1] == RANDOM
 
     play(update, body)
