@@ -19,6 +19,7 @@ requests it makes; the others keep refusing. ``spec/games.md`` describes it all.
 
 from __future__ import annotations
 
+import dataclasses
 from abc import abstractmethod
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -101,12 +102,13 @@ class Rules(Game[S]):
         return Timer(options["turn_seconds"], options["max_timeouts"], options["idle_seconds"])
 
     def timeouts(self, state: S) -> tuple[int, ...]:
-        """A timed game's consecutive timeouts per seat, as its state keeps them."""
-        raise NotImplementedError(f"{self.id} is timed but keeps no timeouts")
+        """A timed game's consecutive timeouts per seat: by default its (frozen dataclass) state's
+        ``timeouts`` field, so a game that keeps them there writes nothing."""
+        return state.timeouts  # type: ignore[attr-defined]
 
     def with_timeouts(self, state: S, counts: tuple[int, ...]) -> S:
-        """``state`` with these consecutive timeouts per seat (a timed game's)."""
-        raise NotImplementedError(f"{self.id} is timed but keeps no timeouts")
+        """``state`` with these consecutive timeouts per seat: by default a copy with its ``timeouts`` field replaced."""
+        return dataclasses.replace(state, timeouts=counts)  # type: ignore[type-var]
 
     def setup(self, variant: str, options: Mapping[str, Any], seats: int) -> S:
         """Check the variant, the seat count and the options against what the game declares, then

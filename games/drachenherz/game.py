@@ -106,13 +106,6 @@ class Drachenherz(Rules[DrachenherzState]):
     def present(self, state: DrachenherzState) -> range:
         return range(SEATS)
 
-    def timeouts(self, state: DrachenherzState) -> tuple[int, ...]:
-        """Counted over the whole match."""
-        return state.timeouts
-
-    def with_timeouts(self, state: DrachenherzState, counts: tuple[int, ...]) -> DrachenherzState:
-        return dataclasses.replace(state, timeouts=counts)
-
     def on_forfeit(self, state: DrachenherzState, event: Forfeit) -> DrachenherzState:
         """A seat that leaves loses the game and the match."""
         return self._lose(state, event.seat, f"forfeit: {event.reason}")

@@ -39,7 +39,7 @@ Rulings this engine relies on (the text wins where it speaks; ``spec/games.md`` 
 from fairtable.games.registry import register
 from fairtable.games.shengji.catalogue import CARDS
 from fairtable.games.shengji.game import Shengji
-from fairtable.games.shengji.render import code, render
+from fairtable.games.shengji.render import code
 
 GAME = register(Shengji())
 

@@ -185,12 +185,6 @@ class Shengji(Rules[ShengjiState]):
     def present(self, state: ShengjiState) -> range:
         return range(SEATS)
 
-    def timeouts(self, state: ShengjiState) -> tuple[int, ...]:
-        return state.timeouts
-
-    def with_timeouts(self, state: ShengjiState, counts: tuple[int, ...]) -> ShengjiState:
-        return dataclasses.replace(state, timeouts=counts)
-
     def on_forfeit(self, state: ShengjiState, event: Forfeit) -> ShengjiState:
         return dataclasses.replace(state, result=Result.forfeit(TEAMS, (event.seat,), f"forfeit: {event.reason}", self._levels(state)))
 

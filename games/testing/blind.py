@@ -170,12 +170,6 @@ class Blind(Rules[BlindState]):
             hands[seat], piles[seat] = pile[:2], pile[2:]
         return dataclasses.replace(state, step="deal", round=state.round + 1, hands=tuple(hands), piles=tuple(piles), chosen=())
 
-    def timeouts(self, state: BlindState) -> tuple[int, ...]:
-        return state.timeouts
-
-    def with_timeouts(self, state: BlindState, counts: tuple[int, ...]) -> BlindState:
-        return dataclasses.replace(state, timeouts=counts)
-
     def on_chosen(self, state: BlindState, request: Simultaneous, event: Chosen, late: tuple[Timeout, ...] = ()) -> BlindState:
         chosen: list[int | None] = [None] * state.seats
         for seat, choice in zip(request.seats, event.choices):

@@ -167,12 +167,6 @@ class Towers(Rules[TowersState]):
     def present(self, state: TowersState) -> tuple[int, ...]:
         return (0, 1)
 
-    def timeouts(self, state: TowersState) -> tuple[int, ...]:
-        return state.timeouts
-
-    def with_timeouts(self, state: TowersState, counts: tuple[int, ...]) -> TowersState:
-        return dataclasses.replace(state, timeouts=counts)
-
     def on_forfeit(self, state: TowersState, event: Forfeit) -> TowersState:
         return dataclasses.replace(state, result=Result((1 - event.seat,), f"forfeit: {event.reason}"))
 

@@ -306,12 +306,6 @@ class Zeeslag(Rules[ZeeslagState]):
             if wrong_squadron is not None:
                 raise RuleError("zeeslag.reserve", f"seat {seat}'s reserve {number}: {wrong_squadron}")
 
-    def timeouts(self, state: ZeeslagState) -> tuple[int, ...]:
-        return state.timeouts
-
-    def with_timeouts(self, state: ZeeslagState, counts: tuple[int, ...]) -> ZeeslagState:
-        return dataclasses.replace(state, timeouts=counts)
-
     def present(self, state: ZeeslagState) -> tuple[int, ...]:
         """Every seat but those that withheld their fleet (a seat out of play may still forfeit its opening)."""
         return tuple(seat for seat in range(len(state.boards)) if seat not in state.withheld)

@@ -71,12 +71,6 @@ class Pig(Rules[PigState]):
     def present(self, state: PigState) -> range:
         return range(state.seats)
 
-    def timeouts(self, state: PigState) -> tuple[int, ...]:
-        return state.timeouts
-
-    def with_timeouts(self, state: PigState, counts: tuple[int, ...]) -> PigState:
-        return dataclasses.replace(state, timeouts=counts)
-
     def on_forfeit(self, state: PigState, event: Forfeit) -> PigState:
         others = tuple(seat for seat in range(state.seats) if seat != event.seat)
         return dataclasses.replace(state, result=Result(others, f"forfeit: {event.reason}", state.banked))

@@ -77,7 +77,7 @@ class ShengjiBoard(Board):
 
     def draw(self, update: dict) -> RenderableType:
         view = update["view"]
-        lines = render(view).splitlines()
+        lines = render.render(view).splitlines()
         top = lines[: lines.index("Your hand:")] if "Your hand:" in lines else lines[:-1]
         text = Text("\n".join(top) + "\n")
         hand = view["hand"] or []
