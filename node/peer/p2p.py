@@ -227,14 +227,42 @@ def relayed(channel: Channel) -> bool:
                if connection.muxed_conn is muxed)
 
 
-@asynccontextmanager
-async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept, *,
-                    handshake_timeout: float = HANDSHAKE_TIMEOUT) -> AsyncIterator[P2PHost]:
-    """Run a libp2p host for ``secret`` listening on ``listen``; each accepted channel goes to ``accept``.
+Admit = Callable[[trio.abc.Stream, PublicKey, str], Awaitable[None]]
+"""Serves an accepted libp2p stream before any handshake: ``(stream, the key libp2p authenticated, source)``,
+where source is the remote IP address of the connection (for a relayed one, the relay's)."""
 
-    ``accept`` runs inside the stream's handler and owns the channel until it returns, as the
-    TCP server's dispatch does.
+
+def channels(secret: SecretKey, accept: Accept, handshake_timeout: float) -> Admit:
+    """An :data:`Admit` that runs the channel's handshake and hands the channel to ``accept``."""
+
+    async def admit(stream: trio.abc.Stream, key: PublicKey, source: str) -> None:
+        try:
+            channel = await accept_channel(stream, secret, timeout=handshake_timeout)
+            async with channel:
+                if channel.peer != key:
+                    # libp2p authenticated one key and the channel another: someone is splicing streams.
+                    log.warning("libp2p peer %s proved %s in the channel; closed", key.fingerprint, channel.peer.fingerprint)
+                    return
+                await accept(channel)
+        except ChannelError as exc:
+            log.info("libp2p peer %s: %s", key.fingerprint, exc)
+
+    return admit
+
+
+@asynccontextmanager
+async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept | None = None, *,
+                    handshake_timeout: float = HANDSHAKE_TIMEOUT, admit: Admit | None = None) -> AsyncIterator[P2PHost]:
+    """Run a libp2p host for ``secret`` listening on ``listen``.
+
+    Each accepted stream goes to ``admit`` (the node's admission: budgets, then the handshake);
+    without it, each accepted channel goes to ``accept``, which runs inside the stream's handler
+    and owns the channel until it returns, as the TCP server's dispatch does.
     """
+    if admit is None:
+        assert accept is not None, "open_host needs accept or admit"
+        admit = channels(secret, accept, handshake_timeout)
+    serve = admit
     host = new_host(key_pair=key_pair(secret))
     # This side never relays for others (allow_hop=False); the limits only satisfy the constructors.
     limits = RelayLimits(duration=3600, data=1 << 30, max_circuit_conns=16, max_reservations=0)
@@ -247,15 +275,11 @@ async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept, *,
         # Runs in libp2p's own nursery: anything escaping here would take the whole host down.
         connected = str(stream.muxed_conn.peer_id)
         try:
-            channel = await accept_channel(StreamAdapter(stream, host.get_network()), secret, timeout=handshake_timeout)
-            async with channel:
-                if connected != peer_id_text(channel.peer):
-                    # libp2p authenticated one key and the channel another: someone is splicing streams.
-                    log.warning("libp2p peer %s proved %s in the channel; closed", connected, channel.peer.fingerprint)
-                    return
-                await accept(channel)
-        except ChannelError as exc:
+            remote = stream.get_remote_address()
+            await serve(StreamAdapter(stream, host.get_network()), seat_key(connected), remote[0] if remote else connected)
+        except PeerIdError as exc:
             log.info("libp2p peer %s: %s", connected, exc)
+            await StreamAdapter(stream, host.get_network()).aclose()
         except Exception as exc:  # a bug must not take the host with it; it is logged in full
             log.error("libp2p peer %s: internal error: %s", connected, exc, exc_info=True)
 
