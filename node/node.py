@@ -124,7 +124,7 @@ class Node:
         self.updates_hub = Updates()
         timeout = config.handshake_timeout
         mesh_config = MeshConfig(config.heartbeat, timeout, config.timing, config.bot)
-        self.mesh = Mesh(self.key, config.data / "tables", mesh_config, self._connect, self.updates_hub, config.clock)
+        self.mesh = Mesh(self.key, config.data / "tables", mesh_config, self._connect_link, self.updates_hub, config.clock)
         self.lobby_host = Host(self.key, lambda: self.name, lambda: self.address, self.mesh, self.updates_hub, config.heartbeat, timeout)
         self.lobby_guest = Guest(self.key, lambda: self.name, lambda: self.address, self.mesh, self.updates_hub,
                            self._connect, config.heartbeat, timeout)
@@ -181,6 +181,19 @@ class Node:
             self.address = compact(",".join([*own, self.tcp_address]))
             task_status.started()
             await trio.sleep_forever()
+
+    async def _connect_link(self, reach: str, expected: PublicKey) -> Channel:
+        """A channel for a table's link (``node.table.mesh``); one through a relay is moved to a direct
+        connection once a hole punch holds: the link ends as broken, and the mesh's redial goes direct.
+        (Only links: a lobby connection that ended would cost its guest the seat.)"""
+        channel = await self._connect(reach, expected)
+        if self.p2p is not None and self._nursery is not None:
+            self._nursery.start_soon(self._move_off_relay, channel)
+        return channel
+
+    async def _move_off_relay(self, channel: Channel) -> None:
+        if await self.p2p.move_off_relay(channel):
+            log.info("libp2p: a hole punch to %s holds; moving its channel off the relay", channel.peer.fingerprint)
 
     async def _admit_p2p(self, stream: trio.abc.Stream, key: PublicKey, source: str) -> None:
         await self._peers.admit(stream, f"libp2p {source}", source, expected=key)
@@ -248,7 +261,10 @@ class Node:
         if is_multiaddr(address):
             if self.p2p is None:
                 raise ChannelError("a libp2p address, and this node runs no libp2p host (start it with --relay)")
+            from fairtable.node.peer.p2p import relayed
+
             channel: Channel = await self.p2p.dial(address, expected)
+            log.info("libp2p channel to %s: %s", channel.peer.fingerprint, "relayed" if relayed(channel) else "direct")
             return channel
         host, port = parse_address(address)
         stream = await trio.open_tcp_stream(host, port)

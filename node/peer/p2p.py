@@ -61,6 +61,8 @@ from fairtable.protocol.identity import PublicKey, SecretKey
 
 PROTOCOL_ID = TProtocol("/fairtable/channel/1")
 CIRCUIT = "/p2p-circuit"
+PUNCH_SECONDS = 30.0
+"""How long a hole punch may take (DCUtR retries a few times, a couple of seconds apart)."""
 _STREAM_FAILURES = (StreamError, StreamReset, StreamClosed)  # StreamEOF is a StreamError too: caught first
 
 log = logging.getLogger(__name__)
@@ -202,6 +204,29 @@ class P2PHost:
     async def hole_punch(self, peer: PublicKey) -> bool:
         """Try DCUtR towards a peer this host reaches through a relay; True when a direct connection holds."""
         return await self.dcutr.initiate_hole_punch(ID(peer_id_bytes(peer)))
+
+    async def move_off_relay(self, channel: Channel) -> bool:
+        """Punch a hole to the peer of a relayed channel; once a direct connection holds, reset the channel's stream.
+
+        The channel then ends as a broken connection, and its owner's redial lands on the direct
+        connection (libp2p opens new streams on a direct connection before a relayed one), long
+        before libp2p would close the relayed connection by itself (60 s after the punch). True
+        when the channel was moved; False when no direct connection came (e.g. a symmetric NAT).
+        """
+        if not relayed(channel) or not isinstance(channel.stream, StreamAdapter):
+            return False
+        try:
+            with trio.move_on_after(PUNCH_SECONDS):
+                await self.hole_punch(channel.peer)
+        except Exception as exc:  # libp2p's many failure types for a punch that did not work
+            log.info("hole punch to %s failed: %s", channel.peer.fingerprint, exc or type(exc).__name__)
+        if not self.is_direct(channel.peer):
+            return False
+        try:
+            await channel.stream.stream.reset()
+        except Exception:  # a stream already closed has nothing to reset
+            await trio.lowlevel.checkpoint()
+        return True
 
     def is_direct(self, peer: PublicKey) -> bool:
         """Whether this host holds a connection to ``peer`` that does not run through a relay."""

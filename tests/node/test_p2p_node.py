@@ -12,6 +12,7 @@ from libp2p.peer.id import ID
 from libp2p.peer.peerinfo import info_from_p2p_addr
 
 from fairtable.node.lobby.invite import Invite, parse_invite
+from fairtable.node.peer.errors import ChannelError
 from fairtable.node.peer.p2p import PROTOCOL_ID, open_host, parse_address, relayed
 from fairtable.node.peer.peerid import peer_id_bytes
 from fairtable.node.peer.reach import alternatives, is_multiaddr, is_relayed
@@ -64,6 +65,26 @@ async def test_a_seat_reached_only_through_its_relay_is_reached_there(tmp_path):
                     assert channel.peer == far.key.public and relayed(channel)
                 with pytest.raises(ValueError, match="names another peer"):  # refused before anything is dialled
                     await near._connect(only_relayed + "/p2p/" + str(ID(peer_id_bytes(STRANGER.public))), far.key.public)
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_relayed_channel_moves_off_the_relay_once_a_punch_holds_and_the_redial_goes_direct(tmp_path):
+    """On one machine every punch holds; the NAT cases (holds or not) are in tests/node/test_natworld_games.py."""
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            relay_address = await relay(nursery, tmp_path / "relay")
+            async with running(tmp_path, 2, relays=(relay_address,)) as (far, near):
+                only_relayed = next(part for part in far.address.split(",") if is_relayed(part))
+                channel = await near._connect(only_relayed, far.key.public)
+                async with channel:
+                    assert relayed(channel)
+                    assert await near.p2p.move_off_relay(channel)
+                    with pytest.raises(ChannelError):  # the link's owner sees a broken connection and redials
+                        await channel.receive(timeout=10)
+                again = await near._connect(far.address, far.key.public)
+                async with again:
+                    assert not relayed(again)
+                    assert not await near.p2p.move_off_relay(again)  # a direct channel stays as it is
             nursery.cancel_scope.cancel()
 
 
