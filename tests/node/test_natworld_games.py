@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from fairtable.protocol.envelope import Envelope
+from fairtable.protocol.session.slots import ABSENT, RESIGN
 from fairtable.protocol.session.verify import verify_chunks
 from fairtable.protocol.transcript_file import TranscriptReader
 from tests.node.natworld import EIM, RELAY_IP, SYMMETRIC, NatWorld, nat_world, unavailable
@@ -30,42 +32,83 @@ class Homes:
         self.world = world
         self.tmp = tmp
         self.capture = tmp / "relay-capture.bin"
-        relay = world.start(world.public, [sys.executable, "-m", "fairtable.node.cli", "relay", "--data", str(tmp / "relay"),
-                                           "--host", RELAY_IP, "--port", "4001", "--capture", str(self.capture)])
-        self.relay = relay.stdout.readline().strip() if relay.stdout else ""
-        assert self.relay.startswith(f"/ip4/{RELAY_IP}/tcp/4001/p2p/"), world.stderr(relay)
+        self.relay_process, self.relay = self.start_relay("relay", 4001, "--capture", str(self.capture))
+        self.spare_process, self.spare = self.start_relay("spare", 4002)
 
-    def node(self, home: str, name: str, *flags: str) -> subprocess.Popen[str]:
+    def start_relay(self, name: str, port: int, *flags: str) -> tuple[subprocess.Popen[str], str]:
+        process = self.world.start(self.world.public, [sys.executable, "-m", "fairtable.node.cli", "relay", "--data",
+                                                       str(self.tmp / name), "--host", RELAY_IP, "--port", str(port), *flags])
+        address = process.stdout.readline().strip() if process.stdout else ""
+        assert address.startswith(f"/ip4/{RELAY_IP}/tcp/{port}/p2p/"), self.world.stderr(process)
+        return process, address
+
+    def node(self, home: str, name: str, *flags: str, port: int = 7400) -> subprocess.Popen[str]:
         return self.world.start(self.world.homes[home], [
             sys.executable, "-m", "fairtable.node.cli", "node", "--data", str(self.tmp / name), "--name", name,
-            "--host", "0.0.0.0", "--port", "7400", "--p2p-port", "7401", "--relay", self.relay, "--discovery", "off",
-            "--bot", "random", "--heartbeat", "0.5", "--until-done", *flags])
+            "--host", "0.0.0.0", "--port", str(port), "--p2p-port", str(port + 1), "--relay", self.relay, "--relay", self.spare,
+            "--discovery", "off", "--bot", "random", "--heartbeat", "0.5", "--until-done", *flags])
 
-    def play(self, host_home: str, guest_home: str, name: str, *flags: str) -> tuple[list[bytes], list[str]]:
-        """A towers table hosted in ``host_home`` and joined by invite from ``guest_home``: both files and logs."""
+    def play(self, host_home: str, guest_home: str, name: str, *flags: str,
+             meanwhile: Callable[[subprocess.Popen[str], subprocess.Popen[str]], subprocess.Popen[str] | None] = lambda host, guest: None,
+             ) -> tuple[list[bytes], list[str]]:
+        """A towers table hosted in ``host_home`` and joined by invite from ``guest_home``: both files and logs.
+
+        ``meanwhile(host, guest)`` runs once both nodes are started; it may return a guest started again."""
         host = self.node(host_home, f"{name}-host", "--host-table", "towers", *flags)
         assert host.stdout is not None
         invite = next((line.split()[1] for line in host.stdout if line.startswith("invite ")), None)
         assert invite is not None, self.world.stderr(host)
         guest = self.node(guest_home, f"{name}-guest", "--join", invite, *flags)
+        guest = meanwhile(host, guest) or guest
+        outputs = self.finish([host, guest])
+        return self.files(outputs), [self.log(process) for process in (host, guest)]
+
+    def finish(self, processes: list[subprocess.Popen[str]]) -> list[str]:
+        """Each process's output once it ended by itself, within the game's time, with status 0."""
         outputs = []
-        for process in (host, guest):
+        for process in processes:
             try:
                 outputs.append(process.communicate(timeout=GAME_SECONDS)[0])
             except subprocess.TimeoutExpired:
                 process.kill()
                 raise AssertionError(f"no end within {GAME_SECONDS} s: {self.world.stderr(process)}") from None
             assert process.returncode == 0, self.world.stderr(process)
-        files = [Path(next(line for line in output.splitlines() if " finished: " in line).rsplit(" ", 1)[1]).read_bytes()
-                 for output in outputs]
-        return files, [self.world.stderr(process) for process in (host, guest)]
+        return outputs
+
+    @staticmethod
+    def files(outputs: list[str]) -> list[bytes]:
+        """The transcript each node wrote (its ``--until-done`` line names the file)."""
+        return [Path(next(line for line in output.splitlines() if " finished: " in line).rsplit(" ", 1)[1]).read_bytes()
+                for output in outputs]
+
+    def log(self, process: subprocess.Popen[str]) -> str:
+        """A node's whole log (``NatWorld.stderr`` keeps only its end, for failure messages)."""
+        return (self.world.logs / f"{self.world.processes.index(process)}.stderr").read_text()
+
+    def link_runs(self, host: subprocess.Popen[str]) -> None:
+        """Return once the host dialled the guest's libp2p channel and played a few moves over it."""
+        deadline = time.monotonic() + GAME_SECONDS
+        while not libp2p_channels(self.log(host)) and time.monotonic() < deadline:
+            time.sleep(0.2)  # polling a log file: a guard against hanging, not a timing assertion
+        time.sleep(2)
 
     def assert_relay_saw_none_of(self, file: bytes) -> None:
-        envelopes: list[Envelope] = []
-        TranscriptReader(envelopes.append).feed(file)
         captured = self.capture.read_bytes()
-        assert envelopes and captured
-        assert not [envelope.seq for envelope in envelopes if envelope.signature in captured or envelope.content in captured]
+        assert captured
+        assert not [envelope.seq for envelope in envelopes(file) if envelope.signature in captured or envelope.content in captured]
+
+
+def envelopes(file: bytes) -> list[Envelope]:
+    found: list[Envelope] = []
+    TranscriptReader(found.append).feed(file)
+    assert found
+    return found
+
+
+def played_out(files: list[bytes]) -> None:
+    """Every node holds the same file, it verifies, and nobody was judged absent (or resigned)."""
+    assert len(set(files)) == 1 and verify_chunks([files[0]]).valid
+    assert not {envelope.kind for envelope in envelopes(files[0])} & {ABSENT, RESIGN}
 
 
 @pytest.fixture(scope="module")
@@ -83,16 +126,51 @@ def libp2p_channels(log: str) -> list[str]:
 def test_towers_between_two_homes_behind_endpoint_independent_nats_ends_punched_and_direct(homes: Homes) -> None:
     # a bot delay keeps the game going past libp2p's 60 s close of the relayed connection after the punch
     files, logs = homes.play("a", "b", "eim", "--bot-delay", "0.4")
-    assert files[0] == files[1] and verify_chunks([files[0]]).valid
+    played_out(files)
     channels = libp2p_channels(logs[0])  # the host (seat 0) dials the guest
     assert channels[0] == "relayed" and channels[-1] == "direct", channels
-    assert "absent" not in logs[0] + logs[1]
     homes.assert_relay_saw_none_of(files[0])
 
 
 def test_towers_with_a_home_behind_a_symmetric_nat_stays_on_the_relay(homes: Homes) -> None:
     files, logs = homes.play("a", "c", "symmetric")
-    assert files[0] == files[1] and verify_chunks([files[0]]).valid
+    played_out(files)
     channels = libp2p_channels(logs[0])
     assert channels and set(channels) == {"relayed"}, channels
     homes.assert_relay_saw_none_of(files[0])
+
+
+def test_a_relay_killed_mid_game_costs_time_not_the_game_the_link_moves_to_the_spare_relay(homes: Homes) -> None:
+    def kill_the_relay_once_the_link_runs_through_it(host: subprocess.Popen[str], guest: subprocess.Popen[str]) -> None:
+        homes.link_runs(host)
+        homes.relay_process.kill()
+        homes.relay_process.wait()
+
+    files, logs = homes.play("a", "c", "relay-killed", "--bot-delay", "0.3", meanwhile=kill_the_relay_once_the_link_runs_through_it)
+    played_out(files)
+    channels = libp2p_channels(logs[0])
+    assert len(channels) >= 2 and set(channels) == {"relayed"}, channels  # redialled, through the spare
+
+
+def test_a_node_killed_mid_game_behind_its_nat_and_started_again_finishes_the_game(homes: Homes) -> None:
+    def restart_the_guest(host: subprocess.Popen[str], guest: subprocess.Popen[str]) -> subprocess.Popen[str]:
+        homes.link_runs(host)
+        guest.kill()
+        guest.wait()
+        return homes.node("b", "restarted-guest", "--bot-delay", "0.3")  # same data and ports; it reloads its journal
+
+    files, logs = homes.play("a", "b", "restarted", "--bot-delay", "0.3", meanwhile=restart_the_guest)
+    played_out(files)
+    assert "reloaded" in logs[1]
+
+
+def test_shengji_with_four_nodes_in_three_homes(homes: Homes) -> None:
+    """Two nodes in home a (one hosting), one behind the other endpoint-independent NAT, one behind the symmetric one."""
+    host = homes.node("a", "shengji-host", "--host-table", "shengji", "--options", "deals=1")
+    assert host.stdout is not None
+    invite = next((line.split()[1] for line in host.stdout if line.startswith("invite ")), None)
+    assert invite is not None, homes.world.stderr(host)
+    guests = [homes.node(home, f"shengji-{home}{port}", "--join", invite, port=port)
+              for home, port in (("a", 7410), ("b", 7400), ("c", 7400))]
+    outputs = homes.finish([host, *guests])
+    played_out(homes.files(outputs))
