@@ -9,6 +9,7 @@ verifies, while the relay's capture holds none of its envelopes (not even a sign
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -22,9 +23,12 @@ from fairtable.protocol.session.slots import ABSENT, RESIGN
 from fairtable.protocol.session.verify import verify_chunks
 from fairtable.protocol.transcript_file import TranscriptReader
 from tests.node.natworld import EIM, RELAY_IP, SYMMETRIC, NatWorld, nat_world, unavailable
+from tests.node.test_processes import journal_length
 
 pytestmark = pytest.mark.skipif(bool(unavailable()), reason=unavailable() or "")
 GAME_SECONDS = 400
+MID_GAME = 10
+"""Envelopes a node has journaled when a fault is made: the game is under way."""
 
 
 class Homes:
@@ -85,12 +89,12 @@ class Homes:
         """A node's whole log (``NatWorld.stderr`` keeps only its end, for failure messages)."""
         return (self.world.logs / f"{self.world.processes.index(process)}.stderr").read_text()
 
-    def link_runs(self, host: subprocess.Popen[str]) -> None:
-        """Return once the host dialled the guest's libp2p channel and played a few moves over it."""
+    def link_runs(self, host: subprocess.Popen[str], guest: str) -> None:
+        """Return once the host dialled the guest's libp2p channel and the guest (its data folder) journaled some play."""
         deadline = time.monotonic() + GAME_SECONDS
-        while not libp2p_channels(self.log(host)) and time.monotonic() < deadline:
-            time.sleep(0.2)  # polling a log file: a guard against hanging, not a timing assertion
-        time.sleep(2)
+        while not (libp2p_channels(self.log(host)) and journal_length(self.tmp / guest) >= MID_GAME) \
+                and time.monotonic() < deadline:
+            time.sleep(0.2)  # polling files: a guard against hanging, not a timing assertion
 
     def assert_relay_saw_none_of(self, file: bytes) -> None:
         captured = self.capture.read_bytes()
@@ -142,7 +146,7 @@ def test_towers_with_a_home_behind_a_symmetric_nat_stays_on_the_relay(homes: Hom
 
 def test_a_relay_killed_mid_game_costs_time_not_the_game_the_link_moves_to_the_spare_relay(homes: Homes) -> None:
     def kill_the_relay_once_the_link_runs_through_it(host: subprocess.Popen[str], guest: subprocess.Popen[str]) -> None:
-        homes.link_runs(host)
+        homes.link_runs(host, "relay-killed-guest")
         homes.relay_process.kill()
         homes.relay_process.wait()
 
@@ -154,14 +158,15 @@ def test_a_relay_killed_mid_game_costs_time_not_the_game_the_link_moves_to_the_s
 
 def test_a_node_killed_mid_game_behind_its_nat_and_started_again_finishes_the_game(homes: Homes) -> None:
     def restart_the_guest(host: subprocess.Popen[str], guest: subprocess.Popen[str]) -> subprocess.Popen[str]:
-        homes.link_runs(host)
+        homes.link_runs(host, "restarted-guest")
         guest.kill()
         guest.wait()
         return homes.node("b", "restarted-guest", "--bot-delay", "0.3")  # same data and ports; it reloads its journal
 
     files, logs = homes.play("a", "b", "restarted", "--bot-delay", "0.3", meanwhile=restart_the_guest)
     played_out(files)
-    assert "reloaded" in logs[1]
+    reloaded = int(re.search(r"reloaded (\d+) envelopes", logs[1]).group(1))
+    assert MID_GAME <= reloaded < len(envelopes(files[0]))
 
 
 def test_shengji_with_four_nodes_in_three_homes(homes: Homes) -> None:
