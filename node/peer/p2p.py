@@ -75,6 +75,19 @@ class P2PError(ChannelError):
     """A libp2p address that cannot be used, or a peer or relay that cannot be reached."""
 
 
+def libp2p_logs_into_ours() -> None:
+    """Send py-libp2p's log records to the process's own log, and only at DEBUG.
+
+    Without ``LIBP2P_DEBUG`` py-libp2p removes its handlers and stops propagation, so Python's
+    last-resort handler prints its warnings and errors bare on stderr; and it logs every routine
+    failure (a home address that does not answer, a circuit that ends) as an error. A user sees
+    the node's own lines about connections instead; ``--log-level DEBUG`` shows libp2p's too.
+    """
+    libp2p_log = logging.getLogger("libp2p")
+    libp2p_log.propagate = True
+    libp2p_log.setLevel(logging.DEBUG if log.isEnabledFor(logging.DEBUG) else logging.CRITICAL)
+
+
 def key_pair(secret: SecretKey) -> KeyPair:
     """The libp2p key pair of a seat: the same Ed25519 key, so its peer id names the seat."""
     return create_new_key_pair(libp2p_seed(secret))
@@ -288,6 +301,7 @@ async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept | N
         assert accept is not None, "open_host needs accept or admit"
         admit = channels(secret, accept, handshake_timeout)
     serve = admit
+    libp2p_logs_into_ours()
     host = new_host(key_pair=key_pair(secret))
     # This side never relays for others (allow_hop=False); the limits only satisfy the constructors.
     limits = RelayLimits(duration=3600, data=1 << 30, max_circuit_conns=16, max_reservations=0)

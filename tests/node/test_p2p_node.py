@@ -6,6 +6,8 @@ libp2p stream passes the node's own admission (pending budget, handshake deadlin
 connection does. The NAT cases are in tests/node/test_natworld.py.
 """
 
+import logging
+
 import pytest
 import trio
 from libp2p.peer.id import ID
@@ -13,7 +15,7 @@ from libp2p.peer.peerinfo import info_from_p2p_addr
 
 from fairtable.node.lobby.invite import Invite, parse_invite
 from fairtable.node.peer.errors import ChannelError
-from fairtable.node.peer.p2p import PROTOCOL_ID, open_host, parse_address, relayed
+from fairtable.node.peer.p2p import PROTOCOL_ID, libp2p_logs_into_ours, open_host, parse_address, relayed
 from fairtable.node.peer.peerid import peer_id_bytes
 from fairtable.node.peer.reach import alternatives, is_multiaddr, is_relayed
 from fairtable.node.peer.server import PeerLimits
@@ -106,3 +108,17 @@ async def test_a_libp2p_stream_is_admitted_within_the_nodes_pending_budget_and_h
                         assert await stream.read(1) == b""
                         raise EOFError
             nursery.cancel_scope.cancel()
+
+
+def test_libp2p_logs_reach_the_nodes_log_only_at_debug(caplog, capsys):
+    """py-libp2p logs routine dial failures as errors, bare on stderr unless told otherwise."""
+    routine = logging.getLogger("libp2p.transport.tcp.tcp")
+    with caplog.at_level(logging.INFO):
+        libp2p_logs_into_ours()
+        routine.error("Unexpected error opening TCP stream: a home address")
+    assert not caplog.records and "home address" not in capsys.readouterr().err
+    with caplog.at_level(logging.DEBUG):
+        libp2p_logs_into_ours()
+        routine.error("Unexpected error opening TCP stream: a home address")
+    assert {record.getMessage() for record in caplog.records} == {"Unexpected error opening TCP stream: a home address"}
+    libp2p_logs_into_ours()  # as the rest of the run had it
