@@ -23,7 +23,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -59,6 +59,9 @@ from fairtable.protocol.identity import PublicKey
 from fairtable.protocol.session.errors import NotYourTurn, Rejected
 from fairtable.protocol.session.proof import ProofError
 from fairtable.protocol.session.slots import CHOICE, MOVE
+
+if TYPE_CHECKING:
+    from fairtable.node.peer.p2p import P2PHost
 
 log = logging.getLogger("fairtable.node")
 
@@ -119,7 +122,7 @@ class Node:
         self.address = ""
         """This node's reach (``node.peer.reach``), as it announces it: TCP, then libp2p addresses."""
         self.tcp_address = ""
-        self.p2p: Any = None
+        self.p2p: P2PHost | None = None
         """The running :class:`~fairtable.node.peer.p2p.P2PHost` with ``relays``; libp2p is imported only then."""
         self.updates_hub = Updates()
         timeout = config.handshake_timeout
@@ -188,11 +191,12 @@ class Node:
         (Only links: a lobby connection that ended would cost its guest the seat.)"""
         channel = await self._connect(reach, expected)
         if self.p2p is not None and self._nursery is not None:
-            self._nursery.start_soon(self._move_off_relay, channel)
+            self._nursery.start_soon(self._move_off_relay, self.p2p, channel)
         return channel
 
-    async def _move_off_relay(self, channel: Channel) -> None:
-        if await self.p2p.move_off_relay(channel):
+    @staticmethod
+    async def _move_off_relay(p2p: P2PHost, channel: Channel) -> None:
+        if await p2p.move_off_relay(channel):
             log.info("libp2p: a hole punch to %s holds; moving its channel off the relay", channel.peer.fingerprint)
 
     async def _admit_p2p(self, stream: trio.abc.Stream, key: PublicKey, source: str) -> None:
