@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import trio
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
-from fairtable.node.lobby.exchange import parse_address
+from fairtable.node.peer.reach import parse_address
 from fairtable.node.service import FoundTable, LobbyTable
 
 log = logging.getLogger("fairtable.node")

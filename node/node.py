@@ -23,17 +23,19 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
 from fairtable.games import GameError
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
-from fairtable.node.lobby.exchange import ExchangeHost, parse_address
+from fairtable.node.lobby.exchange import ExchangeHost
 from fairtable.node.lobby.tables import Guest, Host
 from fairtable.node.peer.channel import Channel, open_channel
+from fairtable.node.peer.errors import ChannelError
 from fairtable.node.peer.messages import message
+from fairtable.node.peer.reach import alternatives, compact, is_multiaddr, is_relayed, parse_address
 from fairtable.node.peer.server import PeerLimits, PeerServer
 from fairtable.node.service import (
     ILLEGAL,
@@ -55,12 +57,18 @@ from fairtable.node.updates import Updates
 from fairtable.protocol import CodecError, PublicKey
 from fairtable.protocol.session import NotYourTurn, ProofError, Rejected
 
+if TYPE_CHECKING:
+    from fairtable.node.peer.p2p import P2PHost
+
 log = logging.getLogger("fairtable.node")
 
 __all__ = ["Node", "NodeConfig", "parse_address"]
 
 
 WILDCARDS = ("0.0.0.0", "::", "")
+DIRECT_SECONDS = 3.0
+"""How long a direct address is tried before the next, when a relayed one remains: a home
+address of a node behind NAT is often silently dropped, not refused."""
 
 
 def dialable(host: str) -> str:
@@ -91,6 +99,14 @@ class NodeConfig:
     """The wall clock deadlines are kept in; tests pass trio's (mock) clock."""
     discovery: ZeroconfFactory | None = None
     """Local discovery (``node.discovery.factory_for``); None: off."""
+    relays: tuple[str, ...] = ()
+    """Multiaddrs of libp2p relays to reserve a slot at; any: the node also runs a libp2p host (``node.peer.p2p``)."""
+    p2p_port: int = 0
+    """TCP port of the libp2p host (0: any free port); only with ``relays``."""
+
+    @property
+    def p2p(self) -> bool:
+        return bool(self.relays)
 
 
 class Node:
@@ -101,10 +117,14 @@ class Node:
         self.key = load_or_create_secret_key(config.data / "identity.pem")
         self.name = config.name or f"player-{self.key.public.fingerprint[:4].lower()}"
         self.address = ""
+        """This node's reach (``node.peer.reach``), as it announces it: TCP, then libp2p addresses."""
+        self.tcp_address = ""
+        self.p2p: P2PHost | None = None
+        """The running :class:`~fairtable.node.peer.p2p.P2PHost` with ``relays``; libp2p is imported only then."""
         self.updates_hub = Updates()
         timeout = config.handshake_timeout
         mesh_config = MeshConfig(config.heartbeat, timeout, config.timing, config.bot)
-        self.mesh = Mesh(self.key, config.data / "tables", mesh_config, self._connect, self.updates_hub, config.clock)
+        self.mesh = Mesh(self.key, config.data / "tables", mesh_config, self._connect_link, self.updates_hub, config.clock)
         self.lobby_host = Host(self.key, lambda: self.name, lambda: self.address, self.mesh, self.updates_hub, config.heartbeat, timeout)
         self.lobby_guest = Guest(self.key, lambda: self.name, lambda: self.address, self.mesh, self.updates_hub,
                            self._connect, config.heartbeat, timeout)
@@ -113,7 +133,7 @@ class Node:
         self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "ttable", "tget", "tdone"),
                                  self._dispatch, self._tables_seating)
         self.discovery = None if config.discovery is None else Discovery(
-            config.discovery, self.key.public.fingerprint, lambda: self.address,
+            config.discovery, self.key.public.fingerprint, lambda: self.tcp_address,
             lambda: [self.lobby_host.listing(lobby) for lobby in self.lobby_host.hosted.values()], self.updates_hub.next_change)
         self._nursery: trio.Nursery | None = None
 
@@ -130,7 +150,9 @@ class Node:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             port = listeners[0].socket.getsockname()[1]
-            self.address = self.config.advertise or f"{dialable(self.config.host)}:{port}"
+            self.address = self.tcp_address = self.config.advertise or f"{dialable(self.config.host)}:{port}"
+            if self.config.p2p:
+                await nursery.start(self._run_p2p)
             self.mesh.reload(nursery)
             self.tournaments.reload(nursery)
             nursery.start_soon(self._peers.serve, listeners)
@@ -139,6 +161,43 @@ class Node:
             for service in services:
                 nursery.start_soon(service, self)
             task_status.started(self)
+
+    async def _run_p2p(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Run the libp2p host beside the TCP server: its streams pass the same admission, and it
+        holds a reservation at each configured relay it can reach; the reach names both."""
+        from fairtable.node.peer.p2p import open_host  # libp2p costs about a second to import: only when asked
+
+        listen = [f"/ip4/{'0.0.0.0' if self.config.host in WILDCARDS else self.config.host}/tcp/{self.config.p2p_port}"]
+        async with open_host(self.key, listen, handshake_timeout=self.config.handshake_timeout,
+                             admit=self._admit_p2p) as host:
+            self.p2p = host
+            for relay in self.config.relays:
+                try:
+                    await host.reserve(relay)
+                    log.info("relay %s: reservation held", relay)
+                except ChannelError as exc:
+                    log.warning("relay %s: %s", relay, exc)
+            own = [address.replace("/ip4/0.0.0.0/", f"/ip4/{dialable('0.0.0.0')}/") for address in host.addresses()]
+            self.address = compact(",".join([*own, self.tcp_address]))
+            task_status.started()
+            await trio.sleep_forever()
+
+    async def _connect_link(self, reach: str, expected: PublicKey) -> Channel:
+        """A channel for a table's link (``node.table.mesh``); one through a relay is moved to a direct
+        connection once a hole punch holds: the link ends as broken, and the mesh's redial goes direct.
+        (Only links: a lobby connection that ended would cost its guest the seat.)"""
+        channel = await self._connect(reach, expected)
+        if self.p2p is not None and self._nursery is not None:
+            self._nursery.start_soon(self._move_off_relay, self.p2p, channel)
+        return channel
+
+    @staticmethod
+    async def _move_off_relay(p2p: P2PHost, channel: Channel) -> None:
+        if await p2p.move_off_relay(channel):
+            log.info("libp2p: a hole punch to %s holds; moving its channel off the relay", channel.peer.fingerprint)
+
+    async def _admit_p2p(self, stream: trio.abc.Stream, key: PublicKey, source: str) -> None:
+        await self._peers.admit(stream, f"libp2p {source}", source, expected=key)
 
     def settled(self) -> bool:
         return self.mesh.settled()
@@ -180,10 +239,36 @@ class Node:
         return sum(any(table.seat_key(seat) == key for seat in range(table.seat_count) if seat != table.seat)
                    for table in self.tables.values())
 
-    async def _connect(self, address: str, expected: PublicKey | None = None) -> Channel:
+    async def _connect(self, reach: str, expected: PublicKey | None = None) -> Channel:
+        """A channel to the node at ``reach``: its direct addresses first, each given a short while
+        when a relayed one remains, then through its relays; an address of another key is passed over."""
+        options = alternatives(reach, expected)
+        if self.p2p is None:
+            options = [option for option in options if not is_multiaddr(option)] or options
+        failures = []
+        for number, option in enumerate(options):
+            relayed_left = any(is_relayed(later) for later in options[number + 1:])
+            timeout = min(DIRECT_SECONDS, self.config.handshake_timeout) if relayed_left else self.config.handshake_timeout
+            try:
+                with trio.fail_after(timeout):
+                    return await self._connect_one(option, expected)
+            except (OSError, ValueError, ChannelError, trio.TooSlowError) as exc:
+                failures.append(f"{option}: {exc or type(exc).__name__}")
+        if len(failures) == 1:
+            raise ChannelError(failures[0])
+        raise ChannelError("no address answered: " + "; ".join(failures))
+
+    async def _connect_one(self, address: str, expected: PublicKey | None) -> Channel:
+        if is_multiaddr(address):
+            if self.p2p is None:
+                raise ChannelError("a libp2p address, and this node runs no libp2p host (start it with --relay)")
+            from fairtable.node.peer.p2p import relayed
+
+            channel: Channel = await self.p2p.dial(address, expected)
+            log.info("libp2p channel to %s: %s", channel.peer.fingerprint, "relayed" if relayed(channel) else "direct")
+            return channel
         host, port = parse_address(address)
-        with trio.fail_after(self.config.handshake_timeout):
-            stream = await trio.open_tcp_stream(host, port)
+        stream = await trio.open_tcp_stream(host, port)
         return await open_channel(stream, self.key, expected=expected, timeout=self.config.handshake_timeout)
 
     # ------------------------------------------------------------ NodeService
@@ -205,7 +290,7 @@ class Node:
         return await self.lobby_guest.join(self._nursery, peer, lobby_id, fingerprint)
 
     async def identity(self) -> Identity:
-        return Identity(self.name, self.key.public.fingerprint, self.address)
+        return Identity(self.name, self.key.public.fingerprint, ",".join(alternatives(self.address, self.key.public)))
 
     async def my_tables(self) -> tuple[TableUpdate, ...]:
         return tuple(update for update in self.updates_hub.current() if update.phase != "closed")

@@ -38,7 +38,7 @@ from libp2p.relay.circuit_v2.resources import RelayLimits
 from libp2p.tools.anyio_service import background_trio_service
 
 from fairtable.node.keystore import load_or_create_secret_key
-from fairtable.node.peer.p2p import key_pair
+from fairtable.node.peer.p2p import key_pair, libp2p_logs_into_ours
 from fairtable.node.peer.peerid import peer_id_text
 
 KEY_FILE = "relay-key.pem"
@@ -96,6 +96,7 @@ async def run_relay(data: Path, host: str, port: int, options: RelayOptions,
     limits = RelayLimits(duration=options.circuit_seconds, data=options.circuit_bytes,
                          max_circuit_conns=options.circuits, max_reservations=options.reservations,
                          reservation_ttl=options.reservation_seconds)
+    libp2p_logs_into_ours()
     libp2p_host = new_host(key_pair=key_pair(secret))
     relay = (CircuitV2Protocol(libp2p_host, limits=limits, allow_hop=True) if capture is None
              else CapturingRelay(libp2p_host, limits=limits, allow_hop=True, capture=capture))

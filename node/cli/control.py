@@ -17,6 +17,7 @@ from typing import Any
 import trio
 
 from fairtable.games import describe
+from fairtable.node.lobby.invite import Invite
 from fairtable.node.node import Node
 from fairtable.node.service import NodeService, ServiceError
 
@@ -33,7 +34,9 @@ it, serving its transcripts meanwhile (a participant that never returns must not
 async def host_and_start(service: NodeService, game: str, variant: str, options: dict, seats: int) -> None:
     """Offer a table and start it as soon as it is full."""
     listing = await service.host(game, variant, options, seats)
+    me = await service.identity()
     print(f"hosting table {listing.lobby_id}: {game} ({variant}), {seats} seats", flush=True)
+    print(f"invite {Invite(me.address, listing.lobby_id, me.fingerprint)}", flush=True)
     async for update in service.updates():
         if update.lobby_id == listing.lobby_id and update.phase == "lobby" and len(update.seats) == seats:
             try:
@@ -46,6 +49,18 @@ async def host_and_start(service: NodeService, game: str, variant: str, options:
 async def join_first(service: NodeService, peer: str) -> None:
     """Take a seat at the first open table of ``peer``, waiting for one to be offered."""
     await _join_first_open("table", peer, service.list_tables, service.join, lambda table: table.seats)
+
+
+async def join_invite(service: NodeService, invite: Invite) -> None:
+    """Take the seat an invite offers, asking again until its host answers (it may not listen yet)."""
+    while True:
+        try:
+            await service.join(invite.address, invite.lobby_id, invite.fingerprint)
+            print(f"joined table {invite.lobby_id} at {invite.fingerprint}", flush=True)
+            return
+        except ServiceError as exc:
+            log.info("%s", exc)
+        await trio.sleep(RETRY)
 
 
 async def host_tournament(service: NodeService, participants: int, options: dict) -> None:

@@ -29,6 +29,7 @@ import trio
 from fairtable.node.peer.channel import Channel
 from fairtable.node.peer.errors import ChannelClosed, ChannelError
 from fairtable.node.peer.messages import PEER_VERSION, BadMessage, message, parse
+from fairtable.node.peer.reach import check_reach
 from fairtable.node.service import ServiceError
 from fairtable.node.tasks import race
 from fairtable.protocol import ProtocolError, PublicKey, SecretKey, Signable
@@ -42,14 +43,6 @@ T = TypeVar("T")
 L = TypeVar("L")
 R = TypeVar("R", bound=Signable)
 S = TypeVar("S")
-
-
-def parse_address(address: str) -> tuple[str, int]:
-    """``"host:port"`` as ``(host, port)``; raises ValueError."""
-    host, _, port = address.rpartition(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"an address is host:port, got {address!r}")
-    return host.strip("[]"), int(port)
 
 
 async def keep_alive(channel: Channel, period: float) -> None:
@@ -268,7 +261,7 @@ class ExchangeHost(_Side[T, L, R, S]):
         if join["kind"] != self.kind.name or offer is None:
             return Refusal("unknown", f"no {join['kind'][:32]} {join['lobby']!r} is offered here")
         try:
-            parse_address(join["addr"])
+            check_reach(join["addr"])
         except ValueError as exc:
             return Refusal("bad-request", str(exc))
         problem = self.kind.commit_problem(join["commit"])

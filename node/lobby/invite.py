@@ -1,16 +1,24 @@
 """Invite strings: everything a friend needs to join a table, in one line they can paste.
 
-``ft:LOBBY.FINGERPRINT@HOST:PORT`` names the host's address, the lobby table and the host's
-key fingerprint (without dashes). The joining node checks the key of the node it reaches
-against the fingerprint, so an invite cannot be redirected to someone else's table; the
-fingerprint's checksum catches a mistyped invite before anything is dialled.
+Two forms (``spec/node.md``, "Invites"):
+
+- ``ft:LOBBY.FINGERPRINT@HOST:PORT`` names the host's TCP address, the lobby table and the
+  host's key fingerprint (without dashes); the fingerprint's checksum catches a mistyped
+  invite before anything is dialled.
+- ``ft:LOBBY.PEERID@REACH`` names the host's whole key as its libp2p peer id and its reach
+  (``node.peer.reach``): direct and relayed multiaddrs, without the peer id each would end
+  in, and perhaps ``HOST:PORT``. A guest dials the direct addresses first, else through a relay.
+
+Either way the joining node checks the key of the node it reaches against the invite, so an
+invite cannot be redirected to someone else's table.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fairtable.node.lobby.exchange import parse_address
+from fairtable.node.peer.peerid import PeerIdError, peer_id_text, seat_key
+from fairtable.node.peer.reach import alternatives, compact, is_multiaddr, key_of
 from fairtable.protocol import IdentityError, parse_fingerprint
 
 PREFIX = "ft:"
@@ -23,11 +31,15 @@ class InviteError(ValueError):
 @dataclass(frozen=True)
 class Invite:
     address: str
+    """The host's reach; its multiaddrs end in the host's peer id."""
     lobby_id: str
     fingerprint: str
 
     def __str__(self) -> str:
-        return f"{PREFIX}{self.lobby_id}.{self.fingerprint.replace('-', '')}@{self.address}"
+        key = key_of(self.address)
+        if key is None:
+            return f"{PREFIX}{self.lobby_id}.{self.fingerprint.replace('-', '')}@{self.address}"
+        return f"{PREFIX}{self.lobby_id}.{peer_id_text(key)}@{compact(self.address)}"
 
 
 def parse_invite(text: str) -> Invite:
@@ -35,12 +47,16 @@ def parse_invite(text: str) -> Invite:
     text = text.strip()
     if not text.startswith(PREFIX):
         raise InviteError(f"an invite starts with {PREFIX!r}, e.g. ft:b71c0e.Z5NGN48B8BB88ZSXKJS2VP24@192.0.2.7:7400")
-    table, at, address = text[len(PREFIX):].rpartition("@")
-    lobby_id, dot, fingerprint = table.partition(".")
+    table, at, reach = text[len(PREFIX):].rpartition("@")
+    lobby_id, dot, named = table.partition(".")
     if not at or not dot or not lobby_id:
-        raise InviteError("an invite is ft:LOBBY.FINGERPRINT@HOST:PORT")
+        raise InviteError("an invite is ft:LOBBY.FINGERPRINT@HOST:PORT or ft:LOBBY.PEERID@ADDRESSES")
     try:
-        parse_address(address)
-        return Invite(address, lobby_id, parse_fingerprint(fingerprint))
-    except (ValueError, IdentityError) as exc:
+        if named.startswith("12D3KooW"):
+            key = seat_key(named)
+            return Invite(",".join(alternatives(reach, key)), lobby_id, key.fingerprint)
+        if any(is_multiaddr(part) for part in alternatives(reach)):
+            raise ValueError("an invite with libp2p addresses names the host by its peer id (12D3KooW…), not a fingerprint")
+        return Invite(reach, lobby_id, parse_fingerprint(named))
+    except (ValueError, IdentityError, PeerIdError) as exc:
         raise InviteError(f"not a valid invite: {exc}") from None

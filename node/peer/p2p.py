@@ -61,6 +61,8 @@ from fairtable.protocol import PublicKey, SecretKey
 
 PROTOCOL_ID = TProtocol("/fairtable/channel/1")
 CIRCUIT = "/p2p-circuit"
+PUNCH_SECONDS = 30.0
+"""How long a hole punch may take (DCUtR retries a few times, a couple of seconds apart)."""
 _STREAM_FAILURES = (StreamError, StreamReset, StreamClosed)  # StreamEOF is a StreamError too: caught first
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,19 @@ T = TypeVar("T")
 
 class P2PError(ChannelError):
     """A libp2p address that cannot be used, or a peer or relay that cannot be reached."""
+
+
+def libp2p_logs_into_ours() -> None:
+    """Send py-libp2p's log records to the process's own log, and only at DEBUG.
+
+    Without ``LIBP2P_DEBUG`` py-libp2p removes its handlers and stops propagation, so Python's
+    last-resort handler prints its warnings and errors bare on stderr; and it logs every routine
+    failure (a home address that does not answer, a circuit that ends) as an error. A user sees
+    the node's own lines about connections instead; ``--log-level DEBUG`` shows libp2p's too.
+    """
+    libp2p_log = logging.getLogger("libp2p")
+    libp2p_log.propagate = True
+    libp2p_log.setLevel(logging.DEBUG if log.isEnabledFor(logging.DEBUG) else logging.CRITICAL)
 
 
 def key_pair(secret: SecretKey) -> KeyPair:
@@ -203,6 +218,29 @@ class P2PHost:
         """Try DCUtR towards a peer this host reaches through a relay; True when a direct connection holds."""
         return await self.dcutr.initiate_hole_punch(ID(peer_id_bytes(peer)))
 
+    async def move_off_relay(self, channel: Channel) -> bool:
+        """Punch a hole to the peer of a relayed channel; once a direct connection holds, reset the channel's stream.
+
+        The channel then ends as a broken connection, and its owner's redial lands on the direct
+        connection (libp2p opens new streams on a direct connection before a relayed one), long
+        before libp2p would close the relayed connection by itself (60 s after the punch). True
+        when the channel was moved; False when no direct connection came (e.g. a symmetric NAT).
+        """
+        if not relayed(channel) or not isinstance(channel.stream, StreamAdapter):
+            return False
+        try:
+            with trio.move_on_after(PUNCH_SECONDS):
+                await self.hole_punch(channel.peer)
+        except Exception as exc:  # libp2p's many failure types for a punch that did not work
+            log.info("hole punch to %s failed: %s", channel.peer.fingerprint, exc or type(exc).__name__)
+        if not self.is_direct(channel.peer):
+            return False
+        try:
+            await channel.stream.stream.reset()
+        except Exception:  # a stream already closed has nothing to reset
+            await trio.lowlevel.checkpoint()
+        return True
+
     def is_direct(self, peer: PublicKey) -> bool:
         """Whether this host holds a connection to ``peer`` that does not run through a relay."""
         connections = self.host.get_network().get_connections(ID(peer_id_bytes(peer)))
@@ -227,14 +265,43 @@ def relayed(channel: Channel) -> bool:
                if connection.muxed_conn is muxed)
 
 
-@asynccontextmanager
-async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept, *,
-                    handshake_timeout: float = HANDSHAKE_TIMEOUT) -> AsyncIterator[P2PHost]:
-    """Run a libp2p host for ``secret`` listening on ``listen``; each accepted channel goes to ``accept``.
+Admit = Callable[[trio.abc.Stream, PublicKey, str], Awaitable[None]]
+"""Serves an accepted libp2p stream before any handshake: ``(stream, the key libp2p authenticated, source)``,
+where source is the remote IP address of the connection (for a relayed one, the relay's)."""
 
-    ``accept`` runs inside the stream's handler and owns the channel until it returns, as the
-    TCP server's dispatch does.
+
+def channels(secret: SecretKey, accept: Accept, handshake_timeout: float) -> Admit:
+    """An :data:`Admit` that runs the channel's handshake and hands the channel to ``accept``."""
+
+    async def admit(stream: trio.abc.Stream, key: PublicKey, source: str) -> None:
+        try:
+            channel = await accept_channel(stream, secret, timeout=handshake_timeout)
+            async with channel:
+                if channel.peer != key:
+                    # libp2p authenticated one key and the channel another: someone is splicing streams.
+                    log.warning("libp2p peer %s proved %s in the channel; closed", key.fingerprint, channel.peer.fingerprint)
+                    return
+                await accept(channel)
+        except ChannelError as exc:
+            log.info("libp2p peer %s: %s", key.fingerprint, exc)
+
+    return admit
+
+
+@asynccontextmanager
+async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept | None = None, *,
+                    handshake_timeout: float = HANDSHAKE_TIMEOUT, admit: Admit | None = None) -> AsyncIterator[P2PHost]:
+    """Run a libp2p host for ``secret`` listening on ``listen``.
+
+    Each accepted stream goes to ``admit`` (the node's admission: budgets, then the handshake);
+    without it, each accepted channel goes to ``accept``, which runs inside the stream's handler
+    and owns the channel until it returns, as the TCP server's dispatch does.
     """
+    if admit is None:
+        assert accept is not None, "open_host needs accept or admit"
+        admit = channels(secret, accept, handshake_timeout)
+    serve = admit
+    libp2p_logs_into_ours()
     host = new_host(key_pair=key_pair(secret))
     # This side never relays for others (allow_hop=False); the limits only satisfy the constructors.
     limits = RelayLimits(duration=3600, data=1 << 30, max_circuit_conns=16, max_reservations=0)
@@ -247,15 +314,11 @@ async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept, *,
         # Runs in libp2p's own nursery: anything escaping here would take the whole host down.
         connected = str(stream.muxed_conn.peer_id)
         try:
-            channel = await accept_channel(StreamAdapter(stream, host.get_network()), secret, timeout=handshake_timeout)
-            async with channel:
-                if connected != peer_id_text(channel.peer):
-                    # libp2p authenticated one key and the channel another: someone is splicing streams.
-                    log.warning("libp2p peer %s proved %s in the channel; closed", connected, channel.peer.fingerprint)
-                    return
-                await accept(channel)
-        except ChannelError as exc:
+            remote = stream.get_remote_address()
+            await serve(StreamAdapter(stream, host.get_network()), seat_key(connected), remote[0] if remote else connected)
+        except PeerIdError as exc:
             log.info("libp2p peer %s: %s", connected, exc)
+            await StreamAdapter(stream, host.get_network()).aclose()
         except Exception as exc:  # a bug must not take the host with it; it is logged in full
             log.error("libp2p peer %s: internal error: %s", connected, exc, exc_info=True)
 

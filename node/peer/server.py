@@ -32,7 +32,7 @@ import trio
 from fairtable.node.admission import Budget, Ticket, serve
 from fairtable.node.loglimit import LogLimiter
 from fairtable.node.peer.channel import Channel, accept_channel
-from fairtable.node.peer.errors import ChannelError
+from fairtable.node.peer.errors import ChannelError, HandshakeError
 from fairtable.node.peer.messages import BadMessage, OtherVersion, message, parse
 from fairtable.protocol import PublicKey, SecretKey
 
@@ -82,8 +82,14 @@ class PeerServer:
             task_status.started()
 
     async def connection(self, stream: trio.SocketStream) -> None:
-        """One incoming connection, from accept to close; nothing it does escapes as an exception."""
+        """One incoming TCP connection, from accept to close."""
         who, address = _remote(stream)
+        await self.admit(stream, who, address)
+
+    async def admit(self, stream: trio.abc.Stream, who: str, address: str, expected: PublicKey | None = None) -> None:
+        """One incoming connection from ``address`` (over TCP or libp2p), from its handshake to close;
+        nothing it does escapes as an exception. With ``expected``, the channel must prove that key
+        (the one libp2p authenticated for the stream)."""
         subject = f"peer {address}"
         scope = trio.CancelScope()
         pending = self.pending.admit(_group(address), scope)
@@ -92,6 +98,9 @@ class PeerServer:
             with scope:
                 channel = await accept_channel(stream, self.key, timeout=self.limits.handshake_seconds)
                 async with channel:
+                    if expected is not None and channel.peer != expected:
+                        raise HandshakeError(f"libp2p authenticated {expected.fingerprint}, the channel proved "
+                                             f"{channel.peer.fingerprint}: streams spliced")
                     who = f"{who} ({channel.peer.fingerprint})"
                     tables = self.seated(channel.peer)
                     if tables:

@@ -26,7 +26,9 @@ from fairtable.node.cli.options import parse_options, parse_tournament_options
 from fairtable.node.datalock import hold
 from fairtable.node.discovery import factory_for
 from fairtable.node.keystore import KeyFileError
+from fairtable.node.lobby.invite import PREFIX, Invite, InviteError, parse_invite
 from fairtable.node.node import Node, NodeConfig, parse_address
+from fairtable.node.peer.reach import is_multiaddr, key_of
 from fairtable.node.service import ServiceError, check_new_table
 from fairtable.node.table.live import Timing
 from fairtable.protocol.tournament import Format, RecordError, stage_options
@@ -45,6 +47,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=int, default=0, help="TCP port for peers (default: any free port)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--advertise", help="host:port peers should dial, if not --host:--port")
+    parser.add_argument("--relay", action="append", default=[], metavar="MULTIADDR",
+                        help="reserve a slot at this libp2p relay (…/p2p/<id>; repeat for more), so peers behind other "
+                             "routers reach this node; also runs a libp2p host beside the TCP port")
+    parser.add_argument("--p2p-port", type=int, default=0, help="TCP port of the libp2p host (default: any free port)")
     parser.add_argument("--name", help="player name shown at tables")
     parser.add_argument("--api-port", type=int, help="serve the local client API on 127.0.0.1:PORT "
                         f"(0: any free port; off unless given; the usual port is {DEFAULT_PORT})")
@@ -65,7 +71,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                help="options of the hosted table: key=value (repeat, or comma-separate) or a JSON object "
                                     "(`fairtable games` lists each game's)")
     control_flags.add_argument("--seats", type=int, help="seats of the hosted table (default: the game's minimum)")
-    control_flags.add_argument("--join", metavar="HOST:PORT", help="take a seat at the first open table of that node")
+    control_flags.add_argument("--join", metavar="INVITE|HOST:PORT",
+                               help="take a seat at the table of an invite (ft:...), or at the first open table of the node at HOST:PORT")
     control_flags.add_argument("--host-tournament", type=int, metavar="N",
                                help="offer a duel tournament of N participants (4, 8, 12 or 16); it starts once full")
     control_flags.add_argument("--tournament-options", action="append", default=[], metavar="OPTIONS",
@@ -95,8 +102,11 @@ def run(args: argparse.Namespace) -> int:
             data=args.data, host=args.host, port=args.port, name=args.name, advertise=args.advertise, bot=args.bot,
             timing=Timing(grace=args.grace, bot_delay=args.bot_delay), heartbeat=args.heartbeat,
             discovery=None if args.discovery == "off" else factory_for(args.discovery),
+            relays=tuple(args.relay), p2p_port=args.p2p_port,
         )
         node = Node(config)
+        if config.p2p:
+            check_libp2p()
         token = None if args.api_port is None or args.no_token else load_or_create_token(args.data / TOKEN_FILE)
     except (KeyFileError, TokenFileError, GameError, ServiceError, ValueError) as exc:
         raise SystemExit(f"fairtable node: {exc}") from None
@@ -120,7 +130,7 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise ValueError("--tournament-options goes with --host-tournament")
     if args.host_tournament is not None and args.join_tournament:
         raise ValueError("--host-tournament and --join-tournament exclude each other")
-    for flag in ("port", "api_port"):
+    for flag in ("port", "api_port", "p2p_port"):
         value = getattr(args, flag)
         if value is not None and not 0 <= value < 65536:
             raise ValueError(f"--{flag.replace('_', '-')} must be a port number 0..65535, got {value}")
@@ -129,12 +139,33 @@ def _check_flags(args: argparse.Namespace) -> None:
             raise ValueError(f"--{flag} must be 0 or more seconds, got {value:g}")
     if not args.heartbeat > 0:
         raise ValueError(f"--heartbeat must be more than 0 seconds, got {args.heartbeat:g}")
+    if args.p2p_port and not args.relay:
+        raise ValueError("--p2p-port goes with --relay")
+    for relay in args.relay:
+        try:
+            if key_of(relay) is None or "," in relay or not is_multiaddr(relay):
+                raise ValueError("a relay is one multiaddr ending in /p2p/<peer id>")
+        except ValueError as exc:
+            raise ValueError(f"--relay {relay}: {exc}") from None
+    if args.join is not None and args.join.strip().startswith(PREFIX):
+        try:
+            args.join = parse_invite(args.join)
+        except InviteError as exc:
+            raise ValueError(f"--join: {exc}") from None
     for flag, address in (("advertise", args.advertise), ("join", args.join), ("join-tournament", args.join_tournament)):
-        if address is not None:
+        if isinstance(address, str):
             try:
                 parse_address(address)
             except ValueError as exc:
                 raise ValueError(f"--{flag}: {exc}") from None
+
+
+def check_libp2p() -> None:
+    """ValueError saying how to install libp2p, when ``--relay`` asks for it and it is missing."""
+    try:
+        import fairtable.node.peer.p2p  # noqa: F401  (the import is the check)
+    except ImportError as exc:
+        raise ValueError(f"--relay needs libp2p, which is not installed ({exc}); install it with pip install 'fairtable[p2p]'") from None
 
 
 def check_writable(data: Path) -> None:
@@ -201,7 +232,9 @@ async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, tou
                       flush=True)
         if hosting is not None:
             nursery.start_soon(control.host_and_start, node, *hosting)
-        if args.join:
+        if isinstance(args.join, Invite):
+            nursery.start_soon(control.join_invite, node, args.join)
+        elif args.join:
             nursery.start_soon(control.join_first, node, args.join)
         if tournament is not None:
             await control.host_tournament(node, *tournament)

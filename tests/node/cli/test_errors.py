@@ -43,6 +43,10 @@ def refused(completed: subprocess.CompletedProcess, *words: str) -> str:
     (["--heartbeat", "0"], ["--heartbeat must be more than 0"]),
     (["--port", "70000"], ["--port must be a port number"]),
     (["--join", "nowhere"], ["--join", "host:port"]),
+    (["--join", "ft:b71c0e.Z5NGN48B8BB88ZSXKJS2VP24@/ip4/192.0.2.7/tcp/1"], ["--join", "names the host by its peer id"]),
+    (["--relay", "/ip4/192.0.2.7/tcp/4001"], ["--relay", "ending in /p2p/<peer id>"]),
+    (["--relay", "192.0.2.7:4001"], ["--relay", "ending in /p2p/<peer id>"]),
+    (["--p2p-port", "4001"], ["--p2p-port goes with --relay"]),
     (["--log-level", "LOUD"], ["--log-level 'LOUD' is not a logging level"]),
 ])
 def test_bad_node_flags_are_refused_before_listening(tmp_path, flags, words):

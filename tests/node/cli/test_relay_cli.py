@@ -2,11 +2,14 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from fairtable.node.cli.main import main
 from fairtable.node.relay import KEY_FILE
+from fairtable.protocol.session.verify import verify_chunks
+from tests.node.nodes import node_process
 
 
 def start(data, *extra):
@@ -52,3 +55,28 @@ def test_a_data_folder_in_use_is_refused(tmp_path, capsys):
     finally:
         process.kill()
         process.wait()
+
+
+def test_a_node_with_a_relay_logs_an_invite_and_a_guest_joins_by_it_and_plays_to_the_end(tmp_path):
+    """The README's three commands: a relay, a node hosting with it, a node joining by the invite."""
+    relay = start(tmp_path / "relay")
+    processes = [relay]
+    try:
+        address = relay.stdout.readline().strip()
+        host = node_process(tmp_path / "host", "host", "--discovery", "off", "--relay", address, "--host-table", "towers",
+                            "--bot", "random", "--until-done")
+        processes.append(host)
+        invite = next(line.split()[1] for line in host.stdout if line.startswith("invite "))
+        assert invite.startswith("ft:") and f"{address}/p2p-circuit" in invite and len(invite) < 300
+        guest = node_process(tmp_path / "guest", "guest", "--discovery", "off", "--relay", address, "--join", invite,
+                             "--bot", "random", "--until-done")
+        processes.append(guest)
+        outputs = [process.communicate(timeout=180)[0] for process in (host, guest)]
+        assert [process.returncode for process in (host, guest)] == [0, 0]
+        files = [next(line.rsplit(" ", 1)[1] for line in output.splitlines() if " finished: " in line) for output in outputs]
+        contents = [Path(file).read_bytes() for file in files]
+        assert contents[0] == contents[1] and verify_chunks([contents[0]]).valid
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()

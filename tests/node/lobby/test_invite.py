@@ -3,11 +3,17 @@ node refusing a host whose key is not the invite's."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from fairtable.node.lobby.invite import Invite, InviteError, parse_invite
+from fairtable.node.peer.peerid import peer_id_text
+from fairtable.node.peer.reach import alternatives
 from fairtable.node.service import ServiceError
+from fairtable.protocol.identity import SecretKey
 from tests.node.nodes import running
+from tests.paths import VECTORS
 
 FINGERPRINT = "Z5NG-N48B-8BB8-8ZSX-KJS2-VP24"
 
@@ -41,3 +47,29 @@ async def test_joining_checks_the_hosts_key_against_the_invite(tmp_path):
         assert host.lobby_host.hosted[lobby.lobby_id].entrants[1:] == ()  # nothing was sent
         await guest.join(host.address, lobby.lobby_id, host.key.public.fingerprint)
         assert len(host.lobby_host.hosted[lobby.lobby_id].entrants) == 2
+
+
+INVITES = json.loads((VECTORS / "invite.json").read_text())["invites"]
+
+
+@pytest.mark.parametrize("vector", INVITES, ids=lambda v: v["invite"][:40])
+def test_invite_vectors(vector):
+    """An invite names the host's key (a fingerprint, or the whole key as a peer id with libp2p
+    addresses) and its reach, whose alternatives a guest dials in the order given."""
+    key = SecretKey.from_seed(bytes.fromhex(vector["host_seed"])).public
+    invite = parse_invite(vector["invite"])
+    assert (invite.lobby_id, invite.fingerprint) == (vector["lobby"], key.fingerprint)
+    assert invite.address.split(",") == vector["dial"] == alternatives(vector["reach"], key)
+    assert str(invite) == vector["invite"]
+    assert len(vector["invite"]) < 300  # pastes into a chat line
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("ft:b71c0e.Z5NGN48B8BB88ZSXKJS2VP24@/ip4/192.0.2.7/tcp/7401", "names the host by its peer id"),
+    ("ft:b71c0e.12D3KooWGjSE7eCu5f1Pa8pGxscmoEcdQ5BRMGqbyMvL2dhr@/ip4/192.0.2.7/tcp/7401", "not a valid invite"),
+    (f"ft:b71c0e.{peer_id_text(SecretKey.from_seed(bytes([11]) * 32).public)}"
+     f"@/ip4/192.0.2.7/tcp/7401/p2p/{peer_id_text(SecretKey.from_seed(bytes([12]) * 32).public)}", "names another peer"),
+])
+def test_a_libp2p_invite_that_cannot_name_its_host_is_refused(text, words):
+    with pytest.raises(InviteError, match=words):
+        parse_invite(text)
