@@ -341,7 +341,7 @@ class SpaceBoard(ZeeslagBoard):
             entry = view["fleets"][me]
             ships = {value - 1 for _, value in entry["layout"]} | {ship for _, ship in entry["fighters"] or ()}
             afloat = sorted(ships - set(entry["sunk"]))
-            lines += self._wrapped(f"Afloat: {kinds(afloat, english=True) or 'nothing'}")
+            lines += self._wrapped(f"Afloat: {kinds(afloat) or 'nothing'}")
             lines.append(f"Abilities (your round {own_round(view)}):")
             keys = {name: key for key, name in KEYS.items()}
             lines += [f" {keys[entry['ability']]} {entry['ability']:<8}{self._status(entry['ability'])}" for entry in entry["abilities"]]
@@ -351,7 +351,7 @@ class SpaceBoard(ZeeslagBoard):
             entry = view["fleets"][foe]
             count = "?" if entry["ships"] is None else entry["ships"]
             reserves = f", {entry['squadrons']} reserves" if entry["squadrons"] else ""
-            sunk = f"; sunk: {kinds(entry['sunk'], english=True)}" if entry["sunk"] else ""
+            sunk = f"; sunk: {kinds(entry['sunk'])}" if entry["sunk"] else ""
             lines += self._wrapped(f"{self.who(foe)}: {count} ships{reserves}{sunk}")
         return lines
 
