@@ -18,6 +18,7 @@ from textual import events
 
 from fairtable.games.drachenherz.catalogue import CARDS, FIELDS, KINDS, MARKS, SPECIAL, field_name, kind_of
 from fairtable.games.drachenherz.render import card_name, effect
+from fairtable.games.lang import named
 from fairtable.node.clients.tui.boards import Board, Refused, moves_laying, pick
 
 WIDTH = 78
@@ -166,9 +167,9 @@ class DrachenherzBoard(Board):
         if field in KINDS:
             kind = KINDS[field]
             slots = "" if kind.slots is None else f" {len(faces)}/{kind.slots}"
-            label, does, style = f"{kind.name_en}{slots}", effect(kind), STYLES.get(field, "")
+            label, does, style = f"{named(kind)}{slots}", effect(kind), STYLES.get(field, "")
         else:
-            label, does, style = SPECIAL.name_en, "taken by the 3rd ship", ""
+            label, does, style = named(SPECIAL), "taken by the 3rd ship", ""
         line = Text(f"{label:<20}", style=style or "")
         line.append(f"{does[:39]:<40}", style="dim")
         values = " ".join(str(CARDS[face].value) for face in faces)
@@ -193,7 +194,7 @@ class DrachenherzBoard(Board):
                 style += " reverse"
             if update.get("legal_moves") and entry["handle"] not in playable:
                 style += " dim"
-            label = "?" if face is None else f"{kind_of(face).name_en} {CARDS[face].value}"
+            label = "?" if face is None else f"{named(kind_of(face))} {CARDS[face].value}"
             text.append(f"{index + 1}:{label}", style=style.replace("?", "").strip() or None)
             text.append(" ")
         text.append("\n")

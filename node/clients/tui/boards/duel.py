@@ -29,6 +29,7 @@ from textual import events
 from fairtable.games.duel.catalogue import CARDS, attack_value, points
 from fairtable.games.duel.decklist import DeckListError, parse
 from fairtable.games.duel.render import duel_line, title
+from fairtable.games.lang import named, term
 from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick
 
 WIDTH = 78
@@ -40,10 +41,9 @@ PAGE = 10
 
 
 def card_line(card_id: int) -> str:
-    """``Wittehaai (White shark)   Mare  210/150``: names, type, attack/defence."""
+    """``Great White Shark   Sea  210/130``: name and type in the language in use, attack/defence."""
     card = CARDS[card_id]
-    names = f"{card.name} ({card.name_en})"
-    return f"{names[:36]:<36} {card.type:<5} {card.attack:>3}/{card.defence:<3}"
+    return f"{named(card)[:36]:<36} {term('duel', card.type):<5} {card.attack:>3}/{card.defence:<3}"
 
 
 class DuelBoard(Board):

@@ -27,6 +27,7 @@ from typing import Any
 
 from rich.text import Text
 
+from fairtable.games.lang import named
 from fairtable.games.zeeslag.abilities import reach
 from fairtable.games.zeeslag.fleet import Fleet, Ship
 from fairtable.games.zeeslag.render import kinds, move_line, own_round, ready_abilities, ticks
@@ -165,12 +166,12 @@ class SpaceBoard(ZeeslagBoard):
         """One more ship of ``kind``, unless the catalogue's maximum or the game's purchase rules forbid it."""
         count = self.buying.get(kind.id, 0)
         if count >= kind.most:
-            self.problem = f"at most {kind.most} {kind.name_en} in a fleet"
+            self.problem = f"at most {kind.most} {named(kind)} in a fleet"
             return
         slots = self.purchase() + (CATALOGUE.slots(kind.id)[count],)
         wrong = CATALOGUE.purchase_problem(slots, self.seen["money"])
         if wrong is not None:
-            self.problem = f"no {kind.name_en} more: {wrong}"
+            self.problem = f"no {named(kind)} more: {wrong}"
             return
         self.buying[kind.id] = count + 1
 
@@ -278,7 +279,7 @@ class SpaceBoard(ZeeslagBoard):
         """The catalogue with the copies bought, the kind chosen's shape, the money left."""
         text.append(f"  {'kind':<32}{'cells':>5}{'price':>6}{'max':>4}  {'ability':<12}{'bought':>6}\n", style="underline")
         for index, kind in enumerate(CATALOGUE.kinds):
-            name = kind.name_en if kind.name == kind.name_en else f"{kind.name} ({kind.name_en})"
+            name = named(kind)
             ability = "—" if kind.ability is None else f"{kind.ability} ({kind.cycle})"
             line = f"{'▶' if index == self.kind else ' '} {name + (' *' if kind.capital else ''):<32}{kind.cells:>5}{kind.price:>6}" \
                    f"{kind.most:>4}  {ability:<12}{self.buying.get(kind.id, 0):>6}"
@@ -288,7 +289,7 @@ class SpaceBoard(ZeeslagBoard):
         rows = ["".join(MARKS["ship"] if (x, y) in shape else " " for x in range(max(p[0] for p in shape) + 1))
                 for y in range(max(p[1] for p in shape) + 1)]
         turns = len(kind.shape.turns)
-        notes = [f"{kind.name_en}: {turns} turn{'s' if turns > 1 else ''} (r turns it when placing)", "* capital ship: one at most"]
+        notes = [f"{named(kind)}: {turns} turn{'s' if turns > 1 else ''} (r turns it when placing)", "* capital ship: one at most"]
         for row in range(3):
             shown = rows[row] if row < len(rows) else ""
             text.append(f"  {shown:<8}{notes[row] if row < len(notes) else ''}".rstrip() + "\n")
@@ -335,7 +336,7 @@ class SpaceBoard(ZeeslagBoard):
         view, me = self.seen, self.seen["seat"]
         if self.placing():
             left = self.ships()[len(self.placed):]
-            return [f"To place: {len(left)} ships", *(f" {ship.name_en} ({ship.length})" for ship in left[:10])]
+            return [f"To place: {len(left)} ships", *(f" {named(ship)} ({ship.length})" for ship in left[:10])]
         lines: list[str] = []
         if me is not None and view["fleets"][me]["layout"] is not None:
             entry = view["fleets"][me]
@@ -363,7 +364,7 @@ class SpaceBoard(ZeeslagBoard):
         me = self.seen["seat"]
         entry = next(entry for entry in self.seen["fleets"][me]["abilities"] if entry["ability"] == name)
         if not entry["afloat"]:
-            return f"no {CATALOGUE.with_ability(name).name_en}"
+            return f"no {named(CATALOGUE.with_ability(name))}"
         if name in ready_abilities(self.seen):
             return "aimed" if self.aim == name else "ready"
         wait = entry["next"] - own_round(self.seen)
@@ -390,7 +391,7 @@ class SpaceBoard(ZeeslagBoard):
                 return super()._doing(update)
             ship = self.ships()[len(self.placed)]
             turns = len(ship.shape.turns)
-            return f"place {ship.name_en} ({ship.length}, turn {self.turn % turns + 1}/{turns}): arrows, r turn, Enter, Backspace back, a random"
+            return f"place {named(ship)} ({ship.length}, turn {self.turn % turns + 1}/{turns}): arrows, r turn, Enter, Backspace back, a random"
         placing = self.landing()
         if placing:
             return f"land fighter {len(self.fighters) + 1} of {placing['fighters']} on a shaded cell: arrows + Enter, Backspace undo, a random"

@@ -10,9 +10,10 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
+from fairtable.games.lang import named
 from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS
 from fairtable.games.towers.effects import PRODUCERS, RESOURCES
-from fairtable.games.towers.render import effect_en
+from fairtable.games.towers.render import effect_text
 from fairtable.node.clients.tui.boards import Board
 
 NAME_WIDTH = 30
@@ -23,7 +24,7 @@ ROWS = (("Tower", "tower", None), ("Wall", "wall", None)) + tuple(
 
 def card_title(card_id: int) -> str:
     card = CARDS[card_id]
-    return f"{card.name_en} ({card.name})"
+    return named(card)
 
 
 class TowersBoard(Board):
@@ -73,7 +74,7 @@ class TowersBoard(Board):
         field = BATTLEFIELDS[view["battlefield"]]
         victory = view["victory"]
         deck = "" if view["deck"] is None else f" · {view['deck']} in deck"
-        text = Text(f"{field.name_en}: tower {victory['tower']} or a resource {victory['resource']} wins"
+        text = Text(f"{named(field)}: tower {victory['tower']} or a resource {victory['resource']} wins"
                     f" · {view['variant']} deck{deck}\n", style="bold")
         order = [me, 1 - me] if me is not None else [0, 1]
         text.append(f"{'':<22}" + "".join(f"{('you: ' if seat == me else '') + names[seat]:<20}"[:20] for seat in order) + "\n",
@@ -90,12 +91,12 @@ class TowersBoard(Board):
             card = None if entry["card"] is None else CARDS[entry["card"]]
             playable = {"play": entry["handle"]} in legal
             line = f"{index + 1:>2} " + ("?" if card is None else
-                                          f"{card_title(card.id)[:NAME_WIDTH]:<{NAME_WIDTH}} {card.cost:>2} {card.resource:<8} {effect_en(card)}")
+                                          f"{card_title(card.id)[:NAME_WIDTH]:<{NAME_WIDTH}} {card.cost:>2} {card.resource:<8} {effect_text(card)}")
             style = ("reverse " if index == self.cursor and update.get("your_turn") else "") + ("" if playable or not legal else "dim")
             text.append(line[:79] + "\n", style=style.strip() or None)
         for action in view["recent"][-2:]:
             verb = "played" if action["played"] else "discarded (timer)" if action["timeout"] else "discarded"
             who = "you" if action["seat"] == me else names[action["seat"]]
             card = CARDS[action["card"]]
-            text.append(f"{who} {verb} {card_title(card.id)}: {effect_en(card)}"[:79] + "\n", style="italic")
+            text.append(f"{who} {verb} {card_title(card.id)}: {effect_text(card)}"[:79] + "\n", style="italic")
         return text
