@@ -34,10 +34,12 @@ class Named(Protocol):
     """A catalogue entry with both names (a card, a ship, a battlefield, a fleet)."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The name in the rule text's language."""
 
     @property
-    def name_en(self) -> str: ...
+    def name_en(self) -> str:
+        """The English name."""
 
 
 def current() -> str:
