@@ -69,14 +69,17 @@ from fairtable.games.contract import (
     Summed,
     Teams,
 )
+from fairtable.games.lang import LANGUAGES, counted, named, speaking, term
 from fairtable.games.options import Choice, Flag, Integer, Option
 from fairtable.games.referee import Played
 from fairtable.games.requests import REQUESTS, RequestKind
 from fairtable.games.results import describe
 from fairtable.games.rules import Rules
+from fairtable.games.texts import catalogue
 
 __all__ = [
     "ABSENT",
+    "LANGUAGES",
     "NO_FACES",
     "PUBLIC_VALUES",
     "REQUESTS",
@@ -131,9 +134,14 @@ __all__ = [
     "Summed",
     "Teams",
     "bots",
+    "catalogue",
+    "counted",
     "describe",
     "heuristic",
+    "named",
     "random_bot",
     "referee",
     "registry",
+    "speaking",
+    "term",
 ]

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from fairtable.games.lang import choose, named
+
 FULL = (None, "special", "collect", "out")
 """Where a slotted field's cards go once it is full and has acted: on the special field, into
 the mover's collection, or out of the game. Stacks keep their cards (None)."""
@@ -101,5 +103,7 @@ def kind_of(face: int) -> Kind:
 
 
 def field_name(field: str) -> str:
-    """A field's English name, plural for a kind's (``dwarves``, ``special field``)."""
-    return KINDS[field].plural_en if field in KINDS else SPECIAL.name_en.lower()
+    """A field's name in the language in use, in English plural for a kind's (``dwarves``, ``special field``)."""
+    if field in KINDS:
+        return choose(KINDS[field].plural_en, KINDS[field].name)
+    return named(SPECIAL).lower()

@@ -10,13 +10,14 @@ from __future__ import annotations
 import textwrap
 
 from fairtable.games.drachenherz.catalogue import CARDS, FIELDS, KINDS, MARKS, SPECIAL, Kind, field_name, kind_of
+from fairtable.games.lang import counted, named
 
 WIDTH = 80
 
 
 def card_name(face: int) -> str:
     """A card as players read it: English kind and value (``dwarf 3``)."""
-    return f"{kind_of(face).name_en} {CARDS[face].value}"
+    return f"{named(kind_of(face))} {CARDS[face].value}"
 
 
 def _code(field: str) -> str:
@@ -36,7 +37,7 @@ def effect(kind: Kind) -> str:
 def _cards(faces: list[int], room: int) -> str:
     """The values on a field, or their count and worth when they do not fit in ``room``."""
     listed = " ".join(str(CARDS[face].value) for face in faces)
-    return listed if len(listed) <= room else f"{len(faces)} cards, {sum(CARDS[face].value for face in faces)} pts"
+    return listed if len(listed) <= room else f"{counted('card', len(faces))}, {counted('point', sum(CARDS[face].value for face in faces))}"
 
 
 def move_line(view: dict, move: dict) -> str:
@@ -81,9 +82,9 @@ def render(view: dict) -> str:
         if field in KINDS:
             kind = KINDS[field]
             slots = "" if kind.slots is None else f" {len(faces)}/{kind.slots}"
-            label, does = f"{kind.name_en}{slots}", effect(kind)
+            label, does = f"{named(kind)}{slots}", effect(kind)
         else:
-            label, does = SPECIAL.name_en, "taken by the 3rd ship"
+            label, does = named(SPECIAL), "taken by the 3rd ship"
         lines.append(f"  {label:<20}{does:<40}{_cards(faces, WIDTH - 62)}")
     if view["hand"] is not None:
         hand = ", ".join("?" if entry["card"] is None else card_name(entry["card"]) for entry in view["hand"]) or "empty"
@@ -108,7 +109,7 @@ def _title(view: dict) -> str:
 def _collected(player: dict) -> str:
     count = player["collected"]
     dragon = " with the dragon" if player["dragon"] else ""
-    return f"{count} card{'s' * (count != 1)}, {player['points']} pts{dragon}"
+    return f"{counted('card', count)}, {counted('point', player['points'])}{dragon}"
 
 
 def _stock(player: dict) -> str:
@@ -119,7 +120,7 @@ def _stock(player: dict) -> str:
 def _play_line(play: dict, names: list[str]) -> str:
     laid = " + ".join(map(card_name, play["cards"]))
     count = len(play["taken"])
-    took = f", took {count} ({sum(CARDS[face].value for face in play['taken'])} pts)" if count else ""
+    took = f", took {count} ({counted('point', sum(CARDS[face].value for face in play['taken']))})" if count else ""
     chose = f" on the {field_name(play['take'])}" if play["take"] else ""
     dragon = " and the dragon" if play["dragon"] else ""
     timeout = " (timeout)" if play["timeout"] else ""

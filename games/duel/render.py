@@ -1,7 +1,8 @@
 """Plain-text rendering of a duel view (``DuelGame.view``) for the terminal client, within 80x24.
 
 A legal move reads as words ending in one word to type instead of its number: the card's name
-without spaces (``wittehaai``), in a free-for-all with the target seat (``wittehaai@2``).
+in the language in use without spaces (``greatwhiteshark``, in Dutch ``wittehaai``), in a
+free-for-all with the target seat (``greatwhiteshark@2``).
 """
 
 from __future__ import annotations
@@ -10,14 +11,15 @@ import textwrap
 
 from fairtable.games.duel.catalogue import BEATS, BONUS, CARDS
 from fairtable.games.duel.decks import DECK_SIZE
+from fairtable.games.lang import named, term
 
 LABEL, COLUMN = 14, 10
 SHOWN_DUELS = 4
 
 
 def slug(card: int) -> str:
-    """The card's Dutch name, lower case without spaces: the word a player types for it."""
-    return "".join(CARDS[card].name.lower().split())
+    """The card's name in the language in use, lower case without spaces: the word a player types for it."""
+    return "".join(named(CARDS[card]).lower().split())
 
 
 def short(card: int | None) -> str:
@@ -25,7 +27,7 @@ def short(card: int | None) -> str:
     if card is None:
         return "no card"
     c = CARDS[card]
-    return f"{c.name} ({c.type} {c.attack}/{c.defence})"
+    return f"{named(c)} ({term('duel', c.type)} {c.attack}/{c.defence})"
 
 
 def _hand_card(view: dict, handle: int) -> int | None:
@@ -43,13 +45,13 @@ def describe_move(before: dict, move: dict, after: dict) -> str:
         return f"pick {short(move['pick'])}"
     kind = "attack" if "attack" in move else "defend"
     card = _hand_card(before, move[kind])
-    named = "?" if card is None else short(card)
+    words = "?" if card is None else short(card)
     if kind == "defend":
         facing = "" if before["attack"] is None else f" against {_attack_value(before['attack'], card)}"
-        return f"defend with {named}{facing}" + "".join(f"; {line}" for line in [describe_reveal(before, after)] if line)
+        return f"defend with {words}{facing}" + "".join(f"; {line}" for line in [describe_reveal(before, after)] if line)
     if "target" in move:
-        return f"attack seat {move['target']} with {named}"
-    return f"attack with {named}"
+        return f"attack seat {move['target']} with {words}"
+    return f"attack with {words}"
 
 
 def describe_reveal(before: dict, after: dict) -> str | None:
@@ -134,15 +136,15 @@ def _draft_lines(view: dict, names: list[str]) -> list[str]:
     made = sum(len(picks) for picks in draft["picks"])
     lines = [f"Draft: {len(draft['pool'])} cards in the pool, {made} of {DECK_SIZE * len(names)} picked"]
     if view["seat"] is not None:
-        mine = ", ".join(CARDS[card].name for card in draft["picks"][view["seat"]])
+        mine = ", ".join(named(CARDS[card]) for card in draft["picks"][view["seat"]])
         lines.extend(textwrap.wrap(f"Your picks: {mine or 'none yet'}", 78, max_lines=3))
     return lines
 
 
 def duel_line(duel: dict, names: list[str]) -> str:
     """One finished duel as the board lists it, from the viewer's side (``you``, ``enemy``, ``seat n``)."""
-    attack = f"{CARDS[duel['attack']].name} {_attack_value(duel['attack'], duel['defence'])}"
-    defence = "no card" if duel["defence"] is None else f"{CARDS[duel['defence']].name} {CARDS[duel['defence']].defence}"
+    attack = f"{named(CARDS[duel['attack']])} {_attack_value(duel['attack'], duel['defence'])}"
+    defence = "no card" if duel["defence"] is None else f"{named(CARDS[duel['defence']])} {CARDS[duel['defence']].defence}"
     a, d = duel["points"]
     tag = "playoff" if duel["playoff"] else f"r{duel['round']}"
     return f"{tag} {names[duel['attacker']]}: {attack} vs {names[duel['defender']]}: {defence}  {a}-{d}"

@@ -7,6 +7,7 @@ word is its cards' codes run together (``H10``, ``SKSK``), so a player can type 
 
 from __future__ import annotations
 
+from fairtable.games.lang import counted
 from fairtable.games.shengji.catalogue import CARDS, SMALL_JOKER, SUITS, level_name
 
 STRENGTHS = {1: "a level card", 2: "a level pair", 3: "a small-joker pair", 4: "a big-joker pair"}
@@ -82,7 +83,7 @@ def render(view: dict) -> str:
     if view["dealer"] is not None:
         attackers = view["attackers"]
         lines.append(f"Dealer {_name(view, view['dealer'])}; attackers {attackers}+{attackers + 2}: {view['points'][attackers]} "
-                     f"points (80 take over), {view['tricks']} tricks")
+                     f"points (80 take over), {counted('trick', view['tricks'])}")
     counts = ", ".join(f"{_name(view, seat)} {count}" for seat, count in enumerate(view["cards"]))
     lines.append(f"Cards: {counts}")
     if isinstance(view["kitty"], list) and view["step"] in ("kitty", "trump", "bury"):

@@ -33,7 +33,7 @@ from fairtable.games.registry import register
 from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS
 from fairtable.games.towers.effects import PRODUCERS, RESOURCES
 from fairtable.games.towers.game import Towers
-from fairtable.games.towers.render import effect_en
+from fairtable.games.towers.render import effect_text
 
 GAME = register(Towers())
 
@@ -43,6 +43,6 @@ __all__ = [
     "GAME",
     "PRODUCERS",
     "RESOURCES",
-    "effect_en",
+    "effect_text",
 ]
 """What the game's own terminal board draws with: its catalogue, renderer and shape checks."""

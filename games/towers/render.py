@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fairtable.games.lang import choose, named
 from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS, Card
 from fairtable.games.towers.effects import PRODUCERS, RESOURCES, Change, Damage, Equalize, If, Steal, Step, Swap
 
@@ -52,14 +53,20 @@ def _operand_en(operand: object) -> str:
     return str(operand)
 
 
+def effect_text(card: Card) -> str:
+    """The card's effect in the language in use: written from its data in English, the rule
+    text's own words in the original."""
+    return choose(effect_en(card), card.text)
+
+
 def card_line(card_id: int) -> str:
-    """A card as the hand lists it: both names, cost and resource, and its rule text."""
+    """A card as the hand lists it: its name, cost and resource, and its effect."""
     card = CARDS[card_id]
-    return f"{card.name} ({card.name_en}), {card.cost} {card.resource}: {card.text}"
+    return f"{named(card)}, {card.cost} {card.resource}: {effect_text(card)}"
 
 
 def move_line(view: dict, move: dict) -> str:
-    """A legal move in words, e.g. ``play [12] Pūķis (Dragon), ...``, its card named from the hand."""
+    """A legal move in words, e.g. ``play [12] Dragon, ...``, its card named from the hand."""
     kind = "play" if "play" in move else "discard"
     handle = move[kind]
     card = next((entry["card"] for entry in view["hand"] or () if entry["handle"] == handle), None)
@@ -67,10 +74,10 @@ def move_line(view: dict, move: dict) -> str:
 
 
 def describe_move(before: dict, move: dict, after: dict) -> str:
-    """A move as a transcript lists it, e.g. ``play Pūķis (Dragon)``; ``before`` is the mover's view."""
+    """A move as a transcript lists it, e.g. ``play Dragon``; ``before`` is the mover's view."""
     kind = "play" if "play" in move else "discard"
     card = next((entry["card"] for entry in before["hand"] or () if entry["handle"] == move[kind]), None)
-    name = "an unknown card" if card is None else f"{CARDS[card].name} ({CARDS[card].name_en})"
+    name = "an unknown card" if card is None else named(CARDS[card])
     return f"{kind} {name}" + (" (timeout)" if move.get("timeout") else "")
 
 
@@ -82,7 +89,7 @@ def render(view: dict) -> str:
     players = view["players"]
     names = [f"seat {index}" if seat is None else "you" if index == seat else "enemy" for index in range(len(players))]
     lines = [
-        f"{field.name} ({field.name_en}): win at tower {victory['tower']} or a resource at {victory['resource']}, "
+        f"{named(field)}: win at tower {victory['tower']} or a resource at {victory['resource']}, "
         f"{view['variant']} deck" + ("" if view["deck"] is None else f", {view['deck']} in deck, {view['discard']} discarded"),
         f"{'':<18}" + "".join(f"{name if seat is None else f'{name} (seat {index})':>18}" for index, name in enumerate(names)),
     ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fairtable.games.lang import choose, named
 from fairtable.games.zeeslag.fleet import FLEETS, Fleet
 from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
 from fairtable.games.zeeslag.starships import ABILITIES, CATALOGUE, SPACE
@@ -38,13 +39,9 @@ def _fleet(view: dict) -> Fleet:
     return SPACE if view["variant"] == "space" else FLEETS[view["fleet"]]
 
 
-def _ship_name_en(view: dict, ship: int) -> str:
-    return CATALOGUE.ship_name(ship) if view["variant"] == "space" else _fleet(view).ships[ship].name_en
-
-
 def _ship_name(view: dict, ship: int) -> str:
-    """A ship's name in the rule text's language (a reserve fighter's too)."""
-    return CATALOGUE.ship_name(ship, english=False) if view["variant"] == "space" else _fleet(view).ships[ship].name
+    """A ship's name in the language in use (a reserve fighter's too)."""
+    return CATALOGUE.ship_name(ship) if view["variant"] == "space" else named(_fleet(view).ships[ship])
 
 
 def move_line(view: dict, move: dict) -> str:
@@ -204,7 +201,7 @@ def describe_move(before: dict, move: dict, after: dict) -> str:
         words = []
         for cells in ships:
             ship = sunk.get(tuple(cells))
-            label = "" if ship is None else f"{_ship_name(after, ship)} ({_ship_name_en(after, ship)}) at "
+            label = "" if ship is None else f"{_ship_name(after, ship)} at "
             words.append(label + " ".join(map(name, cells)))
         return "sunk: " + "; ".join(words)
     return move_line(before, move)
@@ -249,7 +246,8 @@ def _title(view: dict, fleet: Fleet) -> str:
     salvo = [f"salvo {view['salvo']} {view['shots']}"] if view["seats"] > 2 else []
     teams = ["teams " + " / ".join("+".join(map(str, team)) for team in view["teams"])] if view["teams"] else []
     marks = ["* you, + mate, x out"] if view["variant"] == "shared" and BLOCK * view["seats"] + 2 > WIDTH else []
-    for name, extra in ((f"{fleet.name} ({fleet.name_en})", teams), (fleet.name, teams), (fleet.name, [])):
+    name = named(fleet)
+    for extra in (teams, []):
         title = ", ".join([f"Zeeslag {view['variant']}", f"fleet {name}", *ring, *salvo, *extra, *marks])
         if len(title) <= WIDTH:
             break
@@ -371,12 +369,12 @@ def _afloat(view: dict, index: int) -> str:
 
 
 def _fleet_line(fleet: Fleet, entry: dict, title: str) -> str:
-    """``Fleet of enemy: 4 of 5 afloat (5 4 3 3), sunk: Torpedobootjager`` within a line."""
+    """``Fleet of enemy: 4 of 5 afloat (5 4 3 3), sunk: Destroyer`` within a line."""
     sunk = set(entry["sunk"])
     afloat = " ".join(str(ship.length) for ship in fleet.ships if ship.index not in sunk)
     line = f"{title}: {entry['afloat']} of {len(fleet.ships)} afloat ({afloat})"
     if sunk:
-        line += ", sunk: " + ", ".join(ship.name for ship in fleet.ships if ship.index in sunk)
+        line += ", sunk: " + ", ".join(named(ship) for ship in fleet.ships if ship.index in sunk)
     return line if len(line) <= WIDTH else line[: WIDTH - 3] + "..."
 
 
@@ -502,13 +500,12 @@ def _field_label(view: dict, index: int, names: list[str]) -> str:
     return f"{who} {count}"
 
 
-def kinds(ships: list[int], english: bool = False) -> str:
-    """``Verkenner 3, Lancer 2``: counts by kind in catalogue order (fighters last), in the rule
-    text's language or in English."""
+def kinds(ships: list[int]) -> str:
+    """``Scout 3, Lancer 2``: counts by kind in catalogue order (fighters last), in the language in use."""
     counts: dict[str, int] = {}
     for ship in sorted(ships):
         kind = CATALOGUE.kind_of(ship)
-        label = (CATALOGUE.fighter_name_en if english else CATALOGUE.fighter_name) if kind is None else kind.name_en if english else kind.name
+        label = choose(CATALOGUE.fighter_name_en, CATALOGUE.fighter_name) if kind is None else named(kind)
         counts[label] = counts.get(label, 0) + 1
     return ", ".join(f"{label} {count}" for label, count in counts.items())
 

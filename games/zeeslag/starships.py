@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from fairtable.games.contract import Rng
+from fairtable.games.lang import choose, named
 from fairtable.games.zeeslag.fleet import Fleet, Ship
 from fairtable.games.zeeslag.shape import Shape
 
@@ -79,11 +80,12 @@ class Catalogue:
         """The ship id of fighter ``number`` (1..squadron) of the seat's ``wing``-th reserve (from 1)."""
         return len(self.fleet.ships) + self.squadron * (wing - 1) + number - 1
 
-    def ship_name(self, ship: int, english: bool = True) -> str:
-        """The name of ship id ``ship``: its slot's kind, or the fighter for a reserve's ids past the slots."""
+    def ship_name(self, ship: int) -> str:
+        """The name of ship id ``ship`` in the language in use (:mod:`~fairtable.games.lang`): its
+        slot's kind, or the fighter for a reserve's ids past the slots."""
         if 0 <= ship < len(self.fleet.ships):
-            return self.fleet.ships[ship].name_en if english else self.fleet.ships[ship].name
-        return self.fighter_name_en if english else self.fighter_name
+            return named(self.fleet.ships[ship])
+        return choose(self.fighter_name_en, self.fighter_name)
 
     def slots(self, kind_id: str) -> tuple[int, ...]:
         """The slots (ship ids) of kind ``kind_id``, copy 1 first: a legal purchase fills them in that order."""

@@ -5,7 +5,8 @@ upgrade goes on to the client API with the bytes read so far handed back (:class
 anything else is one HTTP request, answered and closed:
 
 - ``GET /`` and the page's assets, shipped in the package (``node/web/``); ``GET /catalogue/GAME/FILE.json``,
-  a game's own data files (card texts, fleets), so the page shows what the rules use.
+  a game's own data files (card texts, fleets), so the page shows what the rules use; ``GET /catalogue/LANG.json``,
+  every game text in one language (``en``, ``orig``), the words the page shows.
 - ``POST /login``: a one-time code (:mod:`node.api.login`) exchanged for the API token.
 - ``POST /replay``: a transcript file (``Authorization: Bearer TOKEN``) replayed by the verifier's
   session (:mod:`node.replay`), answered with every step's views, for the replay viewer.
@@ -28,7 +29,7 @@ from urllib.parse import urlsplit
 import h11
 import trio
 
-from fairtable.games import GameError, registry
+from fairtable.games import LANGUAGES, GameError, catalogue, registry
 from fairtable.node.api.jsonvalues import dumps
 from fairtable.node.api.login import Logins
 from fairtable.node.replay import replay_chunks
@@ -249,7 +250,10 @@ def _replay_json(data: bytes) -> bytes:
 
 
 def _catalogue(parts: list[str], path: str) -> Reply:
-    """A game's data file, e.g. ``/catalogue/towers/cards.json``: the texts the rules use."""
+    """A game's data file, e.g. ``/catalogue/towers/cards.json``: the texts the rules use; or the
+    message catalogue of a language, ``/catalogue/en.json`` (:mod:`fairtable.games.texts`)."""
+    if len(parts) == 1 and parts[0].removesuffix(".json") in LANGUAGES:
+        return Reply(200, dumps(catalogue(parts[0].removesuffix(".json"))).encode())
     if len(parts) != 2 or parts[0] not in registry.ids() or not parts[1].endswith(".json"):
         return _error(404, f"no file {path}")
     module = type(registry.get(parts[0])).__module__

@@ -1,6 +1,6 @@
 // The page: log in, keep the node's table events, route between lobby, table and replay viewer.
 import { Api, ApiError, exchange, takeLoginCode } from "./api.js";
-import { fill, h } from "./dom.js";
+import { LANGUAGES, chooseLanguage, fill, h, language } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
@@ -9,6 +9,15 @@ const KEY = "fairtable-token";
 const RETRY_MS = 2000;
 const main = document.getElementById("main");
 const app = { api: null, token: null, games: [], node: null, tables: new Map(), page: null };
+
+// The language menu: one language at a time; a change redraws the page in it.
+function languageMenu() {
+  const menu = document.getElementById("lang");
+  fill(menu, Object.entries(LANGUAGES).map(([code, label]) => h("option", { value: code }, label)));
+  menu.value = language();
+  menu.onchange = () => { chooseLanguage(menu.value); location.reload(); };
+}
+languageMenu();
 
 function banner(text) {
   const element = document.getElementById("banner");

@@ -40,14 +40,71 @@ export function short(fingerprint) {
 }
 
 const cache = new Map();
-// A game's data file (card texts, fleets) from the node: the same files the rules load.
-export function catalogue(game, name) {
-  const key = `${game}/${name}`;
-  if (!cache.has(key)) {
-    cache.set(key, fetch(`/catalogue/${key}.json`).then((r) => {
-      if (!r.ok) throw new Error(`no catalogue ${key}`);
+const LANGUAGE_KEY = "fairtable-lang";
+export const LANGUAGES = { en: "English", orig: "Original (LV/NL)" };
+
+// The language the page shows game texts in: the menu's choice, kept in the browser; English by default.
+export function language() {
+  const chosen = localStorage.getItem(LANGUAGE_KEY);
+  return chosen in LANGUAGES ? chosen : "en";
+}
+
+export function chooseLanguage(chosen) {
+  localStorage.setItem(LANGUAGE_KEY, chosen);
+}
+
+function fetched(path) {
+  if (!cache.has(path)) {
+    cache.set(path, fetch(path).then((r) => {
+      if (!r.ok) throw new Error(`no catalogue ${path}`);
       return r.json();
     }));
+  }
+  return cache.get(path);
+}
+
+// The node's message catalogue of the page's language (games/texts.py): key -> text.
+export function words() {
+  return fetched(`/catalogue/${language()}.json`);
+}
+
+// An entry of a game's data file with its words from the catalogue: ``name`` and ``name_en`` both
+// read the language's name (so no board shows two languages), ``names`` keeps both originals for
+// matching what a person types, ``text``, ``plural_en`` and ``type_name`` the language's effect,
+// field name and card type.
+function worded(said, key, entry) {
+  const name = said[key];
+  const type = said[`${key.split(".")[0]}.types.${entry.type}`];
+  if (name === undefined) return entry;
+  const text = said[`${key}.text`];
+  const field = said[`${key}.field`];
+  return { ...entry, name, name_en: name, names: [entry.name, entry.name_en],
+    ...(text === undefined ? {} : { text }), ...(field === undefined ? {} : { plural_en: field }),
+    ...(type === undefined ? {} : { type_name: type }) };
+}
+
+function wordedFile(said, prefix, data) {
+  if (Array.isArray(data)) {
+    return data.map((entry) => {
+      const named = worded(said, `${prefix}.${entry.id}`, entry);
+      return entry.ships ? { ...named, ships: entry.ships.map((ship, i) => worded(said, `${prefix}.${entry.id}.${i}`, ship)) } : named;
+    });
+  }
+  const out = data.id === undefined ? { ...data } : worded(said, `${prefix}.${data.id}`, data);
+  for (const [field, value] of Object.entries(data)) {
+    if (Array.isArray(value)) out[field] = wordedFile(said, prefix, value);
+    else if (value && typeof value === "object" && "name" in value) out[field] = worded(said, `${prefix}.${value.id ?? field}`, value);
+  }
+  return out;
+}
+
+// A game's data file (card texts, fleets) from the node: the same files the rules load, its names
+// and texts in the page's language.
+export function catalogue(game, name) {
+  const key = `${game}/${name}/${language()}`;
+  if (!cache.has(key)) {
+    cache.set(key, Promise.all([fetched(`/catalogue/${game}/${name}.json`), words()])
+      .then(([data, said]) => wordedFile(said, `${game}.${name}`, data)));
   }
   return cache.get(key);
 }

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from fairtable.games import GameError, describe
+from fairtable.games import LANGUAGES, GameError, counted, describe, speaking
 from fairtable.node.cli.commands.verify import CHUNK, EXIT_OF, EXIT_UNREADABLE, unreadable
 from fairtable.node.replay import FINDING, FORMAT, VERSION, Replay, replay_chunks
 from fairtable.protocol import ProtocolError
@@ -31,10 +31,18 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("file", type=Path, metavar="FILE", help="transcript file (.ftt)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en",
+                        help="language of the game's texts (card, ship and field names): en (default) or orig, the rule "
+                             "text's own (Latvian for towers, Dutch for the others)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    with speaking(args.lang):
+        return _export(args)
+
+
+def _export(args: argparse.Namespace) -> int:
     try:
         with open(args.file, "rb") as stream:
             record = replay_chunks(iter(lambda: stream.read(CHUNK), b""))
@@ -57,7 +65,7 @@ def text(record: Replay) -> str:
     count = len(report.violations)
     verdict = {
         VALID: "yes",
-        VIOLATION: f"NO: {count} violation{'s' if count != 1 else ''} found, listed at the end",
+        VIOLATION: f"NO: {counted('violation', count)} found, listed at the end",
         INCOMPLETE: "NO: INCOMPLETE: the transcript ends while " + "; ".join(f"seat {o.seat} was due to send {o.kind!r} (envelope {o.index})"
                                                                             for o in report.owed),
         DAMAGED: f"NO: DAMAGED after the first {report.envelopes} envelopes, which were verified: {report.damage}",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import trio
 
-from fairtable.games import GameError, registry
+from fairtable.games import LANGUAGES, GameError, registry, speaking
 from fairtable.node.api.server import DEFAULT_PORT
 from fairtable.node.api.token import TOKEN_FILE, TokenFileError, read_token
 from fairtable.node.cli.options import parse_options
@@ -27,6 +27,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--api", default=f"ws://127.0.0.1:{DEFAULT_PORT}", metavar="URL",
                         help=f"the node's client API (default ws://127.0.0.1:{DEFAULT_PORT})")
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en",
+                        help="language of the game's texts (card, ship and field names): en (default) or orig, the rule "
+                             "text's own (Latvian for towers, Dutch for the others)")
     parser.add_argument("--token-file", type=Path, metavar="FILE",
                         help=f"the node's API token, the {TOKEN_FILE} file in its data directory")
     table = parser.add_mutually_exclusive_group()
@@ -51,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
         trio.run(_check, args.api, token)
     except ApiError as exc:
         raise SystemExit(f"fairtable play: cannot use the node's client API at {args.api}: {exc}") from None
-    return asyncio.run(_play(args.api, token, start))
+    with speaking(args.lang):
+        return asyncio.run(_play(args.api, token, start))
 
 
 def _start(args: argparse.Namespace) -> Start:

@@ -41,7 +41,7 @@ export function cardPicture(set, kinds, face, attrs = {}) {
     s("circle", { cx: 25, cy: 30, r: 15, class: "paper" }),
     s("text", { x: 25, y: 37, "text-anchor": "middle", class: "value" }, String(card.value)),
     s("text", { x: 25, y: 62, "text-anchor": "middle", class: "kind" }, kind.code.toUpperCase()),
-    s("title", {}, `${kind.name} (${kind.name_en}), ${card.value}`));
+    s("title", {}, `${kind.name}, ${card.value}`));
 }
 
 function fieldPanel(set, kinds, field, faces) {
@@ -50,7 +50,7 @@ function fieldPanel(set, kinds, field, faces) {
   const plural = (id) => (kinds.get(id) ? kinds.get(id).plural_en : set.special.name_en.toLowerCase());
   const takes = kind.takes && kind.takes.length ? `takes ${kind.takes.map(plural).join(", ")}` : "";
   return h("div", { class: "dh-field", "data-field": field },
-    h("strong", {}, kind.name_en), h("small", {}, ` ${kind.name}${slots}`), takes ? h("small", { class: "effect" }, takes) : null,
+    h("strong", {}, kind.name), h("small", {}, slots), takes ? h("small", { class: "effect" }, takes) : null,
     h("div", { class: "cards" }, faces.map((face) => cardPicture(set, kinds, face, { width: 30 }))));
 }
 

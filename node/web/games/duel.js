@@ -33,13 +33,12 @@ export function cardPicture(cards, id, attrs = {}) {
     s("rect", { x: 1, y: 1, width: 78, height: 110, rx: 7, fill: HUE[card.type], class: "frame" }),
     s("rect", { x: 6, y: 24, width: 68, height: 50, rx: 4, class: "paper" }),
     s("text", { x: 40, y: 16, "text-anchor": "middle", class: "name", textLength: card.name.length > 11 ? 70 : null, lengthAdjust: "spacingAndGlyphs" }, card.name),
-    s("text", { x: 40, y: 44, "text-anchor": "middle", class: "english" }, card.name_en.length > 14 ? `${card.name_en.slice(0, 13)}…` : card.name_en),
-    s("text", { x: 40, y: 64, "text-anchor": "middle", class: "type" }, card.type),
+    s("text", { x: 40, y: 64, "text-anchor": "middle", class: "type" }, card.type_name),
     s("text", { x: 8, y: 87, class: "label" }, "attack"),
     s("text", { x: 72, y: 87, "text-anchor": "end", class: "label" }, "defence"),
     s("text", { x: 8, y: 102, class: "value" }, String(card.attack)),
     s("text", { x: 72, y: 102, "text-anchor": "end", class: "value" }, String(card.defence)),
-    s("title", {}, `${card.name} (${card.name_en}), ${card.type}: attack ${card.attack}, defence ${card.defence}; beats ${BEATS[card.type]}`));
+    s("title", {}, `${card.name}, ${card.type_name}: attack ${card.attack}, defence ${card.defence}; beats ${BEATS[card.type]}`));
 }
 
 function title(view) {
@@ -125,7 +124,7 @@ function recent(view, cards, names) {
 function named(cards, line) {
   const key = line.split(/\s+/).filter(Boolean).join(" ").toLowerCase();
   if (/^\d+$/.test(key)) return cards[Number(key)] || null;
-  return cards.find((card) => card.name.toLowerCase() === key || card.name_en.toLowerCase() === key) || null;
+  return cards.find((card) => card.names.some((name) => name.toLowerCase() === key)) || null;
 }
 
 // A deck list's card ids, or the problems with it, each with its line, as the rules' deck lists read.

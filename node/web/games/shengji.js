@@ -20,7 +20,7 @@ export function card(cards, id, attrs = {}) {
   return s("svg", { class: `playing-card${red ? " red" : ""}`, viewBox: "0 0 44 62", width: 44, height: 62, ...attrs },
     s("rect", { x: 1, y: 1, width: 42, height: 60, rx: 5, class: known ? "paper" : "back" }),
     known ? [s("text", { x: 5, y: 15, class: "rank" }, rank), s("text", { x: 22, y: 44, "text-anchor": "middle", class: "suit" }, SUIT[entry.suit]),
-      s("title", {}, `${entry.name} (${entry.name_en})`)] : null);
+      s("title", {}, entry.name)] : null);
 }
 
 export async function render(ctx) {

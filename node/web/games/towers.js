@@ -9,13 +9,13 @@ const SEAT_HUE = ["#7a5c3e", "#5c5f7a", "#6d7a5c", "#7a5c71"];
 export async function render(ctx) {
   const [cards, fields] = await Promise.all([catalogue("towers", "cards"), catalogue("towers", "battlefields")]);
   const view = ctx.view;
-  const field = fields.find((f) => f.id === view.battlefield) || { name: view.battlefield, name_en: "" };
+  const field = fields.find((f) => f.id === view.battlefield) || { name: view.battlefield };
   const me = view.seat;
   const order = me === null ? view.players.map((_, i) => i) : [me, ...view.players.map((_, i) => i).filter((i) => i !== me)];
   const names = view.players.map((_, i) => (me === null ? `Seat ${i}` : i === me ? "You" : `Enemy (seat ${i})`));
   const deck = view.deck === null ? "infinite deck" : `${view.deck} cards in the deck, ${view.discard} discarded`;
   return h("div", { class: "towers" },
-    h("p", { class: "field" }, `${field.name} (${field.name_en}): win with a tower of ${view.victory.tower} or ${view.victory.resource} of a resource · ${deck}`),
+    h("p", { class: "field" }, `${field.name}: win with a tower of ${view.victory.tower} or ${view.victory.resource} of a resource · ${deck}`),
     castles(view, order, names),
     hand(ctx, cards),
     recent(view, cards, names));
@@ -57,7 +57,7 @@ export function cardFace(cards, id) {
       s("circle", { cx: 12, cy: 12, r: 11, fill: HUE[resource] }),
       s("text", { x: 12, y: 16.5, "text-anchor": "middle", class: "cost" }, String(card.cost)),
       s("title", {}, `costs ${card.cost} ${resource}`)),
-    h("strong", {}, card.name), h("em", {}, card.name_en), h("span", { class: "text" }, card.text));
+    h("strong", {}, card.name), h("span", { class: "text" }, card.text));
 }
 
 function hand(ctx, cards) {

@@ -25,7 +25,7 @@ export async function render(ctx) {
   const answers = (ctx.legal || []).filter((move) => !("shoot" in move));
   const size = (index) => [view.seas[index].width, view.seas[index].height];
   return h("div", { class: "zeeslag" },
-    h("p", { class: "field" }, `Fleet ${fleet.name} (${fleet.name_en}), ${view.variant}${view.water_ring ? ", water ring on" : ""}`),
+    h("p", { class: "field" }, `Fleet ${fleet.name}, ${view.variant}${view.water_ring ? ", water ring on" : ""}`),
     placing ? placement(ctx, fleet, windowOf(view, size(mine))) : null,
     h("div", { class: "seas" }, order.map((index) => (placing && index === mine && view.variant !== "shared"
       ? null : sea(ctx, index, fleet)))),

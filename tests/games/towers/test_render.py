@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from fairtable.games.contract import Result
+from fairtable.games.lang import ORIGINAL, speaking
 from fairtable.games.towers.render import move_line, render
 from fairtable.games.towers.state import Action
 from tests.games.towers.positions import GAME, HAND, play, position
@@ -13,13 +14,22 @@ from tests.games.towers.positions import GAME, HAND, play, position
 def test_seat_view_shows_board_hand_recent_cards_and_turn():
     state = play(position((40, 7, 7, 7, 7, 101)), HAND[0])  # Plaisa: 3 to the enemy tower
     text = render(GAME.view(state, 0))
-    assert "Arhimāga citadele (Archmage's Citadel): win at tower 50 or a resource at 150" in text
+    assert "Archmage's Citadel: win at tower 50 or a resource at 150" in text
     assert "40 in deck, 1 discarded" in text
     assert "Tower" in text and "22" in text  # enemy tower 25 - 3
     assert "Mana (+monasteries)" in text and "28 (+3)" in text
-    assert f"[{HAND[5]}] Pūķis (Dragon), 25 soldiers: 20 bojājumi" in text
-    assert "you played Plaisa (Gemstone Flaw), 2 mana: 3 bojājumi ienaidnieka tornim" in text
+    assert f"[{HAND[5]}] Dragon, 25 soldiers: 20 damage to the enemy" in text
+    assert "you played Gemstone Flaw, 2 mana: 3 damage to the enemy tower" in text
     assert text.endswith("Turn of enemy: play or discard a card.")
+
+
+def test_the_original_language_is_a_setting_not_a_mix():
+    state = play(position((40, 7, 7, 7, 7, 101)), HAND[0])
+    with speaking(ORIGINAL):
+        text = render(GAME.view(state, 0))
+    assert "Arhimāga citadele: win at tower 50" in text and "Archmage" not in text
+    assert f"[{HAND[5]}] Pūķis, 25 soldiers: 20 bojājumi" in text and "Dragon" not in text
+    assert "you played Plaisa, 2 mana: 3 bojājumi ienaidnieka tornim" in text
 
 
 def test_spectator_sees_no_hand_and_the_result():
@@ -28,7 +38,7 @@ def test_spectator_sees_no_hand_and_the_result():
     )
     text = render(GAME.view(state, None))
     assert "Your hand" not in text and "[100]" not in text
-    assert "seat 0 discarded (timeout) Laimes monēta" in text
+    assert "seat 0 discarded (timeout) Lucky Cache" in text
     assert text.endswith("Game over (tower): seat 1 won")
 
 
@@ -43,8 +53,8 @@ def test_own_turn_in_the_discard_phase_and_a_draw():
 
 def test_moves_in_words_name_the_card_of_the_hand():
     view = GAME.view(position((40, 7, 7, 7, 7, 101)), 0)
-    assert move_line(view, {"play": HAND[0]}).startswith(f"play [{HAND[0]}] Plaisa (Gemstone Flaw), 2 mana: ")
-    assert move_line(view, {"discard": HAND[5]}).startswith(f"discard [{HAND[5]}] Pūķis (Dragon), 25 soldiers")
+    assert move_line(view, {"play": HAND[0]}).startswith(f"play [{HAND[0]}] Gemstone Flaw, 2 mana: ")
+    assert move_line(view, {"discard": HAND[5]}).startswith(f"discard [{HAND[5]}] Dragon, 25 soldiers")
     unknown = dict(view, hand=[{"card": None, "handle": 7}])
     assert move_line(unknown, {"discard": 7}) == "discard [7] ?"
 

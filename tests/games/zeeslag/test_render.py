@@ -26,7 +26,7 @@ def test_seat_view_shows_both_grids_with_letters_and_numbers():
     table.shoot("A1")  # seat 1 hits seat 0's carrier
     text = render(GAME.view(table.states[0], 0))
     lines = lines_of(text)
-    assert lines[0] == "Zeeslag duel, fleet Klassiek (Classic), water ring on"
+    assert lines[0] == "Zeeslag duel, fleet Classic, water ring on"
     assert lines[1].startswith("Your fleet (seat 0)") and "Enemy waters (seat 1)" in lines[1]
     assert lines[2].split() == [str(n) for n in range(1, 11)] * 2
     own, enemy = lines[3][:32], lines[3][36:]
@@ -35,8 +35,8 @@ def test_seat_view_shows_both_grids_with_letters_and_numbers():
     assert lines[4][36:].split() == ["B", "~", "~", "~", ".", ".", ".", ".", ".", ".", "."]
     assert lines[12][36:].split() == ["J"] + ["."] * 9 + ["o"]
     assert "Your fleet: 5 of 5 afloat (5 4 3 3 2)" in text
-    assert "Fleet of enemy: 4 of 5 afloat (5 4 3 3), sunk: Torpedobootjager" in text
-    assert "  you shot A2: hit, Torpedobootjager sunk" in text and "  enemy shot A1: hit" in text
+    assert "Fleet of enemy: 4 of 5 afloat (5 4 3 3), sunk: Destroyer" in text
+    assert "  you shot A2: hit, Destroyer sunk" in text and "  enemy shot A1: hit" in text
     assert text.endswith("Turn of enemy: shoot.")
     # The enemy's fleet stays hidden, only its openings show.
     assert "S" not in "".join(line[36:] for line in lines[3:13])
@@ -63,7 +63,7 @@ def test_answer_phases_timeouts_and_the_end():
     table.settle()
     table.shoot("A2", timeout=True)
     assert render(GAME.view(table.full, 0)).endswith("Your turn: shoot (1 timeouts in a row).")
-    assert "you shot A2: hit, Torpedobootjager sunk (timer)" in render(GAME.view(table.full, 0))
+    assert "you shot A2: hit, Destroyer sunk (timer)" in render(GAME.view(table.full, 0))
     table.apply(Forfeit(1, "resigned"))
     assert render(GAME.view(table.full, 1)).endswith("Game over (forfeit: resigned): enemy won; the fleets are being opened.")
     table.open_all()
@@ -75,7 +75,7 @@ def test_answer_phases_timeouts_and_the_end():
 def test_placement_and_start_phases():
     state = GAME.setup("duel", {"fleet": "ten", "water_ring": False}, 2)
     text = render(GAME.view(state, 0))
-    assert text.startswith("Zeeslag duel, fleet Tien schepen (Ten ships), water ring off")
+    assert text.startswith("Zeeslag duel, fleet Ten ships, water ring off")
     assert text.endswith("Place your fleet.") and "Your fleet: 10 of 10 afloat" in text
     assert render(GAME.view(state, None)).endswith("The fleets are being placed.")
 
@@ -118,7 +118,7 @@ def test_the_shared_sea_shows_blocks_and_question_marks_and_takes_bare_cells():
         table.apply(table.opened() if isinstance(table.pending, OpenHidden) else table.summed())
     text = render(GAME.view(table.states[None], None))
     lines = lines_of(text)
-    assert lines[0] == "Zeeslag shared, fleet Klassiek (Classic), salvo spread 1"
+    assert lines[0] == "Zeeslag shared, fleet Classic, salvo spread 1"
     assert lines[1].split() == ["s0", "5", "s1", "5", "s2", "5"] and lines[2] == "  " + "1234567890" * 3
     assert lines[12][2 + 10] == "?"  # J11: hit, owner unknown
     assert "Waiting for seat 0 to say which of its ships sank." in text

@@ -29,7 +29,7 @@ def test_two_fields_side_by_side_with_the_fleet_and_the_abilities():
     own, enemy = lines[3][:22], lines[3][26:48]
     assert own == "A SSS................." and enemy == "A ....X..............."
     text = "\n".join(lines)
-    assert "Afloat: Verkenner 1, Lancer 1, Spirit 1, Dreadnought 1" in text
+    assert "Afloat: Scout 1, Lancer 1, Spirit 1, Dreadnought 1" in text
     assert "Abilities, your round 1: laser at 3, scan at 6, nuke at 9" in text
     assert "Fleet of the enemy: 4 ships" in text and "  you shot A5: hit" in text
     assert lines[-1] == "Your turn: shoot or use an ability, action 2 of 3."

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from fairtable.games.texts import catalogue
 from fairtable.node.api.login import LOGIN_SECONDS, Logins
 from fairtable.node.api.server import ApiLimits, serve_api
 from fairtable.node.clients.apiclient import connect
@@ -70,8 +71,17 @@ async def test_a_game_catalogue_is_served_from_the_game_package(nursery):
     assert headers["content-type"] == "application/json"
 
 
+@pytest.mark.parametrize("language", ["en", "orig"])
+async def test_the_message_catalogue_of_each_language_is_served(nursery, language):
+    port = await start(nursery)
+    status, headers, body = await http(port, request("GET", f"/catalogue/{language}.json"))
+    assert status == 200 and headers["content-type"] == "application/json"
+    assert json.loads(body) == catalogue(language)
+    assert json.loads(body)["zeeslag.fleets.classic.0"] == {"en": "Aircraft carrier", "orig": "Vliegdekschip"}[language]
+
+
 @pytest.mark.parametrize("path", ["/../pyproject.toml", "/%2e%2e/pyproject.toml", "/catalogue/towers/../../node/node.py",
-                                  "/catalogue/towers/game.py", "/catalogue/nogame/cards.json", "/games/../api/web.py",
+                                  "/catalogue/towers/game.py", "/catalogue/nogame/cards.json", "/catalogue/lv.json", "/games/../api/web.py",
                                   "/api/web.py", "/.hidden", "/nothing.js"])
 async def test_nothing_outside_the_assets_is_served(nursery, path):
     port = await start(nursery)

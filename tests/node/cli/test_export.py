@@ -34,6 +34,16 @@ def test_the_record_of_each_game_is_its_golden_file(transcript: Path):
     assert export_golden.record(transcript) == golden, "regenerate with python -m tests.export_golden and review the diff"
 
 
+def test_lang_writes_the_record_in_english_by_default_or_in_the_original():
+    transcript = export_golden.TRANSCRIPTS / "towers-normal.ftt"
+    english, original = fairtable("export", str(transcript)), fairtable("export", "--lang", "orig", str(transcript))
+    assert english.stdout == (export_golden.RECORDS / "towers-normal.txt").read_text(encoding="utf-8")
+    assert "play Apprentice" in english.stdout and "Prelūdija" not in english.stdout
+    assert "play Prelūdija" in original.stdout and "Apprentice" not in original.stdout
+    refused = fairtable("export", "--lang", "lv", str(transcript))
+    assert refused.returncode == 2 and "invalid choice: 'lv'" in refused.stderr and "Traceback" not in refused.stderr
+
+
 def test_the_command_writes_the_record_and_exits_0_for_a_verified_transcript():
     transcript = export_golden.TRANSCRIPTS / "towers-normal.ftt"
     completed = fairtable("export", str(transcript))

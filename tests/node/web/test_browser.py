@@ -22,6 +22,7 @@ import pytest
 from fairtable.games import registry
 from fairtable.games.bots import RandomBot
 from fairtable.games.contract import Game
+from fairtable.games.texts import original_words
 from fairtable.node.discovery import factory_for
 from tests.export_golden import transcripts
 from tests.node.cheated import unaffordable_play
@@ -254,6 +255,18 @@ def test_typing_every_catalogue_name_on_a_table_page_neither_resigns_nor_leaves(
     alice.driver.execute_script("window.confirm = () => true")
     alice.press("#resign")
     alice.wait(lambda: alice.text("#result").startswith("You lost"), "the table given up, for the next tests")
+
+
+def test_the_board_speaks_one_language_and_the_menu_changes_it(pages):
+    alice, bob = pages
+    start(alice, bob, join_by_invite(alice, bob, "towers"))
+    alice.wait(lambda: alice.all(".towers .card-face strong"), "the towers board with its hand")
+    shown = {word.lower().strip(".,:;()") for word in alice.text("#main").split()}
+    assert not shown & original_words() and "Archmage's Citadel:" in alice.text("#main")
+    Select(alice.one("#lang")).select_by_value("orig")
+    alice.wait(lambda: "Arhimāga citadele:" in alice.text("#main"), "the board in the rule text's language")
+    assert "Archmage" not in alice.text("#main") and Select(alice.one("#lang")).first_selected_option.text.startswith("Original")
+    alice.screenshot("towers-original")
 
 
 FLEET = ("A1", "C1", "E1", "G1")

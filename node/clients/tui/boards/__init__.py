@@ -94,11 +94,6 @@ def wrapped(head: str, words: str = "", indent: int = 2) -> str:
     return "\n".join(textwrap.wrap(head + words, LINE_WIDTH, subsequent_indent=" " * indent)) + "\n"
 
 
-def counted(number: int, word: str, words: str | None = None) -> str:
-    """``1 card``, ``2 cards``: a number with its noun in the right form."""
-    return f"{number} {word if number == 1 else words or word + 's'}"
-
-
 def pick(update: dict, text: str) -> Any | None:
     moves, words = list(update.get("legal_moves") or ()), list(update.get("move_texts") or ())
     text = text.strip().lower()

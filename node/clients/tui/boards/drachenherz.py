@@ -16,8 +16,9 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
+from fairtable.games import counted, named
 from fairtable.games.drachenherz import CARDS, FIELDS, KINDS, MARKS, SPECIAL, card_name, effect, field_name, kind_of
-from fairtable.node.clients.tui.boards import Board, Refused, counted, moves_laying, pick, wrapped
+from fairtable.node.clients.tui.boards import Board, Refused, moves_laying, pick, wrapped
 
 WIDTH = 78
 STYLES = {"chest": "yellow", "fire_dragon": "red", "huntress": "magenta", "fossil": "grey62", "princess": "bright_magenta",
@@ -130,8 +131,9 @@ class DrachenherzBoard(Board):
             turn = "▶ " if view["turn"] == index and view["phase"] == "play" else "  "
             dragon = ", holds the dragon" if player["dragon"] else ""
             known = f" ({player['returned']} known on top)" if player["returned"] else ""
-            late = f", {counted(player['timeouts'], 'timeout')}" if player["timeouts"] else ""
-            text.append(f"{turn}{names[index][:18]:<18} {counted(player['points'], 'pt'):>6} from {counted(player['collected'], 'card')}{dragon} · "
+            late = f", {counted('timeout', player['timeouts'])}" if player["timeouts"] else ""
+            text.append(f"{turn}{names[index][:18]:<18} {counted('point', player['points']):>6} from {counted('card', player['collected'])}"
+                        f"{dragon} · "
                         f"hand {player['hand']}, pile {player['pile']}{known}{late}"[:WIDTH] + "\n")
         text.append(f"{'field':<20}{'what it does':<40}cards there\n", style="underline")
         for field in FIELDS:
@@ -165,9 +167,9 @@ class DrachenherzBoard(Board):
         if field in KINDS:
             kind = KINDS[field]
             slots = "" if kind.slots is None else f" {len(faces)}/{kind.slots}"
-            label, does, style = f"{kind.name_en}{slots}", effect(kind), STYLES.get(field, "")
+            label, does, style = f"{named(kind)}{slots}", effect(kind), STYLES.get(field, "")
         else:
-            label, does, style = SPECIAL.name_en, "taken by the 3rd ship", ""
+            label, does, style = named(SPECIAL), "taken by the 3rd ship", ""
         line = Text(f"{label:<20}", style=style or "")
         line.append(f"{does[:39]:<40}", style="dim")
         values = " ".join(str(CARDS[face].value) for face in faces)
@@ -192,7 +194,7 @@ class DrachenherzBoard(Board):
                 style += " reverse"
             if update.get("legal_moves") and entry["handle"] not in playable:
                 style += " dim"
-            label = "?" if face is None else f"{kind_of(face).name_en} {CARDS[face].value}"
+            label = "?" if face is None else f"{named(kind_of(face))} {CARDS[face].value}"
             text.append(f"{index + 1}:{label}", style=style.replace("?", "").strip() or None)
             text.append(" ")
         text.append("\n")

@@ -26,6 +26,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
+from fairtable.games import named, term
 from fairtable.games.duel import CARDS, DeckListError, attack_value, duel_line, parse, points, title
 from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick, wrapped
 
@@ -38,10 +39,9 @@ PAGE = 10
 
 
 def card_line(card_id: int) -> str:
-    """``Wittehaai (White shark)   Mare  210/150``: names, type, attack/defence."""
+    """``Great White Shark   Sea  210/130``: name and type in the language in use, attack/defence."""
     card = CARDS[card_id]
-    names = f"{card.name} ({card.name_en})"
-    return f"{names[:36]:<36} {card.type:<5} {card.attack:>3}/{card.defence:<3}"
+    return f"{named(card)[:36]:<36} {term('duel', card.type):<5} {card.attack:>3}/{card.defence:<3}"
 
 
 class DuelBoard(Board):

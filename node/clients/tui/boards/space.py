@@ -27,6 +27,7 @@ from typing import Any
 
 from rich.text import Text
 
+from fairtable.games import counted, named
 from fairtable.games.zeeslag import (
     CATALOGUE,
     SPACE,
@@ -43,7 +44,7 @@ from fairtable.games.zeeslag import (
     squadron_problem,
     ticks,
 )
-from fairtable.node.clients.tui.boards import RANDOM, counted, pick
+from fairtable.node.clients.tui.boards import RANDOM, pick
 from fairtable.node.clients.tui.boards.zeeslag import GAP, MARKS, MOVES, WIDTH, ZeeslagBoard, grid_of, opened
 
 KEYS = {"l": "laser", "s": "scan", "n": "nuke", "r": "reserve"}
@@ -192,12 +193,12 @@ class SpaceBoard(ZeeslagBoard):
         """One more ship of ``kind``, unless the catalogue's maximum or the game's purchase rules forbid it."""
         count = self.buying.get(kind.id, 0)
         if count >= kind.most:
-            self.problem = f"at most {kind.most} {kind.name_en} in a fleet"
+            self.problem = f"at most {kind.most} {named(kind)} in a fleet"
             return
         slots = self.purchase() + (CATALOGUE.slots(kind.id)[count],)
         wrong = CATALOGUE.purchase_problem(slots, self.seen["money"])
         if wrong is not None:
-            self.problem = f"no {kind.name_en} more: {wrong}"
+            self.problem = f"no {named(kind)} more: {wrong}"
             return
         self.buying[kind.id] = count + 1
 
@@ -303,7 +304,7 @@ class SpaceBoard(ZeeslagBoard):
         """The catalogue with the copies bought, the kind chosen's shape, the money left."""
         text.append(f"  {'kind':<32}{'cells':>5}{'price':>6}{'max':>4}  {'ability':<12}{'bought':>6}\n", style="underline")
         for index, kind in enumerate(CATALOGUE.kinds):
-            name = kind.name_en if kind.name == kind.name_en else f"{kind.name} ({kind.name_en})"
+            name = named(kind)
             ability = "—" if kind.ability is None else f"{kind.ability} ({kind.cycle})"
             line = f"{'▶' if index == self.kind else ' '} {name + (' *' if kind.capital else ''):<32}{kind.cells:>5}{kind.price:>6}" \
                    f"{kind.most:>4}  {ability:<12}{self.buying.get(kind.id, 0):>6}"
@@ -313,7 +314,7 @@ class SpaceBoard(ZeeslagBoard):
         rows = ["".join(MARKS["ship"] if (x, y) in shape else " " for x in range(max(p[0] for p in shape) + 1))
                 for y in range(max(p[1] for p in shape) + 1)]
         turns = len(kind.shape.turns)
-        notes = [f"{kind.name_en}: {turns} turn{'s' if turns > 1 else ''} (r turns it when placing)", "* capital ship: one at most"]
+        notes = [f"{named(kind)}: {turns} turn{'s' if turns > 1 else ''} (r turns it when placing)", "* capital ship: one at most"]
         for row in range(3):
             shown = rows[row] if row < len(rows) else ""
             text.append(f"  {shown:<8}{notes[row] if row < len(notes) else ''}".rstrip() + "\n")
@@ -360,13 +361,13 @@ class SpaceBoard(ZeeslagBoard):
         view, me = self.seen, self.seen["seat"]
         if self.placing():
             left = self.ships()[len(self.placed):]
-            return [f"To place: {counted(len(left), 'ship')}", *(f" {ship.name_en} ({ship.length})" for ship in left[:10])]
+            return [f"To place: {counted('ship', len(left))}", *(f" {named(ship)} ({ship.length})" for ship in left[:10])]
         lines: list[str] = []
         if me is not None and view["fleets"][me]["layout"] is not None:
             entry = view["fleets"][me]
             ships = {value - 1 for _, value in entry["layout"]} | {ship for _, ship in entry["fighters"] or ()}
             afloat = sorted(ships - set(entry["sunk"]))
-            lines += self._wrapped(f"Afloat: {kinds(afloat, english=True) or 'nothing'}")
+            lines += self._wrapped(f"Afloat: {kinds(afloat) or 'nothing'}")
             lines.append(f"Abilities (your round {own_round(view)}):")
             keys = {name: key for key, name in KEYS.items()}
             lines += [f" {keys[entry['ability']]} {entry['ability']:<8}{self._status(entry['ability'])}" for entry in entry["abilities"]]
@@ -376,7 +377,7 @@ class SpaceBoard(ZeeslagBoard):
             entry = view["fleets"][foe]
             count = "?" if entry["ships"] is None else entry["ships"]
             reserves = f", {entry['squadrons']} reserves" if entry["squadrons"] else ""
-            sunk = f"; sunk: {kinds(entry['sunk'], english=True)}" if entry["sunk"] else ""
+            sunk = f"; sunk: {kinds(entry['sunk'])}" if entry["sunk"] else ""
             lines += self._wrapped(f"{self.who(foe)}: {count} ships{reserves}{sunk}")
         return lines
 
@@ -388,7 +389,7 @@ class SpaceBoard(ZeeslagBoard):
         me = self.seen["seat"]
         entry = next(entry for entry in self.seen["fleets"][me]["abilities"] if entry["ability"] == name)
         if not entry["afloat"]:
-            return f"no {CATALOGUE.with_ability(name).name_en}"
+            return f"no {named(CATALOGUE.with_ability(name))}"
         if name in ready_abilities(self.seen):
             return "aimed" if self.aim == name else "ready"
         wait = entry["next"] - own_round(self.seen)
@@ -415,7 +416,7 @@ class SpaceBoard(ZeeslagBoard):
                 return super()._doing(update)
             ship = self.ships()[len(self.placed)]
             turns = len(ship.shape.turns)
-            return (f"place {ship.name_en} ({ship.length}, turn {self.turn % turns + 1}/{turns}): "
+            return (f"place {named(ship)} ({ship.length}, turn {self.turn % turns + 1}/{turns}): "
                     "arrows, r turn, Enter, Bksp back, a Enter random")
         placing = self.landing()
         if placing:

@@ -10,7 +10,8 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games.towers import BATTLEFIELDS, CARDS, PRODUCERS, RESOURCES, effect_en
+from fairtable.games import named
+from fairtable.games.towers import BATTLEFIELDS, CARDS, PRODUCERS, RESOURCES, effect_text
 from fairtable.node.clients.tui.boards import Board, Refused, wrapped
 
 NAME_WIDTH = 30
@@ -20,10 +21,10 @@ ROWS = (("Tower", "tower", None), ("Wall", "wall", None)) + tuple(
 
 
 def card_title(card_id: int, width: int | None = None) -> str:
-    """The English name with the original beside it, or the English alone where both do not fit ``width``."""
+    """The card's name in the language in use, cut to ``width`` where given."""
     card = CARDS[card_id]
-    both = f"{card.name_en} ({card.name})"
-    return both if width is None or len(both) <= width else card.name_en[:width]
+    name = named(card)
+    return name if width is None else name[:width]
 
 
 class TowersBoard(Board):
@@ -84,7 +85,7 @@ class TowersBoard(Board):
         field = BATTLEFIELDS[view["battlefield"]]
         victory = view["victory"]
         deck = "" if view["deck"] is None else f" · {view['deck']} in deck"
-        text = Text(f"{field.name_en}: tower {victory['tower']} or a resource {victory['resource']} wins"
+        text = Text(f"{named(field)}: tower {victory['tower']} or a resource {victory['resource']} wins"
                     f" · {view['variant']} deck{deck}\n", style="bold")
         order = [me, 1 - me] if me is not None else [0, 1]
         text.append(f"{'':<22}" + "".join(f"{('you: ' if seat == me else '') + names[seat]:<20}"[:20] for seat in order) + "\n",
@@ -103,11 +104,11 @@ class TowersBoard(Board):
             head = f"{index + 1:>2} " + ("?" if card is None else
                                          f"{card_title(card.id, NAME_WIDTH):<{NAME_WIDTH}} {card.cost:>2} {card.resource:<8} ")
             style = ("reverse " if index == self.cursor and update.get("your_turn") else "") + ("" if playable or not legal else "dim")
-            text.append(wrapped(head, "" if card is None else effect_en(card), len(head)), style=style.strip() or None)
+            text.append(wrapped(head, "" if card is None else effect_text(card), len(head)), style=style.strip() or None)
         for action in view["recent"][-2:]:
             verb = "played" if action["played"] else "discarded (timer)" if action["timeout"] else "discarded"
             who = "you" if action["seat"] == me else names[action["seat"]]
             card = CARDS[action["card"]]
-            text.append(wrapped(f"{who} {verb} {card_title(card.id)}: ", effect_en(card), 2), style="italic")
+            text.append(wrapped(f"{who} {verb} {card_title(card.id)}: ", effect_text(card), 2), style="italic")
         return text
 

@@ -22,6 +22,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
+from fairtable.games import named
 from fairtable.games.zeeslag import BLOCK, FLEETS, ROW_LETTERS, Fleet, Grid, OwnSeas, Placed, SharedSea, Ship, Waters, fleet_problem, layers_of
 from fairtable.node.clients.tui.boards import RANDOM, Board
 
@@ -141,7 +142,7 @@ class ZeeslagBoard(Board):
         return self.fleet().ships
 
     def ship_name(self, ship: int) -> str:
-        return self.fleet().ships[ship].name_en
+        return named(self.fleet().ships[ship])
 
     def grid(self) -> Grid:
         """The grid the cursor moves on: the placing board, or the sea aimed at."""
@@ -384,10 +385,9 @@ class ZeeslagBoard(Board):
         teams = [["teams " + " / ".join("+".join(map(names, team)) for team in view["teams"])]
                  for names in (self.who, lambda seat: f"s{seat}")] + [["mates *"]] if view["teams"] else [[]]
         for extra in teams:
-            for name in (f"{fleet.name_en} ({fleet.name})", fleet.name_en):
-                title = " · ".join([f"Zeeslag {view['variant']}", f"fleet {name}", *rest, *extra])
-                if len(title) <= WIDTH:
-                    return title
+            title = " · ".join([f"Zeeslag {view['variant']}", f"fleet {named(fleet)}", *rest, *extra])
+            if len(title) <= WIDTH:
+                return title
         return title[:WIDTH]
 
     def label(self, seat: int) -> str:
@@ -562,7 +562,7 @@ class ZeeslagBoard(Board):
             ship = self.ships()[len(self.placed)] if ghost is not None else None
             if self.ready is not None:
                 return "fleet chosen: sent when your turn to commit comes"
-            what = f"place {ship.name_en} ({ship.length})" if ship else "fleet placed"
+            what = f"place {named(ship)} ({ship.length})" if ship else "fleet placed"
             return f"{what}: arrows + Enter, r rotate, Backspace undo, a Enter random"
         if self.due():
             due = self.shots_due()

@@ -1,0 +1,56 @@
+"""Every game text a person reads, per language, as one flat catalogue (``key -> text``).
+
+The browser page draws boards from the games' data files but reads every word from this
+catalogue, served as ``/catalogue/LANG.json``; the tests check renderers against it. It is
+built from the same data and the same :mod:`~fairtable.games.lang` choice the renderers use,
+so a name exists once, in its game's data file, and the page and the terminal say the same.
+
+Keys: ``GAME.FILE.ID`` for a catalogue entry's name (``towers.cards.5``, ``zeeslag.fleets.classic.0``
+for ship 0 of a fleet, ``zeeslag.starships.fighter``), ``towers.cards.ID.text`` for a card's
+effect, ``drachenherz.cards.KIND.field`` for a kind's field (``dwarves``), ``duel.types.TYPE``,
+and ``plural.MESSAGE.CATEGORY`` for the texts with a count.
+"""
+
+from __future__ import annotations
+
+from fairtable.games.drachenherz.catalogue import KINDS, SPECIAL, field_name
+from fairtable.games.duel.catalogue import CARDS as DUEL_CARDS
+from fairtable.games.lang import ENGLISH, choose, messages, named, speaking, term
+from fairtable.games.shengji.catalogue import CARDS as SHENGJI_CARDS
+from fairtable.games.towers.catalogue import BATTLEFIELDS
+from fairtable.games.towers.catalogue import CARDS as TOWERS_CARDS
+from fairtable.games.towers.render import effect_text
+from fairtable.games.zeeslag.fleet import FLEETS
+from fairtable.games.zeeslag.starships import CATALOGUE
+
+
+def catalogue(language: str) -> dict[str, str]:
+    """The catalogue of ``language`` (one of :data:`~fairtable.games.lang.LANGUAGES`), keys sorted."""
+    with speaking(language):
+        texts = {
+            **{f"towers.cards.{card.id}": named(card) for card in TOWERS_CARDS},
+            **{f"towers.cards.{card.id}.text": effect_text(card) for card in TOWERS_CARDS},
+            **{f"towers.battlefields.{field.id}": named(field) for field in BATTLEFIELDS.values()},
+            **{f"zeeslag.fleets.{fleet.id}": named(fleet) for fleet in FLEETS.values()},
+            **{f"zeeslag.fleets.{fleet.id}.{ship.index}": named(ship) for fleet in FLEETS.values() for ship in fleet.ships},
+            f"zeeslag.starships.{CATALOGUE.id}": named(CATALOGUE),
+            **{f"zeeslag.starships.{kind.id}": named(kind) for kind in CATALOGUE.kinds},
+            "zeeslag.starships.fighter": choose(CATALOGUE.fighter_name_en, CATALOGUE.fighter_name),
+            **{f"duel.cards.{card.id}": named(card) for card in DUEL_CARDS},
+            **{f"duel.types.{kind}": term("duel", kind) for kind in messages()["terms"]["duel"]},
+            **{f"shengji.cards.{card.id}": named(card) for card in SHENGJI_CARDS},
+            **{f"drachenherz.cards.{kind.id}": named(kind) for kind in KINDS.values()},
+            **{f"drachenherz.cards.{kind.id}.field": field_name(kind.id) for kind in KINDS.values()},
+            f"drachenherz.cards.{SPECIAL.id}": named(SPECIAL),
+            **{f"plural.{message}.{category}": template for message, forms in messages()["plural"].items()
+               for category, template in forms.items()},
+        }
+    return dict(sorted(texts.items()))
+
+
+def original_words() -> frozenset[str]:
+    """The words of the original catalogue that are not words of the English one: what English
+    output must never contain (``Vliegdekschip``, ``tornim``)."""
+    def words(texts: dict[str, str]) -> set[str]:
+        return {word.strip(".,:;()").lower() for text in texts.values() for word in text.split()}
+    return frozenset(word for word in words(catalogue("orig")) - words(catalogue(ENGLISH)) if word.isalpha() and len(word) > 2)
