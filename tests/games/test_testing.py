@@ -15,7 +15,6 @@ from fairtable.games.contract import Move, RuleError
 from fairtable.games.testing import Sampling, check_game, plain_random, registered
 from fairtable.games.testing.blind import BLIND
 from fairtable.games.testing.counting import COUNTING, Counting
-from fairtable.games.testing.highcard import HIGHCARD
 from fairtable.games.testing.probe import PROBE
 from fairtable.games.testing.script import EVERY_KIND, SCRIPT, Script
 from fairtable.games.testing.tricks import TRICKS
@@ -30,7 +29,7 @@ def test_the_toy_games_keep_the_contract():
     for seats, options in ((2, {}), (8, {}), (3, {"deals": 3, "turn_seconds": 5}), (2, {"target": 100, "deals": 2})):
         for p in check_game(COUNTING, "normal", seats, options, wire=wire, seeds=range(3)):
             assert p.result.reason == "count" and 0 < sum(isinstance(e, referee.Move) for e in p.events)
-    tables = ((PROBE, "plain", 2, {}), (HIGHCARD, "deck", 2, {}), (HIGHCARD, "draw", 4, {}), (TRICKS, "plain", 4, {}),
+    tables = ((PROBE, "plain", 2, {}), (TRICKS, "deck", 2, {}), (TRICKS, "draw", 4, {}), (TRICKS, "plain", 4, {}),
               (TRICKS, "plain", 3, {"partners": False, "deals": 3, "target": 2}), (TRICKS, "plain", 16, {}), (BLIND, "plain", 2, {}),
               (BLIND, "plain", 6, {"turn_seconds": 5}))
     for game, variant, seats, options in tables:
