@@ -46,6 +46,42 @@ def test_a_counting_match_starts_each_deal_with_the_next_seat_and_names_the_last
     assert COUNTING.pending(referee.play(COUNTING, "normal", {}, [RandomBot(rng)] * 2, rng).state).deal is None
 
 
+
+def requests(variant: str, seats: int, seed: int) -> list[tuple]:
+    """Each request of a tricks playout, as (kind, seat or recipients, handles)."""
+    rng = random.Random(seed)
+    played = referee.play(TRICKS, variant, {}, [RandomBot(rng) for _ in range(seats)], rng)
+    state, seen = TRICKS.setup(variant, {}, seats), []
+    for event in played.events:
+        request = TRICKS.pending(state)
+        seen.append((type(request).__name__, getattr(request, "seat", getattr(request, "to", None)),
+                     getattr(request, "handles", getattr(request, "first_handle", None))))
+        state = TRICKS.apply(state, event)
+    return seen
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tricks_deck_and_draw_deal_two_each_then_one_after_each_first_play_and_score_the_faces(seed):
+    """The session tests rely on this order: seat s holds handles 2s and 2s + 1, seat 0 plays first,
+    the deck's last card (the trump) is revealed before the play, a seat's third card comes right
+    after its first play; the seats play in turn."""
+    deck = requests("deck", 3, seed)
+    hands = tuple((seat, (2 * seat, 2 * seat + 1)) for seat in range(3))
+    assert deck[:3] == [("Shuffle", None, 0), ("Deal", hands, None), ("Reveal", None, (9,))]
+    assert deck[3:9] == [step for seat in range(3) for step in (("Decide", seat, None), ("Deal", ((seat, (6 + seat,)),), None))]
+    assert deck[9:] == [("Decide", seat, None) for seat in range(3)]
+    draw = requests("draw", 3, seed)
+    assert draw[:3] == [("PrivateDraw", seat, 2 * seat) for seat in range(3)]
+    assert draw[3:9] == [step for seat in range(3) for step in (("Decide", seat, None), ("PrivateDraw", seat, 6 + seat))]
+    assert draw[9:] == [("Decide", seat, None) for seat in range(3)]
+    rng = random.Random(seed)
+    played = referee.play(TRICKS, "deck", {}, [RandomBot(rng) for _ in range(3)], rng)
+    state = played.state
+    assert state.deal_result.reason == "score" and state.deal_result.scores == state.scores
+    plays = [e for e in played.events if isinstance(e, Move)]
+    assert list(state.scores) == [sum(state.faces[e.move["play"]] for e in plays if e.seat == seat) for seat in range(3)]
+
+
 class LeakyScript(Script):
     """Shows every face it knows to every seat."""
 
