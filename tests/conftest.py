@@ -42,16 +42,9 @@ def probe_game() -> Iterator[Game]:
 
 
 @pytest.fixture
-def highcard_game() -> Iterator[Game]:
-    """The session tests' card game for 2 to 4 seats (``fairtable.games.testing.highcard``)."""
-    from fairtable.games.testing.highcard import HIGHCARD
-
-    yield from _registered(HIGHCARD)
-
-
-@pytest.fixture
 def tricks_game() -> Iterator[Game]:
-    """The session tests' team card game for 2..16 seats (``fairtable.games.testing.tricks``)."""
+    """The session tests' card game: tricks and teams for 2..16 seats, a mental deck or private
+    draws for 2 to 4 (``fairtable.games.testing.tricks``)."""
     from fairtable.games.testing.tricks import TRICKS
 
     yield from _registered(TRICKS)

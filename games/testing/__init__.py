@@ -13,8 +13,8 @@ The toy games, registered only by the tests and benches that play them:
 - :mod:`~fairtable.games.testing.counting`: decisions only, any number of seats, a match of
   any length (the node tests, the memory bench);
 - :mod:`~fairtable.games.testing.probe` (hidden grids, simultaneous choices, a match),
-  :mod:`~fairtable.games.testing.highcard` (a mental deck or private draws for 2 to 4 seats),
-  :mod:`~fairtable.games.testing.tricks` (teams, a kitty, shows, up to 16 seats) and
+  :mod:`~fairtable.games.testing.tricks` (teams, a kitty, shows, up to 16 seats; as variants
+  ``deck`` and ``draw``, a mental deck or private draws for 2 to 4 seats) and
   :mod:`~fairtable.games.testing.blind` (owned decks, blind cards, timed choices): the
   session tests' games, whose messages ``spec/session.md`` §9 walks through.
 """

@@ -15,7 +15,6 @@ from fairtable.games.contract import Move, RuleError
 from fairtable.games.testing import Sampling, check_game, plain_random, registered
 from fairtable.games.testing.blind import BLIND
 from fairtable.games.testing.counting import COUNTING, Counting
-from fairtable.games.testing.highcard import HIGHCARD
 from fairtable.games.testing.probe import PROBE
 from fairtable.games.testing.script import EVERY_KIND, SCRIPT, Script
 from fairtable.games.testing.tricks import TRICKS
@@ -30,7 +29,7 @@ def test_the_toy_games_keep_the_contract():
     for seats, options in ((2, {}), (8, {}), (3, {"deals": 3, "turn_seconds": 5}), (2, {"target": 100, "deals": 2})):
         for p in check_game(COUNTING, "normal", seats, options, wire=wire, seeds=range(3)):
             assert p.result.reason == "count" and 0 < sum(isinstance(e, referee.Move) for e in p.events)
-    tables = ((PROBE, "plain", 2, {}), (HIGHCARD, "deck", 2, {}), (HIGHCARD, "draw", 4, {}), (TRICKS, "plain", 4, {}),
+    tables = ((PROBE, "plain", 2, {}), (TRICKS, "deck", 2, {}), (TRICKS, "draw", 4, {}), (TRICKS, "plain", 4, {}),
               (TRICKS, "plain", 3, {"partners": False, "deals": 3, "target": 2}), (TRICKS, "plain", 16, {}), (BLIND, "plain", 2, {}),
               (BLIND, "plain", 6, {"turn_seconds": 5}))
     for game, variant, seats, options in tables:
@@ -45,6 +44,42 @@ def test_a_counting_match_starts_each_deal_with_the_next_seat_and_names_the_last
     final = COUNTING.pending(played.state)
     assert final.deal == final.result and final.result.reason == "count"
     assert COUNTING.pending(referee.play(COUNTING, "normal", {}, [RandomBot(rng)] * 2, rng).state).deal is None
+
+
+
+def requests(variant: str, seats: int, seed: int) -> list[tuple]:
+    """Each request of a tricks playout, as (kind, seat or recipients, handles)."""
+    rng = random.Random(seed)
+    played = referee.play(TRICKS, variant, {}, [RandomBot(rng) for _ in range(seats)], rng)
+    state, seen = TRICKS.setup(variant, {}, seats), []
+    for event in played.events:
+        request = TRICKS.pending(state)
+        seen.append((type(request).__name__, getattr(request, "seat", getattr(request, "to", None)),
+                     getattr(request, "handles", getattr(request, "first_handle", None))))
+        state = TRICKS.apply(state, event)
+    return seen
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tricks_deck_and_draw_deal_two_each_then_one_after_each_first_play_and_score_the_faces(seed):
+    """The session tests rely on this order: seat s holds handles 2s and 2s + 1, seat 0 plays first,
+    the deck's last card (the trump) is revealed before the play, a seat's third card comes right
+    after its first play; the seats play in turn."""
+    deck = requests("deck", 3, seed)
+    hands = tuple((seat, (2 * seat, 2 * seat + 1)) for seat in range(3))
+    assert deck[:3] == [("Shuffle", None, 0), ("Deal", hands, None), ("Reveal", None, (9,))]
+    assert deck[3:9] == [step for seat in range(3) for step in (("Decide", seat, None), ("Deal", ((seat, (6 + seat,)),), None))]
+    assert deck[9:] == [("Decide", seat, None) for seat in range(3)]
+    draw = requests("draw", 3, seed)
+    assert draw[:3] == [("PrivateDraw", seat, 2 * seat) for seat in range(3)]
+    assert draw[3:9] == [step for seat in range(3) for step in (("Decide", seat, None), ("PrivateDraw", seat, 6 + seat))]
+    assert draw[9:] == [("Decide", seat, None) for seat in range(3)]
+    rng = random.Random(seed)
+    played = referee.play(TRICKS, "deck", {}, [RandomBot(rng) for _ in range(3)], rng)
+    state = played.state
+    assert state.deal_result.reason == "score" and state.deal_result.scores == state.scores
+    plays = [e for e in played.events if isinstance(e, Move)]
+    assert list(state.scores) == [sum(state.faces[e.move["play"]] for e in plays if e.seat == seat) for seat in range(3)]
 
 
 class LeakyScript(Script):

@@ -18,7 +18,7 @@ from fairtable.protocol.session.verify import verify
 from fairtable.protocol.testing import SelfPlay
 from tests.protocol.session.tables import all_seeds, file_bytes, towers, verify_bytes
 
-pytestmark = pytest.mark.usefixtures("highcard_game")
+pytestmark = pytest.mark.usefixtures("tricks_game")
 
 TWO = (2).to_bytes(32, "little")
 
@@ -79,7 +79,7 @@ CASES = [(seats, stage, change) for seats in (2, 3, 4) for stage in range(2 * se
 
 @pytest.mark.parametrize("seats, stage, change", CASES, ids=[f"{n}-seats-stage-{s}-{c.__name__}" for n, s, c in CASES])
 def test_a_cheating_stage_names_its_author_only(seats, stage, change):
-    table = SelfPlay.create("highcard", "deck", {}, seats, f"deck-cheat-{seats}-{stage}".encode())
+    table = SelfPlay.create("tricks", "deck", {}, seats, f"deck-cheat-{seats}-{stage}".encode())
     bad, refused = play_with(table, stage, change)
     author = bad.seat
     assert author == table.sessions[0].run.decks[0].deck.stages[stage].seat
@@ -133,7 +133,7 @@ def test_a_card_copied_into_another_hand_is_caught_when_shown_and_nobody_honest_
     until seat 0 shows it. Every seat accepts that honest play (whether it repeats a card
     depends on what a seat holds, so it cannot decide acceptance); seat 1, which holds the
     copy, disputes; the verifier names the shuffle-lock's author."""
-    table = SelfPlay.create("highcard", "deck", {}, seats, b"copied")
+    table = SelfPlay.create("tricks", "deck", {}, seats, b"copied")
     table.bots = tuple(FirstCard() for _ in range(seats))
     stage = seats - 1  # the shuffle-lock stage
     bad, refused = play_with(table, stage, copy_into(2, 0))
@@ -210,7 +210,7 @@ def spoiled_reveal(seats: int, stage: int) -> tuple[SelfPlay, bytes, Envelope, E
     entry, trying them in turn, whose card is dealt so (where it lands depends on the shuffle)."""
     seed = f"spoiled-{seats}-{stage}".encode()
     for index in range(3 * seats + 1):
-        table = SelfPlay.create("highcard", "deck", {}, seats, seed)
+        table = SelfPlay.create("tricks", "deck", {}, seats, seed)
         table.bots = tuple(SpoiledFirst(table) for _ in range(seats))
         bad, refused = play_on_past_findings(table, stage, spoil(index))
         if refused is not None and refused.kind == "move" and refused.seat != bad.seat:

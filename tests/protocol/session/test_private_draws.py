@@ -40,11 +40,11 @@ def recorded_draws(monkeypatch, table: SelfPlay) -> list[tuple[int, int, Envelop
 def tables():
     yield towers(b"draws", variant="infinite")
     for seats in (2, 3, 4):
-        yield SelfPlay.create("highcard", "draw", {}, seats, f"draws-{seats}".encode())
+        yield SelfPlay.create("tricks", "draw", {}, seats, f"draws-{seats}".encode())
 
 
-@pytest.mark.usefixtures("highcard_game")
-@pytest.mark.parametrize("index", range(4), ids=["towers", "highcard-2", "highcard-3", "highcard-4"])
+@pytest.mark.usefixtures("tricks_game")
+@pytest.mark.parametrize("index", range(4), ids=["towers", "draw-2", "draw-3", "draw-4"])
 def test_every_draw_is_seeded_by_another_seat_after_the_drawers_last_choice(monkeypatch, index):
     table = list(tables())[index]
     draws = recorded_draws(monkeypatch, table)

@@ -22,7 +22,7 @@ from tests.protocol.session.tables import all_seeds, towers
 from tests.protocol.session.test_hidden_and_choices import probe
 from tests.protocol.session.test_zeeslag_session import zeeslag
 
-pytestmark = pytest.mark.usefixtures("probe_game", "highcard_game")
+pytestmark = pytest.mark.usefixtures("probe_game", "tricks_game")
 
 leaves = st.one_of(st.none(), st.booleans(), st.integers(-3, 300), st.binary(max_size=33), st.text(max_size=5))
 values = st.recursive(leaves, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
@@ -32,7 +32,7 @@ GAMES = {
     "towers-infinite": (lambda: towers(b"fuzz-inf", variant="infinite"), b"fuzz-inf"),
     "zeeslag": (lambda: zeeslag(b"fuzz"), b"fuzz"),
     "probe": (probe, b"probe"),
-    "highcard-3": (lambda: SelfPlay.create("highcard", "deck", {}, 3, b"fuzz-3"), b"fuzz-3"),
+    "tricks-deck-3": (lambda: SelfPlay.create("tricks", "deck", {}, 3, b"fuzz-3"), b"fuzz-3"),
 }
 
 
