@@ -5,8 +5,8 @@ what it forwards; homes ``a`` and ``b`` behind endpoint-independent NATs, home `
 symmetric one. A host in ``a`` logs its invite; a guest in another home joins by it. Both run
 with ``--relay`` and bots, and each game ends with the same transcript on both nodes, which
 verifies, while the relay's capture holds none of its envelopes (not even a signature).
-The normal suite plays the two kinds of NAT; ``FAIRTABLE_NAT_GAMES=1`` adds a relay killed
-mid-game, a node killed and restarted behind its NAT, and shengji across three homes.
+They take a minute or more each, so they run with ``FAIRTABLE_NAT_GAMES=1`` (the normal suite
+proves the punch and the symmetric router at the channel level, ``test_natworld.py``).
 """
 
 from __future__ import annotations
@@ -28,8 +28,10 @@ from fairtable.protocol.transcript_file import TranscriptReader
 from tests.node.natworld import EIM, RELAY_IP, SYMMETRIC, NatWorld, nat_world, unavailable
 from tests.node.test_processes import journal_length
 
-pytestmark = pytest.mark.skipif(bool(unavailable()), reason=unavailable() or "")
-slow = pytest.mark.skipif(not os.environ.get("FAIRTABLE_NAT_GAMES"), reason="a minute or more each: FAIRTABLE_NAT_GAMES=1 runs them")
+pytestmark = [
+    pytest.mark.skipif(bool(unavailable()), reason=unavailable() or ""),
+    pytest.mark.skipif(not os.environ.get("FAIRTABLE_NAT_GAMES"), reason="a minute or more each: FAIRTABLE_NAT_GAMES=1 runs them"),
+]
 GAME_SECONDS = 400
 MID_GAME = 10
 """Envelopes a node has journaled when a fault is made: the game is under way."""
@@ -148,7 +150,6 @@ def test_towers_with_a_home_behind_a_symmetric_nat_stays_on_the_relay(homes: Hom
     homes.assert_relay_saw_none_of(files[0])
 
 
-@slow
 def test_a_relay_killed_mid_game_costs_time_not_the_game_the_link_moves_to_the_spare_relay(homes: Homes) -> None:
     def kill_the_relay_once_the_link_runs_through_it(host: subprocess.Popen[str], guest: subprocess.Popen[str]) -> None:
         homes.link_runs(host, "relay-killed-guest")
@@ -161,7 +162,6 @@ def test_a_relay_killed_mid_game_costs_time_not_the_game_the_link_moves_to_the_s
     assert len(channels) >= 2 and set(channels) == {"relayed"}, channels  # redialled, through the spare
 
 
-@slow
 def test_a_node_killed_mid_game_behind_its_nat_and_started_again_finishes_the_game(homes: Homes) -> None:
     def restart_the_guest(host: subprocess.Popen[str], guest: subprocess.Popen[str]) -> subprocess.Popen[str]:
         homes.link_runs(host, "restarted-guest")
@@ -175,7 +175,6 @@ def test_a_node_killed_mid_game_behind_its_nat_and_started_again_finishes_the_ga
     assert MID_GAME <= reloaded < len(envelopes(files[0]))
 
 
-@slow
 def test_shengji_with_four_nodes_in_three_homes(homes: Homes) -> None:
     """Two nodes in home a (one hosting), one behind the other endpoint-independent NAT, one behind the symmetric one."""
     host = homes.node("a", "shengji-host", "--host-table", "shengji", "--options", "deals=1")

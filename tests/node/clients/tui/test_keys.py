@@ -80,8 +80,9 @@ FIRST_KEYS = sorted({text[0] for name in NAMES for text in (name, name.lower())}
 
 
 def starting_with(key: str) -> str:
-    """The first catalogue name starting with ``key`` (in lower case when ``key`` is)."""
-    return next(text for name in NAMES for text in (name, name.lower()) if text[0] == key)
+    """The shortest catalogue name starting with ``key`` (in lower case when ``key`` is): every key
+    a board could take first is pressed, in as few keys as the catalogues allow."""
+    return min((text for name in NAMES for text in (name, name.lower()) if text[0] == key), key=lambda text: (len(text), text))
 
 
 @pytest.mark.parametrize("name", [board for board in BOARDS if board not in ("zeeslag-duel", "duel-defend")])
