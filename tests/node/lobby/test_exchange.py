@@ -186,7 +186,7 @@ async def test_a_seat_dropping_before_it_signs_is_named_and_its_place_is_free_ag
     assert alice_side.started == [] and lobby_id in alice.joined  # alice signed, but nothing started
 
 
-async def test_a_seat_that_never_answers_is_named_once_the_timeout_passes(stage, nursery):
+async def test_a_seat_that_never_answers_is_named_once_the_timeout_passes(stage, nursery, autojump_clock):
     lobby_id = stage.offer(2)
     await stage.raw_join(MALLORY, lobby_id, "mallory")
     with pytest.raises(ServiceError, match=rf"{seat(stage, 1, 'mallory')} did not sign within 10 s"):
