@@ -237,12 +237,16 @@ class Result:
         return tuple(index for index, team in enumerate(self.teams) if set(team) <= set(self.winners))
 
     @classmethod
-    def forfeit(cls, teams: Teams, seats: tuple[int, ...], reason: str, scores: tuple[int, ...] = ()) -> Result:
-        """The default when ``seats`` leave: their teams lose with them; if exactly one team is
-        left it wins, else nobody does."""
+    def forfeit(cls, teams: Teams, seats: tuple[int, ...], reason: str, scores: tuple[int, ...] = (),
+                standing: tuple[int, ...] = ()) -> Result:
+        """The default when ``seats`` leave: their teams lose with them; the teams left that had
+        won (``standing``: the winners of a game that had ended) keep their win, so a loser of a
+        free-for-all cannot take it from them by leaving; otherwise, if exactly one team is left
+        it wins, else nobody does."""
         losing = [team for team in teams if set(team) & set(seats)]
         left = [team for team in teams if team not in losing]
-        winners = left[0] if len(left) == 1 else ()
+        kept = tuple(sorted(seat for team in left if set(team) <= set(standing) for seat in team))
+        winners = kept or (left[0] if len(left) == 1 else ())
         partners = teams if any(len(team) > 1 for team in teams) else ()
         return cls(winners, reason, scores, () if winners else tuple(sorted(s for team in losing for s in team)), partners)
 

@@ -94,8 +94,8 @@ class SessionFlow(Rounds):
             # requires after its end, and forfeits the table whatever the result (spec §5).
             withheld = tuple(sorted(owing & self.absent))
             if withheld:
-                scores = request.result.scores if isinstance(request, Finished) else ()
-                self.result = Result.forfeit(self.teams, withheld, WITHHELD_REASON, scores)
+                played = request.result if isinstance(request, Finished) else Result((), "")
+                self.result = Result.forfeit(self.teams, withheld, WITHHELD_REASON, played.scores, played.winners)
                 return
             if isinstance(request, Finished):
                 return

@@ -99,3 +99,17 @@ def test_a_reason_two_games_share_has_the_same_words_so_a_result_reads_alike_wit
     assert {code: texts for code, texts in words.items() if len(texts) > 1} == {}
     assert describe(Result((1,), "rounds"), ["ann", "bob"]) == "seat 1 (bob) won: equal points, more rounds won"
     assert describe(Result((0,), "points"), ["ann", "bob"], game="drachenherz") == "seat 0 (ann) won: more points"
+
+
+@pytest.mark.parametrize("teams, leaving, standing, winners", [
+    (((0,), (1,)), (1,), (), (0,)),                       # one seat left: it wins
+    (((0,), (1,), (2,)), (1,), (), ()),                   # two left, no game result: nobody wins
+    (((0,), (1,), (2,)), (1,), (0,), (0,)),               # the winner stays: it keeps its win
+    (((0,), (1,), (2,)), (1,), (1,), ()),                 # the winner left: nobody of two wins
+    (((0, 2), (1, 3)), (3,), (0, 2), (0, 2)),             # teams: the other team wins either way
+    (((0, 2), (1, 3)), (3,), (1, 3), (0, 2)),
+])
+def test_a_forfeit_keeps_the_win_of_a_team_left_that_had_won(teams, leaving, standing, winners):
+    result = Result.forfeit(teams, leaving, "forfeit: withheld", standing=standing)
+    assert result.winners == winners
+    assert not set(result.winners) & set(leaving)

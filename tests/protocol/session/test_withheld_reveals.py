@@ -57,14 +57,16 @@ def assert_nobody_honest_named(report: Report, cheater: int) -> None:
         assert violation.seat == cheater or (violation.seat is None and set(violation.suspects) == {cheater}), violation
 
 
-def assert_withheld(table: SelfPlay, report: Report, cheater: int) -> None:
-    """The cheater's team lost by withholding; the one team left (if one) won; nobody honest is named."""
+def assert_withheld(table: SelfPlay, report: Report, cheater: int, played: Result | None = None) -> None:
+    """The cheater's team lost by withholding; the teams left that had won the ``played`` game
+    keep their win, else the one team left (if one) won; nobody honest is named."""
     teams = table.sessions[0].teams
     losing = next(team for team in teams if cheater in team)
     left = [team for team in teams if team != losing]
+    kept = [team for team in left if played is not None and set(team) <= set(played.winners)]
     result = report.result
     assert result is not None and result.reason == WITHHELD_REASON
-    assert result.winners == (left[0] if len(left) == 1 else ())
+    assert result.winners == (tuple(sorted(s for team in kept for s in team)) or (left[0] if len(left) == 1 else ()))
     assert not set(losing) & set(result.winners)
     assert (0, cheater) in [(unproven.game, unproven.seat) for unproven in report.unproven]
     assert_nobody_honest_named(report, cheater)
@@ -101,7 +103,7 @@ def cheat_then_withhold_seed(table: SelfPlay, cheater: int) -> tuple[Result | No
 def test_towers_a_stage_not_from_the_seed_then_a_withheld_seed_forfeits(cheater):
     table = towers(b"withheld-stage")
     played, report = cheat_then_withhold_seed(table, cheater)
-    assert_withheld(table, report, cheater)
+    assert_withheld(table, report, cheater, played)
     if cheater == 0:  # a plain shuffle: another permutation looks like any other, so it is unproven
         assert played.winners == (0,) and report.status == VALID  # it had won
     else:  # a shuffle-lock keys each position: swapped entries open to no card, and only the seat without a seed is suspected
@@ -120,7 +122,7 @@ def test_with_every_seed_the_same_stage_is_named():
 def test_drachenherz_a_stage_not_from_the_seed_then_a_withheld_seed_forfeits(cheater):
     table = SelfPlay.create("drachenherz", "standard", {}, 2, b"withheld-dh", ["greedy", "random"])
     played, report = cheat_then_withhold_seed(table, cheater)
-    assert_withheld(table, report, cheater)
+    assert_withheld(table, report, cheater, played)
     assert played.winners == (0,) or played.reason == "disputed"  # seat 0's shuffle passes unseen; seat 1's lock is disputed
 
 
@@ -310,17 +312,28 @@ def test_duel_a_deck_with_a_copy_then_a_withheld_composition_forfeits(variant, s
     played = table.sessions[0].result
     declare_absent(table, "composition", cheater)
     report = verified(table)
-    assert_withheld(table, report, cheater)
+    assert_withheld(table, report, cheater, played)
     assert not any(e.seat == cheater for e in table.sessions[0].envelopes if e.kind in ("composition", "seed"))
     if variant == "ffa":
         assert played.winners == (cheater,)  # it had won; now nobody does (two seats are left)
+
+
+def test_duel_ffa_a_loser_that_withholds_its_seed_cannot_take_the_win_from_the_winner():
+    """Three seats play for themselves: the withholder loses, and the seat that won keeps its
+    win (were it "nobody wins unless one seat is left", any loser could void the game by going
+    silent after it)."""
+    table = SelfPlay.create("duel", "ffa", {}, 3, b"withheld-deck", ["greedy", "random", "greedy"])
+    played, report = cheat_then_withhold_seed(table, 1)
+    assert played.winners == (0,)
+    assert_withheld(table, report, 1, played)
+    assert report.result.winners == (0,) and set(report.result.teams) <= {(0,), (1,), (2,)}
 
 
 def test_duel_a_stage_not_from_the_seed_then_a_withheld_seed_after_the_composition_forfeits():
     table = SelfPlay.create("duel", "1v1", {}, 2, b"withheld-duel-seed", ["greedy", "random"])
     played, report = cheat_then_withhold_seed(table, 0)
     assert played.winners == (0,)  # it had won
-    assert_withheld(table, report, 0)
+    assert_withheld(table, report, 0, played)
 
 
 # ---------------------------------------------------------------- the spec's vector
