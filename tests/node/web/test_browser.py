@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -228,13 +229,19 @@ def test_two_players_play_a_whole_towers_game_by_clicking(pages):
     start(alice, bob, lobby)
     alice.screenshot("towers-start")
 
+    explained: list[str] = []
+
     def card(page: Page) -> str | None:
         if not page.all("#turn.yours"):
             return None
+        if not explained and page.all("button.unplayable"):  # a card it cannot afford: the click says why, sends nothing
+            page.press("button.unplayable")
+            explained.append(page.wait(lambda: "; you have " in page.text("#notice") and page.text("#notice"), "the reason"))
         return next((css for css in ("button.play:not([disabled])", "button.discard:not([disabled])") if page.all(css)), None)
 
     alice.wait(lambda: any(page.text("#clock").endswith(" s") for page in pages), "the turn timer on the page whose turn it is")
     play(pages, card, "towers", reload_after=5)
+    assert explained and re.fullmatch(r".+ costs \d+ (ore|mana|soldiers); you have \d+", explained[0]), explained
     results = sorted(page.text("#result").split(" ")[1] for page in pages)
     assert results == ["lost", "won"], results
     for page in pages:
