@@ -25,6 +25,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from fairtable.games.contract import (
+    GENERIC,
     Chosen,
     CommitHidden,
     Committed,
@@ -33,7 +34,6 @@ from fairtable.games.contract import (
     Dealt,
     Decide,
     Event,
-    GENERIC,
     Finished,
     Forfeit,
     Game,
