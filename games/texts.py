@@ -8,6 +8,7 @@ so a name exists once, in its game's data file, and the page and the terminal sa
 Keys: ``GAME.FILE.ID`` for a catalogue entry's name (``towers.cards.5``, ``zeeslag.fleets.classic.0``
 for ship 0 of a fleet, ``zeeslag.starships.fighter``), ``towers.cards.ID.text`` for a card's
 effect, ``drachenherz.cards.KIND.field`` for a kind's field (``dwarves``), ``duel.types.TYPE``,
+``shengji.suits.SUIT`` (``trump`` too),
 ``plural.MESSAGE.CATEGORY`` for the texts with a count, and ``refusal.KEY`` for the words of a
 :class:`~fairtable.games.contract.Refusal` (formatted by :func:`say`, and alike by the page).
 """
@@ -45,6 +46,7 @@ def catalogue(language: str) -> dict[str, str]:
             "zeeslag.starships.fighter": choose(CATALOGUE.fighter_name_en, CATALOGUE.fighter_name),
             **{f"duel.cards.{card.id}": named(card) for card in DUEL_CARDS},
             **{f"duel.types.{kind}": term("duel", kind) for kind in messages()["terms"]["duel"]},
+            **{f"shengji.suits.{english}": term("shengji", word) for word, english in messages()["terms"]["shengji"].items()},
             **{f"shengji.cards.{card.id}": named(card) for card in SHENGJI_CARDS},
             **{f"drachenherz.cards.{kind.id}": named(kind) for kind in KINDS.values()},
             **{f"drachenherz.cards.{kind.id}.field": field_name(kind.id) for kind in KINDS.values()},

@@ -278,7 +278,8 @@ class DuelGame(Rules[DuelState]):
         if event.faces:
             raise RuleError("duel.reveal", "a pick shows no hidden card")
         if card not in draft.pool(state.picks):
-            raise RuleError("duel.pick", f"{card!r} is not a card left in the pool", "duel.pick")
+            picked = {"key": "duel.picked", "card": f"duel.cards.{card}"} if card in IDS else {"key": "duel.pick"}
+            raise RuleError("duel.pick", f"{card!r} is not a card left in the pool", **picked)
         picks = (*state.picks, card)
         if len(picks) < draft.total(state.seats):
             return dataclasses.replace(state, picks=picks)

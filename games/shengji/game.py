@@ -307,9 +307,9 @@ class Shengji(Rules[ShengjiState]):
         where = f"seat {seat} in trick {state.tricks + 1} ({lead.size} {suit} led by seat {state.trick[0].seat})"
         if fault == "follow":
             return RuleError("shengji.follow", f"{where} held {describe(suited)} of the led suit and played {describe(chosen)}",
-                             "shengji.follow", suit=suit, cards=describe(suited))
+                             "shengji.follow", suit=f"shengji.suits.{suit}", cards=describe(suited))
         return RuleError("shengji.pairs", f"{where} held {pairs(suited)} pairs in {describe(suited)} and played {describe(chosen)}, "
-                         f"which cannot give the {min(lead.pairs, pairs(suited))} pairs it owes", "shengji.pairs", suit=suit,
+                         f"which cannot give the {min(lead.pairs, pairs(suited))} pairs it owes", "shengji.pairs", suit=f"shengji.suits.{suit}",
                          owed=min(lead.pairs, pairs(suited)), cards=describe(suited))
 
     def _after_play(self, state: ShengjiState, seat: int, handles: tuple[Handle, ...]) -> ShengjiState:

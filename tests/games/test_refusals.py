@@ -11,7 +11,7 @@ import pytest
 
 from fairtable.games import referee, registry, say, speaking
 from fairtable.games.bots import random_bot
-from fairtable.games.contract import GENERIC, Decide, Move, Refusal, RuleError
+from fairtable.games.contract import GENERIC, Decide, Move, RandomValue, Refusal, RuleError
 from fairtable.games.lang import messages
 from fairtable.games.texts import catalogue
 from tests.games.towers.positions import FILLER, HAND, position
@@ -97,3 +97,51 @@ def shown(game, state, move) -> tuple[int, ...]:
         return game.reveals(state, move)
     except RuleError:
         return ()
+
+
+def words(game_id: str, state, seat: int, move) -> str:
+    """The words of ``seat``'s refused ``move``, checked to be apply's own refusal."""
+    refusal = registry.get(game_id).explain(state, seat, move)
+    assert refusal is not None
+    return say(refusal)
+
+
+def test_a_card_that_does_not_follow_names_the_suit_and_the_cards_that_do():
+    from tests.games.shengji.positions import handles_of, play, trick_state
+
+    state = play(trick_state(["SK", "S3 C4", "C5 C6", "C7 C8"]), 0, "lead", "SK")
+    assert words("shengji", state, 1, {"play": handles_of(state, 1, "C4")[0]}) == "you must follow spades: you hold S3"
+    with speaking("orig"):
+        assert words("shengji", state, 1, {"play": handles_of(state, 1, "C4")[0]}) == "volg schoppen: je hebt S3"
+
+
+def test_a_cell_already_shot_is_named():
+    from tests.games.zeeslag.positions import Table, cell
+
+    table = Table()
+    table.shoot("B4")  # water: seat 1 shoots next
+    table.shoot("J10")  # water: seat 0 again
+    assert table.pending == Decide(0)
+    assert words("zeeslag", table.states[0], 0, {"shoot": cell("B4")}) == "that cell (B4) was already shot"
+    assert words("zeeslag", table.states[0], 0, {"shoot": 10**6}) == "that is no cell of the enemy's waters"
+    with speaking("orig"):
+        assert words("zeeslag", table.states[0], 0, {"shoot": cell("B4")}) == "op dat vak (B4) is al geschoten"
+
+
+def test_a_full_field_and_a_mixed_play_are_refused_in_the_fields_words():
+    from tests.games.drachenherz.positions import hand_of, position
+
+    state = position(("hu1", "hu2", "dw1", "dw1", "dw2"), board={"huntress": ["hu1", "hu3"], "dwarf": ["dw1", "dw2"]})
+    field = catalogue("en")["drachenherz.cards.huntress.field"]
+    assert words("drachenherz", state, 0, {"play": list(hand_of(state, 0, "hu1", "hu2"))}) == f"the {field} field has room for 1; you lay 2"
+    assert words("drachenherz", state, 0, {"play": list(hand_of(state, 0, "hu1", "dw1"))}) == "one play lays cards of one kind only"
+
+
+def test_a_drafted_card_is_named_when_picked_again():
+    game = registry.get("duel")
+    state = game.apply(game.setup("1v1", {"draft": True}, 2), RandomValue(0))
+    first = game.legal_moves(state, 0)[0]
+    state = game.apply(state, Move(0, first))
+    name = catalogue("en")[f"duel.cards.{first['pick']}"]
+    assert words("duel", state, 1, first) == f"{name} was already picked"
+    assert words("duel", state, 0, game.legal_moves(state, 1)[0]) == "it is not your turn"
