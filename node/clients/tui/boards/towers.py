@@ -61,6 +61,10 @@ class TowersBoard(Board):
         read = self.reading(text)
         return None if read is None else self.move_for(*read)
 
+    def hint(self, update: dict) -> str | None:
+        size = len(self.hand())
+        return f"a card's number 1..{size} or name plays it, d and its number discards it" if update.get("legal_moves") and size else None
+
     def meant(self, update: dict, text: str) -> Any | None:
         read = self.reading(text)
         return None if read is None else self.named_move(*read)

@@ -119,8 +119,7 @@ class TableScreen(BaseScreen):
         if meant is not None and self.update_.get("table") is not None:
             self.run_worker(self.explain(meant))
         elif move is None:
-            moves, hint = len(self.update_.get("legal_moves") or ()), move_hint(self.update_)
-            why = f"{hint}" if hint else f"1..{moves}, or a move's last word" if moves else None
+            why = move_hint(self.update_) or self.board.hint(self.update_)
             self.say(f"{text!r} is none of your moves now" + (f" ({why})" if why else ": it is not your turn"))
         else:
             self.send(move)
