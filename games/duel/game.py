@@ -261,7 +261,7 @@ class DuelGame(Rules[DuelState]):
         seat = request.seat
         kind, value, target = parse_move(event.move)
         if kind != {"draft": "pick", "attack": "attack", "defend": "defend"}[state.step]:
-            raise RuleError("duel.move", f"a {state.step} move is due, not {kind!r}", "duel.step", step=state.step)
+            raise RuleError("duel.move", f"a {state.step} move is due, not {kind!r}", "duel.move:step", step=state.step)
         if timeout:
             expected = self.default_move(state, seat) if kind == "pick" or _knows_hand(state, seat) else None
             if expected is not None and unmarked(expected) != event.move:
@@ -278,7 +278,7 @@ class DuelGame(Rules[DuelState]):
         if event.faces:
             raise RuleError("duel.reveal", "a pick shows no hidden card")
         if card not in draft.pool(state.picks):
-            picked = {"key": "duel.picked", "card": f"duel.cards.{card}"} if card in IDS else {"key": "duel.pick"}
+            picked = {"key": "duel.pick:picked", "card": f"duel.cards.{card}"} if card in IDS else {"key": "duel.pick"}
             raise RuleError("duel.pick", f"{card!r} is not a card left in the pool", **picked)
         picks = (*state.picks, card)
         if len(picks) < draft.total(state.seats):

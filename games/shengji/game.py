@@ -221,7 +221,7 @@ class Shengji(Rules[ShengjiState]):
         kind, handles = parse_move(event.move)
         allowed = STEP_MOVES.get(state.step, ("lead",) if not state.trick else ("play",))
         if kind not in allowed:
-            raise RuleError("shengji.move", f"now seat {seat} may {' or '.join(allowed)}, not {kind}", "shengji.step",
+            raise RuleError("shengji.move", f"now seat {seat} may {' or '.join(allowed)}, not {kind}", "shengji.move:step",
                             may=" / ".join(allowed))
         if any(handle not in state.hands[seat] for handle in handles):
             raise RuleError("shengji.hand", f"seat {seat} does not hold every card of {list(handles)}", "shengji.hand")

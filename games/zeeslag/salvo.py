@@ -116,10 +116,10 @@ def check(state: ZeeslagState, seat: int, choice: Any) -> tuple[tuple[Shot, ...]
             raise not_a_target(state, foe, cell, f"{cell} is no cell of seat {foe}'s waters that is still a target")
     layout = waters(state)
     if len({(layout.sea_of(foe), cell) for foe, cell in shots}) != len(shots):
-        raise RuleError("zeeslag.salvo", "a salvo fires at each cell of a sea once", "zeeslag.twice")
+        raise RuleError("zeeslag.salvo", "a salvo fires at each cell of a sea once", "zeeslag.salvo:twice")
     named = sorted({foe for foe, _ in shots})
     if focus and len(named) > 1:
-        raise RuleError("zeeslag.salvo", "a focused salvo fires every shot at one enemy", "zeeslag.focus")
+        raise RuleError("zeeslag.salvo", "a focused salvo fires every shot at one enemy", "zeeslag.salvo:focus")
     own = own_ship_cells(state, seat) if layout.shared else None
     excuses = []
     taken: set[tuple[int, int]] = set()
@@ -135,11 +135,11 @@ def check(state: ZeeslagState, seat: int, choice: Any) -> tuple[tuple[Shot, ...]
                 raise RuleError("zeeslag.own_target", f"seat {seat} aims at its own ship", "zeeslag.own_target")
             wanted = min(count, len([cell for cell in public if cell not in own]))
             if len(cells) != wanted:
-                raise RuleError("zeeslag.salvo", f"seat {seat} must fire {wanted} shots at seat {foe}, not {len(cells)}", "zeeslag.shots",
+                raise RuleError("zeeslag.salvo", f"seat {seat} must fire {wanted} shots at seat {foe}, not {len(cells)}", "zeeslag.salvo:shots",
                                 owed=wanted, fired=len(cells))
         least = min(count, len([cell for cell in public if cell not in reach]))
         if not least <= len(cells) <= count:
-            raise RuleError("zeeslag.salvo", f"seat {seat} must fire {count} shots at seat {foe}, not {len(cells)}", "zeeslag.shots",
+            raise RuleError("zeeslag.salvo", f"seat {seat} must fire {count} shots at seat {foe}, not {len(cells)}", "zeeslag.salvo:shots",
                             owed=count, fired=len(cells))
         if len(cells) < count:
             spare = tuple(cell for cell in public if cell in reach and cell not in cells)

@@ -81,8 +81,8 @@ def not_a_target(state: ZeeslagState, target: int, cell: Any, message: str) -> R
     cell of its waters was already shot, any other value is off them."""
     layout = waters(state)
     if type(cell) is int and cell in layout.reach(target):
-        return RuleError("zeeslag.target", message, "zeeslag.shot", cell=layout.seas[layout.sea_of(target)].name(cell))
-    return RuleError("zeeslag.target", message, "zeeslag.off")
+        return RuleError("zeeslag.target", message, "zeeslag.target:shot", cell=layout.seas[layout.sea_of(target)].name(cell))
+    return RuleError("zeeslag.target", message, "zeeslag.target:off")
 
 
 def own_ship_cells(state: ZeeslagState, seat: int) -> frozenset[int] | None:

@@ -18,7 +18,7 @@ from tests.games.towers.positions import FILLER, HAND, position
 
 WORDED = {
     ("towers", "normal"): {"towers.cost", "towers.hand"},
-    ("zeeslag", "duel"): {"zeeslag.shot"},
+    ("zeeslag", "duel"): {"zeeslag.target:shot"},
     ("shengji", "standard"): {"shengji.hand"},
     ("drachenherz", "standard"): {"drachenherz.hand"},
     ("duel", "1v1"): {"duel.hand"},
