@@ -8,14 +8,13 @@ so a name exists once, in its game's data file, and the page and the terminal sa
 Keys: ``GAME.FILE.ID`` for a catalogue entry's name (``towers.cards.5``, ``zeeslag.fleets.classic.0``
 for ship 0 of a fleet, ``zeeslag.starships.fighter``), ``towers.cards.ID.text`` for a card's
 effect, ``drachenherz.cards.KIND.field`` for a kind's field (``dwarves``), ``duel.types.TYPE``,
-``shengji.suits.SUIT`` (``trump`` too),
-``plural.MESSAGE.CATEGORY`` for the texts with a count, and ``refusal.KEY`` for the words of a
-:class:`~fairtable.games.contract.Refusal` (formatted by :func:`say`, and alike by the page).
+``shengji.suits.SUIT`` (``trump`` too), ``plural.MESSAGE.CATEGORY`` for the texts with a count,
+and ``refusal.KEY`` for the words of a :class:`~fairtable.games.contract.Refusal` (a template:
+``{count}`` prints its value, ``{card:name}`` the catalogue's text for its value; :func:`say`).
 """
 
 from __future__ import annotations
 
-import re
 import string
 from functools import cache
 from typing import Any
@@ -65,10 +64,6 @@ def original_words() -> frozenset[str]:
     def words(texts: dict[str, str]) -> set[str]:
         return {word.strip(".,:;()").lower() for text in texts.values() for word in text.split()}
     return frozenset(word for word in words(catalogue("orig")) - words(catalogue(ENGLISH)) if word.isalpha() and len(word) > 2)
-
-
-NAMED = re.compile(r"{(\w+):name}")
-"""A refusal template's parameter whose value is a key of this catalogue (``{card:name}``): it prints as that entry's text."""
 
 
 @cache
