@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from fairtable.games import registry
+from fairtable.games import LANGUAGES, catalogue, registry
 from fairtable.games.bots import RandomBot
 from fairtable.games.contract import Game
 from fairtable.games.texts import original_words
@@ -333,7 +333,8 @@ def test_two_players_play_a_whole_zeeslag_game_by_clicking(pages, served):
         return None if wanted is None else f'rect.target[data-cell="{wanted}"]'
 
     play(pages, shot, "zeeslag")
-    assert explained and re.fullmatch(r"that cell \([A-J]\d+\) was already shot", explained[0]), explained
+    said = [re.escape(catalogue(language)["refusal.zeeslag.target:shot"]).replace(re.escape("{cell}"), r"[A-J]\d+") for language in LANGUAGES]
+    assert explained and any(re.fullmatch(words, explained[0]) for words in said), explained  # in the page's language, whichever
     assert alice.text("#result").startswith("You won") and bob.text("#result").startswith("You lost")
     for page in pages:
         page.screenshot("zeeslag")
