@@ -145,3 +145,17 @@ def test_a_drafted_card_is_named_when_picked_again():
     name = catalogue("en")[f"duel.cards.{first['pick']}"]
     assert words("duel", state, 1, first) == f"{name} was already picked"
     assert words("duel", state, 0, game.legal_moves(state, 1)[0]) == "it is not your turn"
+
+
+def test_a_salvo_is_refused_in_words_for_its_count_and_for_a_cell_already_shot():
+    from tests.games.zeeslag.positions import CLASSIC_0, CLASSIC_1, CLASSIC_2, Table, cell
+
+    def salvo(shots: dict[int, str]) -> dict:
+        return {"salvo": sorted([foe, cell(name)] for foe, names in shots.items() for name in names.split())}
+
+    table = Table(fleets=(CLASSIC_0, CLASSIC_1, CLASSIC_2), options={"shots": 2})
+    state = table.states[0]
+    assert words("zeeslag", state, 0, salvo({1: "B1", 2: "J9 J10"})) == "fire 2 shots at each enemy, not 1"
+    assert registry.get("zeeslag").explain(state, 0, salvo({1: "B1 B2", 2: "J9 J10"})) is None
+    table.salvo({0: {1: "B1 B2", 2: "J9 J10"}, 1: {0: "B1 B2", 2: "B1 B2"}, 2: {0: "J9 J10", 1: "J9 J10"}})
+    assert words("zeeslag", table.states[0], 0, salvo({1: "B1 B3", 2: "J7 J8"})) == "that cell (B1) was already shot"
