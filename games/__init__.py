@@ -53,6 +53,7 @@ from fairtable.games.contract import (
     PrivateDrawn,
     PublicRandom,
     RandomValue,
+    Refusal,
     Renderer,
     Request,
     Result,
@@ -69,16 +70,17 @@ from fairtable.games.contract import (
     Summed,
     Teams,
 )
-from fairtable.games.lang import LANGUAGES, counted, named, speaking, term
+from fairtable.games.lang import ENGLISH, LANGUAGES, counted, named, speaking, term
 from fairtable.games.options import Choice, Flag, Integer, Option
 from fairtable.games.referee import Played
 from fairtable.games.requests import REQUESTS, RequestKind
 from fairtable.games.results import describe
 from fairtable.games.rules import Rules
-from fairtable.games.texts import catalogue
+from fairtable.games.texts import catalogue, say
 
 __all__ = [
     "ABSENT",
+    "ENGLISH",
     "LANGUAGES",
     "NO_FACES",
     "PUBLIC_VALUES",
@@ -116,6 +118,7 @@ __all__ = [
     "PublicRandom",
     "RandomBot",
     "RandomValue",
+    "Refusal",
     "Renderer",
     "Request",
     "RequestKind",
@@ -142,6 +145,7 @@ __all__ = [
     "random_bot",
     "referee",
     "registry",
+    "say",
     "speaking",
     "term",
 ]

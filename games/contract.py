@@ -58,11 +58,34 @@ class OptionsError(GameError):
     """Table options a game cannot be set up with; the message names the option."""
 
 
-class RuleError(GameError):
-    """An event the rules forbid. ``rule`` is a stable id such as ``towers.cost``."""
+@dataclass(frozen=True)
+class Refusal:
+    """Why a move is not legal now, in words any language prints: the ``rule`` id, the ``key`` of
+    its message under ``refusals`` in ``messages/en.json`` and the message's ``params`` (numbers,
+    codes, and the text-catalogue keys of names, such as ``towers.cards.12``). Plain values only,
+    so a client formats it from the catalogue in its own language (``spec/client-api.md``)."""
 
-    def __init__(self, rule: str, message: str) -> None:
+    rule: str
+    key: str
+    params: Mapping[str, int | str] = field(default_factory=dict)
+
+    def to_value(self) -> dict:
+        """The refusal as a canonical value: ``{"rule", "key", "params"}``."""
+        return {"key": self.key, "params": dict(sorted(self.params.items())), "rule": self.rule}
+
+
+GENERIC = "rule"
+"""The key of the fallback refusal, which names only the rule id: for a refusal a game gives no words of its own."""
+
+
+class RuleError(GameError):
+    """An event the rules forbid. ``rule`` is a stable id such as ``towers.cost``; ``refusal`` the
+    words for a person (the fallback naming ``rule`` when the game gives none). ``message`` is the
+    technical detail for logs and verifier reports."""
+
+    def __init__(self, rule: str, message: str, key: str = GENERIC, **params: int | str) -> None:
         self.rule = rule
+        self.refusal = Refusal(rule, key, params) if key != GENERIC else Refusal(rule, GENERIC, {GENERIC: rule})
         super().__init__(f"{rule}: {message}")
 
 
@@ -519,6 +542,29 @@ class Game(ABC, Generic[S]):
         """Inverse of :meth:`to_value`."""
         return values.from_value(self.state_type, value)
 
+    def explain(self, state: S, seat: int, move: Any) -> Refusal | None:
+        """Why ``seat`` may not make ``move`` (or simultaneous choice) now, or None when the rules
+        accept it as far as this state knows: the words of the :class:`RuleError` that
+        :meth:`apply` (:meth:`check_choice` for a choice) raises, so a refusal is written once.
+        The move shows the faces of :meth:`reveals` this state knows, as the seat's node sends it."""
+        request = self.pending(state)
+        try:
+            if isinstance(request, Simultaneous) and seat in request.seats:
+                self.check_choice(state, seat, move)
+                return None
+            known: Mapping[Handle, Face] = getattr(state, "faces", NO_FACES)
+            shown = self._shown(state, move) if isinstance(request, Decide) and request.seat == seat else ()
+            self.apply(state, Move(seat, move, {handle: known[handle] for handle in shown if handle in known}))
+        except RuleError as error:
+            return error.refusal
+        return None
+
+    def _shown(self, state: S, move: Any) -> tuple[Handle, ...]:
+        try:
+            return self.reveals(state, move)
+        except Exception:  # a malformed move may not even name its cards: apply refuses it in words
+            return ()
+
     def check_hidden(self, state: S, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
         """Raise :class:`RuleError` unless ``data`` is hidden data ``seat`` may commit now.
 
@@ -538,7 +584,7 @@ class Game(ABC, Generic[S]):
         """
         legal = self.legal_moves(state, seat)
         if legal and choice not in legal:
-            raise RuleError(f"{self.id}.choice", f"seat {seat} chose {choice!r}, not one of its legal choices")
+            raise RuleError(f"{self.id}.choice", f"seat {seat} chose {choice!r}, not one of its legal choices", "choice")
     def judge_hidden(self, state: S, seat: int, data: Mapping[str, tuple[int, ...]]) -> None:
         """After the game: raise :class:`RuleError` unless ``data``, ``seat``'s latest hidden data
         in full, is legal and agrees with every answer the seat gave from it.

@@ -25,6 +25,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from fairtable.games.contract import (
+    GENERIC,
     Chosen,
     CommitHidden,
     Committed,
@@ -132,7 +133,7 @@ class Rules(Game[S]):
         events after the end and out of sequence, so no game writes that check itself."""
         request = self.pending(state)
         if isinstance(request, Finished):
-            raise RuleError(f"{self.id}.over", "the game is over")
+            raise RuleError(f"{self.id}.over", "the game is over", "over")
         if isinstance(event, Forfeit):
             if type(event.seat) is not int or event.seat not in self.present(state):
                 raise RuleError(f"{self.id}.seat", f"seat {event.seat!r} is not playing")
@@ -155,7 +156,7 @@ class Rules(Game[S]):
         if marked and event.move[MARK] is not True:
             raise RuleError(f"{self.id}.move", f"the timer's marker is 'timeout': true, got {event.move!r}")
         if marked and not request.timed:
-            raise RuleError(f"{self.id}.timer", "this table has no turn timer")
+            raise RuleError(f"{self.id}.timer", "this table has no turn timer", "timeout")
         move = Move(event.seat, unmarked(event.move), event.faces)
         if not request.timed:
             return self.on_move(state, request, move)
@@ -176,7 +177,7 @@ class Rules(Game[S]):
     def _routine(self, request: Request, event: Event) -> None:
         """The checks every game makes alike, before its own handler sees the event."""
         if isinstance(event, Move) and isinstance(request, Decide) and event.seat != request.seat:
-            raise RuleError(f"{self.id}.turn", f"seat {request.seat} is to move, not seat {event.seat}")
+            raise RuleError(f"{self.id}.turn", f"seat {request.seat} is to move, not seat {event.seat}", "turn")
         if isinstance(event, RandomValue) and isinstance(request, PublicRandom):
             if type(event.value) is not int or not 0 <= event.value < request.bound:
                 raise RuleError(f"{self.id}.random", f"the public value must be below {request.bound}, got {event.value!r}")
@@ -207,7 +208,8 @@ class Rules(Game[S]):
         as this state's knowledge allows; empty where they are too many to list."""
 
     def _sequence(self, request: Request, event: Event) -> RuleError:
-        return RuleError(f"{self.id}.sequence", f"{type(request).__name__} is pending, not answered by {type(event).__name__}")
+        return RuleError(f"{self.id}.sequence", f"{type(request).__name__} is pending, not answered by {type(event).__name__}",
+                         "wait" if isinstance(event, Move) else GENERIC)
 
     @abstractmethod
     def on_forfeit(self, state: S, event: Forfeit) -> S:

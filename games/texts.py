@@ -8,14 +8,21 @@ so a name exists once, in its game's data file, and the page and the terminal sa
 Keys: ``GAME.FILE.ID`` for a catalogue entry's name (``towers.cards.5``, ``zeeslag.fleets.classic.0``
 for ship 0 of a fleet, ``zeeslag.starships.fighter``), ``towers.cards.ID.text`` for a card's
 effect, ``drachenherz.cards.KIND.field`` for a kind's field (``dwarves``), ``duel.types.TYPE``,
-and ``plural.MESSAGE.CATEGORY`` for the texts with a count.
+``shengji.suits.SUIT`` (``trump`` too), ``plural.MESSAGE.CATEGORY`` for the texts with a count,
+and ``refusal.KEY`` for the words of a :class:`~fairtable.games.contract.Refusal` (a template:
+``{count}`` prints its value, ``{card:name}`` the catalogue's text for its value; :func:`say`).
 """
 
 from __future__ import annotations
 
+import string
+from functools import cache
+from typing import Any
+
+from fairtable.games.contract import GENERIC, Refusal
 from fairtable.games.drachenherz.catalogue import KINDS, SPECIAL, field_name
 from fairtable.games.duel.catalogue import CARDS as DUEL_CARDS
-from fairtable.games.lang import ENGLISH, choose, messages, named, speaking, term
+from fairtable.games.lang import ENGLISH, ORIGINAL, choose, current, messages, named, speaking, term
 from fairtable.games.shengji.catalogue import CARDS as SHENGJI_CARDS
 from fairtable.games.towers.catalogue import BATTLEFIELDS
 from fairtable.games.towers.catalogue import CARDS as TOWERS_CARDS
@@ -38,12 +45,15 @@ def catalogue(language: str) -> dict[str, str]:
             "zeeslag.starships.fighter": choose(CATALOGUE.fighter_name_en, CATALOGUE.fighter_name),
             **{f"duel.cards.{card.id}": named(card) for card in DUEL_CARDS},
             **{f"duel.types.{kind}": term("duel", kind) for kind in messages()["terms"]["duel"]},
+            **{f"shengji.suits.{english}": term("shengji", word) for word, english in messages()["terms"]["shengji"].items()},
             **{f"shengji.cards.{card.id}": named(card) for card in SHENGJI_CARDS},
             **{f"drachenherz.cards.{kind.id}": named(kind) for kind in KINDS.values()},
             **{f"drachenherz.cards.{kind.id}.field": field_name(kind.id) for kind in KINDS.values()},
             f"drachenherz.cards.{SPECIAL.id}": named(SPECIAL),
             **{f"plural.{message}.{category}": template for message, forms in messages()["plural"].items()
                for category, template in forms.items()},
+            **{f"refusal.{key}": str(forms.get(ORIGINAL, forms[ENGLISH]) if language == ORIGINAL else forms[ENGLISH])
+               for key, forms in messages()["refusals"].items()},
         }
     return dict(sorted(texts.items()))
 
@@ -54,3 +64,28 @@ def original_words() -> frozenset[str]:
     def words(texts: dict[str, str]) -> set[str]:
         return {word.strip(".,:;()").lower() for text in texts.values() for word in text.split()}
     return frozenset(word for word in words(catalogue("orig")) - words(catalogue(ENGLISH)) if word.isalpha() and len(word) > 2)
+
+
+@cache
+def _said(language: str) -> dict[str, str]:
+    return catalogue(language)
+
+
+class _Words(string.Formatter):
+    """Formats a refusal template: ``{count}`` as the value, ``{card:name}`` as the catalogue's text for the value."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self.texts = texts
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "name":
+            return self.texts.get(str(value), str(value))
+        return super().format_field(value, format_spec)
+
+
+def say(refusal: Refusal) -> str:
+    """The words of ``refusal`` in the language in use, e.g. "Ogre costs 6 soldiers; you have 4"."""
+    texts = _said(current())
+    template = texts.get(f"refusal.{refusal.key}", texts[f"refusal.{GENERIC}"])
+    params = refusal.params if f"refusal.{refusal.key}" in texts else {GENERIC: refusal.rule}
+    return _Words(texts).format(template, **params)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from fairtable.games import GameError
+from fairtable.games import GameError, Refusal, say
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.exchange import ExchangeHost
@@ -314,10 +314,19 @@ class Node:
             raise ServiceError(f"this node sits at no started table {ref}", NOT_FOUND)
         return table
 
+    async def check(self, table: str, move: Any) -> Refusal | None:
+        live = self._table(table)
+        try:
+            return live.session.explain(move)
+        except CodecError as exc:
+            raise ServiceError(f"no move of any game: {exc}", ILLEGAL) from None
+
     async def move(self, table: str, move: Any) -> None:
         live = self._table(table)
         if live.session.unlisted(move):
-            raise ServiceError(f"{json.dumps(move, default=str)} is not one of this seat's legal moves now", ILLEGAL)
+            refusal = await self.check(table, move)
+            why = say(refusal) if refusal is not None else "it is not one of this seat's legal moves now"
+            raise ServiceError(f"{json.dumps(move, default=str)}: {why}", ILLEGAL)
         try:
             live.play(move)
         except (NotYourTurn, Rejected, GameError, CodecError) as exc:

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from fairtable.games import Game, GameError, registry
+from fairtable.games import Game, GameError, Refusal, registry
 
 REFUSED = "refused"
 """The node will not do it; the message says why (a full table, bad options, a peer's refusal, ...)."""
@@ -173,6 +173,10 @@ class NodeService(Protocol):
 
     async def move(self, table: str, move: Any) -> None:
         """Play ``move`` (one of the legal moves) for this node's seat."""
+
+    async def check(self, table: str, move: Any) -> Refusal | None:
+        """Why ``move`` may not be played for this node's seat now, in the game's words (None: it
+        may, as far as this seat knows); the game's own refusal, the one :meth:`move` would meet."""
 
     async def resign(self, table: str) -> None:
         """Give up this seat's game at its next turn."""

@@ -164,7 +164,7 @@ class Drachenherz(Rules[DrachenherzState]):
         move = moves.parse(event.move)
         hand = state.hands[seat]
         if not set(move.play) <= set(hand):
-            raise RuleError("drachenherz.hand", f"seat {seat} holds {list(hand)}, not all of {list(move.play)}")
+            raise RuleError("drachenherz.hand", f"seat {seat} holds {list(hand)}, not all of {list(move.play)}", "drachenherz.hand")
         if set(event.faces) != set(move.play):
             raise RuleError("drachenherz.reveal", f"the move must show exactly the faces of {list(move.play)}")
         faces = learn(state.faces, event.faces, move.play, len(CARDS), "drachenherz.face")
@@ -172,12 +172,12 @@ class Drachenherz(Rules[DrachenherzState]):
             # The timer's card is a public position, so every state can check it, and then knows its face.
             if move.play != hand[:1] or move != moves.parse(unmarked(moves.default(dataclasses.replace(state, faces=faces), seat))):
                 raise RuleError("drachenherz.timeout",
-                                "the timer plays the first hand card alone, taking the first field that holds cards where it must choose")
+                                "the timer plays the first hand card alone, taking the first field that holds cards where it must choose", "timeout")
         state = dataclasses.replace(state, faces=faces, moved=True)
         if move.play:
             state = self._lay(state, seat, move, timeout is not None)
         elif hand:
-            raise RuleError("drachenherz.pass", "a turn lays at least one card while the hand holds any")
+            raise RuleError("drachenherz.pass", "a turn lays at least one card while the hand holds any", "drachenherz.pass")
         if timeout and timeout.final:
             return self._lose(state, seat, "timeouts")
         return state if state.giving is not None else self._refill(state)
@@ -187,15 +187,17 @@ class Drachenherz(Rules[DrachenherzState]):
         a petrified dragon was taken."""
         kinds = {kind_of(state.faces[h]) for h in move.play}
         if len(kinds) > 1:
-            raise RuleError("drachenherz.kind", "one play lays cards of one kind: " + ", ".join(sorted(kind.id for kind in kinds)))
+            raise RuleError("drachenherz.kind", "one play lays cards of one kind: " + ", ".join(sorted(kind.id for kind in kinds)),
+                            "drachenherz.kind")
         (kind,) = kinds
         room = free(state.board, kind)
         if room is not None and len(move.play) > room:
-            raise RuleError("drachenherz.slots", f"the {kind.id} field has {room} free slots, not {len(move.play)}")
+            raise RuleError("drachenherz.slots", f"the {kind.id} field has {room} free slots, not {len(move.play)}", "drachenherz.slots",
+                            field=f"drachenherz.cards.{kind.id}.field", room=room, count=len(move.play))
         allowed = moves.takes(state.board, kind, len(move.play))
         if move.take not in allowed:
             raise RuleError("drachenherz.take", f"this play of {kind.id} cards {moves.take_needed(kind, allowed)}, "
-                                                f"not {move.take!r}")
+                                                f"not {move.take!r}", "drachenherz.take", field=f"drachenherz.cards.{kind.id}.field")
         outcome = resolve(state.board, kind, move.play, move.take)
         gains = outcome.dragon and state.dragon != seat
         loser = state.dragon if gains else None

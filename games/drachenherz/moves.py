@@ -42,7 +42,7 @@ def parse(move: Any) -> Parsed:
         if (isinstance(play, (list, tuple)) and all(map(_handle, play)) and list(play) == sorted(set(play))
                 and (take is None or isinstance(take, str))):
             return Parsed(tuple(play), take)
-    raise RuleError("drachenherz.move", f"{SHAPE}, got {move!r}")
+    raise RuleError("drachenherz.move", f"{SHAPE}, got {move!r}", "move")
 
 
 def played(move: Any) -> tuple[Handle, ...]:

@@ -261,11 +261,11 @@ class DuelGame(Rules[DuelState]):
         seat = request.seat
         kind, value, target = parse_move(event.move)
         if kind != {"draft": "pick", "attack": "attack", "defend": "defend"}[state.step]:
-            raise RuleError("duel.move", f"a {state.step} move is due, not {kind!r}")
+            raise RuleError("duel.move", f"a {state.step} move is due, not {kind!r}", "duel.move:step", step=state.step)
         if timeout:
             expected = self.default_move(state, seat) if kind == "pick" or _knows_hand(state, seat) else None
             if expected is not None and unmarked(expected) != event.move:
-                raise RuleError("duel.timeout", f"on timeout the rules play {expected!r}")
+                raise RuleError("duel.timeout", f"on timeout the rules play {expected!r}", "timeout")
         if kind == "pick":
             state = self._pick(state, value, event)
         else:
@@ -278,7 +278,8 @@ class DuelGame(Rules[DuelState]):
         if event.faces:
             raise RuleError("duel.reveal", "a pick shows no hidden card")
         if card not in draft.pool(state.picks):
-            raise RuleError("duel.pick", f"{card!r} is not a card left in the pool")
+            picked = {"key": "duel.pick:picked", "card": f"duel.cards.{card}"} if card in IDS else {"key": "duel.pick"}
+            raise RuleError("duel.pick", f"{card!r} is not a card left in the pool", **picked)
         picks = (*state.picks, card)
         if len(picks) < draft.total(state.seats):
             return dataclasses.replace(state, picks=picks)
@@ -289,14 +290,15 @@ class DuelGame(Rules[DuelState]):
 
     def _card(self, state: DuelState, seat: int, kind: str, handle: int, target: int | None, event: Move) -> DuelState:
         if handle not in state.players[seat].hand:
-            raise RuleError("duel.hand", f"handle {handle} is not in seat {seat}'s hand")
+            raise RuleError("duel.hand", f"handle {handle} is not in seat {seat}'s hand", "duel.hand")
         if set(event.faces) != {handle}:
             raise RuleError("duel.reveal", f"the move must show exactly the face of handle {handle}")
         ffa = state.variant == "ffa"
         if kind == "attack" and ffa != (target is not None):
-            raise RuleError("duel.move", "an attack in a free-for-all names its target, in a duel of two it does not")
+            raise RuleError("duel.move", "an attack in a free-for-all names its target, in a duel of two it does not",
+                            "duel.target" if ffa else "move")
         if target is not None and (target == seat or target not in state.present):
-            raise RuleError("duel.target", f"seat {target!r} is no opponent still playing")
+            raise RuleError("duel.target", f"seat {target!r} is no opponent still playing", "duel.target")
         state = dataclasses.replace(state, faces=_learn(state, event.faces, {handle}))
         state = _play_card(state, seat, handle)
         if kind == "defend":

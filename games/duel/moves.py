@@ -30,4 +30,4 @@ def parse_move(move: Any) -> tuple[str, int, int | None]:
             if ("target" not in move) or (kind == "attack" and _integer(target)):
                 return kind, move[kind], target
     raise RuleError("duel.move", "a move is {'pick': card}, {'attack': handle} (with 'target': seat in a free-for-all), "
-                                 f"or {{'defend': handle}}, maybe with 'timeout': true; got {move!r}")
+                                 f"or {{'defend': handle}}, maybe with 'timeout': true; got {move!r}", "move")

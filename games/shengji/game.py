@@ -65,7 +65,7 @@ def parse_move(move: Any) -> tuple[str, tuple[Handle, ...]]:
             if len(set(value)) == len(value):
                 return kind, tuple(value)
     raise RuleError("shengji.move", "a move is {'pass': true}, {'declare': [h, ...]}, {'bury': h}, {'lead': [h, ...]} or "
-                    f"{{'play': h}}, optionally with 'timeout': true; got {move!r}")
+                    f"{{'play': h}}, optionally with 'timeout': true; got {move!r}", "move")
 
 
 def _is_handle(value: Any) -> bool:
@@ -221,9 +221,10 @@ class Shengji(Rules[ShengjiState]):
         kind, handles = parse_move(event.move)
         allowed = STEP_MOVES.get(state.step, ("lead",) if not state.trick else ("play",))
         if kind not in allowed:
-            raise RuleError("shengji.move", f"now seat {seat} may {' or '.join(allowed)}, not {kind}")
+            raise RuleError("shengji.move", f"now seat {seat} may {' or '.join(allowed)}, not {kind}", "shengji.move:step",
+                            may=" / ".join(allowed))
         if any(handle not in state.hands[seat] for handle in handles):
-            raise RuleError("shengji.hand", f"seat {seat} does not hold every card of {list(handles)}")
+            raise RuleError("shengji.hand", f"seat {seat} does not hold every card of {list(handles)}", "shengji.hand")
         shown = set(self.reveals(state, event.move))
         faces = self._learn(state, event.faces, shown)
         if not shown <= set(faces):
@@ -256,11 +257,13 @@ class Shengji(Rules[ShengjiState]):
             found = declaration_strength(state, faces)
             if found is None:
                 raise RuleError("shengji.declare", f"{describe(faces)} is no declaration at level {level_name(state.level)}: "
-                                "show a level card, two identical level cards or two identical jokers")
+                                "show a level card, two identical level cards or two identical jokers", "shengji.declare",
+                                cards=describe(faces), level=level_name(state.level))
             strength, trump = found
             if declaration is not None and strength <= declaration.strength:
                 raise RuleError("shengji.overcall", f"{describe(faces)} does not overcall seat {declaration.seat}'s declaration "
-                                "(an overcall must be stronger: level card < level pair < small-joker pair < big-joker pair)")
+                                "(an overcall must be stronger: level card < level pair < small-joker pair < big-joker pair)", "shengji.overcall",
+                                cards=describe(faces))
             declaration, passes = Declaration(seat, handles, strength, trump), 0
             dealer = seat if dealer is None else dealer
         if passes < (3 if declaration is not None else SEATS):
@@ -278,7 +281,7 @@ class Shengji(Rules[ShengjiState]):
         faces = [state.faces[handle] for handle in handles]
         if shape(state.order, faces) is None:
             raise RuleError("shengji.lead", f"seat {seat} leads {describe(faces)}: a lead is one card, a pair of identical "
-                            "cards or consecutive pairs of one suit (no throws)")
+                            "cards or consecutive pairs of one suit (no throws)", "shengji.lead", cards=describe(faces))
         state = dataclasses.replace(state, trick=(Play(seat, handles),))
         return self._after_play(state, seat, handles)
 
@@ -303,9 +306,11 @@ class Shengji(Rules[ShengjiState]):
         suit = "trump" if lead.suit == len(SUITS) else SUITS[lead.suit]
         where = f"seat {seat} in trick {state.tricks + 1} ({lead.size} {suit} led by seat {state.trick[0].seat})"
         if fault == "follow":
-            return RuleError("shengji.follow", f"{where} held {describe(suited)} of the led suit and played {describe(chosen)}")
+            return RuleError("shengji.follow", f"{where} held {describe(suited)} of the led suit and played {describe(chosen)}",
+                             "shengji.follow", suit=f"shengji.suits.{suit}", cards=describe(suited))
         return RuleError("shengji.pairs", f"{where} held {pairs(suited)} pairs in {describe(suited)} and played {describe(chosen)}, "
-                         f"which cannot give the {min(lead.pairs, pairs(suited))} pairs it owes")
+                         f"which cannot give the {min(lead.pairs, pairs(suited))} pairs it owes", "shengji.pairs", suit=f"shengji.suits.{suit}",
+                         owed=min(lead.pairs, pairs(suited)), cards=describe(suited))
 
     def _after_play(self, state: ShengjiState, seat: int, handles: tuple[Handle, ...]) -> ShengjiState:
         hand = tuple(h for h in state.hands[seat] if h not in handles)
@@ -376,7 +381,7 @@ class Shengji(Rules[ShengjiState]):
         except GameError:
             expected = None  # the hand is unknown here: the verifier checks it
         if expected is not None and parse_move(move) != parse_move(unmarked(expected)):
-            raise RuleError("shengji.timeout", f"the timer's move for seat {seat} is {expected}, not {move}")
+            raise RuleError("shengji.timeout", f"the timer's move for seat {seat} is {expected}, not {move}", "timeout")
 
     @staticmethod
     def _learn(state: ShengjiState, faces: Faces, allowed: set[Handle]) -> dict[Handle, Face]:

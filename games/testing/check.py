@@ -11,7 +11,8 @@ A game that passes :func:`check_game` can be served by the table session and the
 - **legal moves and apply agree both ways** on sampled states: every sampled legal move is
   accepted; a move that is not legal (another state's move, another seat's, a malformed
   value), or a legal move sent by a seat that is not deciding, is refused with a
-  :class:`~fairtable.games.contract.RuleError`; seats that are not asked list no moves;
+  :class:`~fairtable.games.contract.RuleError`, whose words :meth:`~fairtable.games.contract.Game.explain`
+  gives alike (and the catalogue prints); seats that are not asked list no moves;
 - **values round-trip**: states through ``to_value``/``from_value`` (and ``wire``, e.g. the
   canonical codec, which this layer may not import), views encode, and a move read back from
   the wire is applied like the original;
@@ -49,6 +50,7 @@ from fairtable.games.contract import (
     Shuffled,
     Simultaneous,
 )
+from fairtable.games.texts import say
 from fairtable.games.values import to_value
 
 Invariants = Callable[[Any, Request], None]
@@ -203,6 +205,7 @@ def _probe(game: Game, state: Any, request: Request, seats: int, faces: Mapping[
         for seat in request.seats:
             for choice in _sample(game.legal_moves(state, seat), sampling.moves, rng):
                 game.check_choice(state, seat, choice)
+                assert game.explain(state, seat, choice) is None, f"{game.id} explains the legal choice {choice!r} as refused"
         return
     if not isinstance(request, Decide):
         return
@@ -214,6 +217,7 @@ def _probe(game: Game, state: Any, request: Request, seats: int, faces: Mapping[
     for move in _sample(legal, sampling.moves, rng):
         event = _move(game, state, seat, move, faces)
         game.apply(state, event)
+        assert game.explain(state, seat, move) is None, f"{game.id} explains its legal move {move!r} as refused"
         _refused(game, state, Move(other, move, event.faces), f"seat {other}'s move {move!r} while seat {seat} decides")
     allowed = [to_value(move) for move in (*legal, *((game.default_move(state, seat),) if request.timed else ()))]
     distinct = {repr(to_value(move)): move for move in seen} if sampling.complete else {}
@@ -233,9 +237,14 @@ def _move(game: Game, state: Any, seat: int, move: Any, faces: Mapping[Handle, F
 
 
 def _refused(game: Game, state: Any, event: Move, what: str) -> None:
+    """``apply`` refuses ``event``, and :meth:`~Game.explain` gives its words: the same refusal, whose
+    message the language catalogue has and can print."""
     try:
         game.apply(state, event)
-    except RuleError:
+    except RuleError as error:
+        explained = game.explain(state, event.seat, event.move)
+        assert explained == error.refusal, f"{game.id} explains {what} as {explained}, but apply refuses it as {error.refusal}"
+        say(error.refusal)
         return
     raise AssertionError(f"{game.id} accepted {what}")
 

@@ -60,7 +60,7 @@ def parse_move(move: Any) -> tuple[str, Handle]:
         handle = move[kind]
         if isinstance(handle, int) and not isinstance(handle, bool):
             return kind, handle
-    raise RuleError("towers.move", f"a move is {{'play': h}}, {{'discard': h}} or {{'discard': h, 'timeout': true}}, got {move!r}")
+    raise RuleError("towers.move", f"a move is {{'play': h}}, {{'discard': h}} or {{'discard': h, 'timeout': true}}, got {move!r}", "move")
 
 
 def _learn(state: TowersState, faces: Faces, allowed: set[Handle]) -> dict[Handle, int]:
@@ -211,10 +211,10 @@ class Towers(Rules[TowersState]):
         seat = request.seat
         kind, handle = parse_move(event.move)
         if timeout and kind != "discard":
-            raise RuleError("towers.move", "the timer's move is {'discard': h, 'timeout': true}")
+            raise RuleError("towers.move", "the timer's move is {'discard': h, 'timeout': true}", "timeout")
         hand = state.hands[seat]
         if handle not in hand:
-            raise RuleError("towers.hand", f"handle {handle} is not in seat {seat}'s hand")
+            raise RuleError("towers.hand", f"handle {handle} is not in seat {seat}'s hand", "towers.hand")
         if set(event.faces) != {handle}:
             raise RuleError("towers.reveal", f"the move must show exactly the face of handle {handle}")
         faces = _learn(state, event.faces, {handle})
@@ -222,14 +222,16 @@ class Towers(Rules[TowersState]):
             if all(h in faces for h in hand):
                 expected = self.default_move(dataclasses.replace(state, faces=faces), seat)
                 if expected["discard"] != handle:
-                    raise RuleError("towers.timeout", f"the timer discards the worst card, handle {expected['discard']}")
+                    raise RuleError("towers.timeout", f"the timer discards the worst card, handle {expected['discard']}", "timeout")
         card = CARDS[faces.pop(handle)]
         sides = state.sides
         if kind == "play":
             if state.must_discard:
-                raise RuleError("towers.discard", "after drawing for a card's effect you must discard")
+                raise RuleError("towers.discard", "after drawing for a card's effect you must discard", "towers.discard")
             if not affordable(card, sides[seat]):
-                raise RuleError("towers.cost", f"{card.name} costs {card.cost} {card.resource}")
+                have = getattr(sides[seat], card.resource)
+                raise RuleError("towers.cost", f"{card.name} costs {card.cost} {card.resource}, seat {seat} has {have}", "towers.cost",
+                                card=f"towers.cards.{card.id}", cost=card.cost, resource=card.resource, have=have)
             sides = resolve((Change(card.resource, -card.cost, "self"), *card.effect), sides, seat)
         hand = tuple(h for h in hand if h != handle)
         changes: dict[str, Any] = dict(

@@ -57,7 +57,7 @@ def parse(move: Any, salvo: bool) -> Ability:
             if name != "reserve" and type(value) is int and aimed == salvo:
                 return Ability(name, at, value)
     form = '{"laser" | "scan" | "nuke": cell} or {"reserve": true}' + (', with "at": enemy' if salvo else "")
-    raise RuleError("zeeslag.move", f"an ability is {form}, got {move!r}")
+    raise RuleError("zeeslag.move", f"an ability is {form}, got {move!r}", "move")
 
 
 def own_round(state: ZeeslagState, seat: int) -> int:
@@ -111,14 +111,15 @@ def check(state: ZeeslagState, seat: int, ability: Ability, target: int) -> None
     name = ability.name
     if own_round(state, seat) < next_round(state, seat, name):
         raise RuleError("zeeslag.ability", f"seat {seat} may use its {name} from its own round {next_round(state, seat, name)} on, "
-                                           f"not in round {own_round(state, seat)}")
+                                           f"not in round {own_round(state, seat)}", "zeeslag.ability:round",
+                              ability=name, round=next_round(state, seat, name))
     if afloat(state, seat, name) is False:
-        raise blame(state, seat, *_missing(state, seat, name))
+        raise blame(state, seat, *_missing(state, seat, name), "zeeslag.ability:afloat", ability=name)
     grid = waters(state).seas[target]
     if name == "laser" and not (0 <= ability.cell < grid.size and grid.xy(ability.cell)[1] in (0, grid.height - 1)):
-        raise RuleError("zeeslag.ability", f"a laser starts at a cell of row A or row J, not {ability.cell!r}")
+        raise RuleError("zeeslag.ability", f"a laser starts at a cell of row A or row J, not {ability.cell!r}", "zeeslag.ability:laser-row")
     if name == "scan" and not 0 <= ability.cell < grid.size:
-        raise RuleError("zeeslag.ability", f"a scan is centred on a cell of the field, not {ability.cell!r}")
+        raise RuleError("zeeslag.ability", f"a scan is centred on a cell of the field, not {ability.cell!r}", "zeeslag.target:off")
 
 
 def used(state: ZeeslagState, seat: int, name: str) -> ZeeslagState:

@@ -15,7 +15,7 @@ import functools
 from collections.abc import Mapping
 from functools import partial
 
-from fairtable.games.contract import RuleError
+from fairtable.games.contract import GENERIC, RuleError
 from fairtable.games.zeeslag import purchase
 from fairtable.games.zeeslag.fleet import IDS, SHIPS, Fleet, fleet_problem
 from fairtable.games.zeeslag.starships import CATALOGUE
@@ -76,9 +76,9 @@ def _earlier_slots(slot: int) -> tuple[int, ...]:
     return slots[: slots.index(slot) + 1]
 
 
-def blame(state: ZeeslagState, seat: int, rule: str, message: str) -> RuleError:
-    """The error for ``seat``'s answer that breaks ``rule``, unless its fleet broke a rule first."""
+def blame(state: ZeeslagState, seat: int, rule: str, message: str, key: str = GENERIC, **params: int | str) -> RuleError:
+    """The error for ``seat``'s answer that breaks ``rule`` (in the words of ``key``), unless its fleet broke a rule first."""
     fault = fleet_fault(state, seat)
     if fault is not None:
         return RuleError(fault[0], f"seat {seat}: {fault[1]}")
-    return RuleError(rule, message)
+    return RuleError(rule, message, key, **params)

@@ -32,7 +32,7 @@ from fairtable.games.zeeslag import abilities, outcome, reserve, volley
 from fairtable.games.zeeslag.abilities import Ability
 from fairtable.games.zeeslag.starships import ABILITIES
 from fairtable.games.zeeslag.state import Excuse, Shot, Task, ZeeslagState, turn_of, with_board
-from fairtable.games.zeeslag.targets import aimable, enemies, living, own_ship_cells, public_targets, team_of, waters
+from fairtable.games.zeeslag.targets import aimable, enemies, living, not_a_target, own_ship_cells, public_targets, team_of, waters
 
 ACTIONS = 3
 """The most actions of a space battle's duel turn."""
@@ -45,7 +45,7 @@ def parse_move(move: Any) -> tuple[str, int | None]:
             return "shoot", move["shoot"]
         if move == {"pass": True}:
             return "pass", None
-    raise RuleError("zeeslag.move", f"a shot is {{'shoot': cell}}, {{'shoot': cell, 'timeout': true}} or {{'pass': true}}, got {move!r}")
+    raise RuleError("zeeslag.move", f"a shot is {{'shoot': cell}}, {{'shoot': cell, 'timeout': true}} or {{'pass': true}}, got {move!r}", "move")
 
 
 def enemy(state: ZeeslagState, seat: int) -> int:
@@ -102,9 +102,9 @@ def check_ability(state: ZeeslagState, seat: int, ability: Ability, target: int)
     its cell), and what only its own node can (that a squadron fits)."""
     abilities.check(state, seat, ability, seat if ability.name == "reserve" else target)
     if ability.name == "nuke" and ability.cell not in public_targets(state, target):
-        raise RuleError("zeeslag.target", f"{ability.cell!r} is no cell of seat {target}'s field that is still a target")
+        raise not_a_target(state, target, ability.cell, f"{ability.cell!r} is no cell of seat {target}'s field that is still a target")
     if ability.name == "reserve" and reserve.can_land(state, seat) is False:
-        raise RuleError("zeeslag.reserve", f"seat {seat} has no room on its field for a squadron")
+        raise RuleError("zeeslag.reserve", f"seat {seat} has no room on its field for a squadron", "zeeslag.reserve")
 
 
 def launch(state: ZeeslagState, seat: int, ability: Ability, target: int) -> ZeeslagState:
@@ -123,7 +123,7 @@ def moved(state: ZeeslagState, request: Decide, event: Move, timeout: Timeout | 
     shooter = request.seat
     target = enemy(state, shooter)
     if timeout and (is_ability(state, event.move) or parse_move(event.move)[0] != "shoot"):
-        raise RuleError("zeeslag.move", f"the timer's move is {{'shoot': cell, 'timeout': true}}, got {event.move!r}")
+        raise RuleError("zeeslag.move", f"the timer's move is {{'shoot': cell, 'timeout': true}}, got {event.move!r}", "timeout")
     if is_ability(state, event.move):
         return _ability(state, shooter, target, event.move)
     kind, cell = parse_move(event.move)
@@ -132,7 +132,8 @@ def moved(state: ZeeslagState, request: Decide, event: Move, timeout: Timeout | 
     if kind == "pass":
         stuck = own_ship_cells(state, shooter) is None or not aimable(state, shooter, target)
         if not layout.shared or not public or not set(public) <= set(layout.reach(shooter)) or not stuck:
-            raise RuleError("zeeslag.pass", f"seat {shooter} has targets to aim at; only one whose every target holds its own ship passes")
+            raise RuleError("zeeslag.pass", f"seat {shooter} has targets to aim at; only one whose every target holds its own ship passes",
+                            "zeeslag.pass")
         board = state.boards[shooter]
         board = dataclasses.replace(board, excuses=board.excuses + (Excuse(public, len(public), 0, 1),))
         state = with_board(state, shooter, board, passes=state.passes + 1)
@@ -141,16 +142,16 @@ def moved(state: ZeeslagState, request: Decide, event: Move, timeout: Timeout | 
         return dataclasses.replace(state, turn=target)
     assert cell is not None
     if cell not in public:
-        raise RuleError("zeeslag.target", f"{cell!r} is no cell of the enemy's waters that is still a target")
+        raise not_a_target(state, target, cell, f"{cell!r} is no cell of the enemy's waters that is still a target")
     if timeout:
         if cell != public[0]:
-            raise RuleError("zeeslag.timeout", f"the timer shoots the first target in reading order, {layout.seas[0].name(public[0])}")
+            raise RuleError("zeeslag.timeout", f"the timer shoots the first target in reading order, {layout.seas[0].name(public[0])}", "timeout")
         if timeout.final:
             return outcome.leave(state, shooter, "timeouts")
         state = _acted(state, shooter, ends=False)
     else:
         if cell not in aimable(state, shooter, target):
-            raise RuleError("zeeslag.own_target", f"seat {shooter} aims at its own ship")
+            raise RuleError("zeeslag.own_target", f"seat {shooter} aims at its own ship", "zeeslag.own_target")
         state = _acted(state, shooter, ends=False)
         if layout.shared:
             board = state.boards[shooter]

@@ -51,7 +51,7 @@ from fairtable.games.zeeslag import abilities, effects, outcome, volley
 from fairtable.games.zeeslag.abilities import Ability
 from fairtable.games.zeeslag.duel import check_ability
 from fairtable.games.zeeslag.state import Excuse, Late, Shot, Task, ZeeslagState, with_board
-from fairtable.games.zeeslag.targets import enemies, living, own_ship_cells, public_targets, waters
+from fairtable.games.zeeslag.targets import enemies, living, not_a_target, own_ship_cells, public_targets, waters
 
 TIMEOUT = {"timeout": True}
 """The default choice of a seat whose timer ran out: the timer fires all its shots."""
@@ -83,7 +83,7 @@ def parse_salvo(move: Any, space: bool = False) -> tuple[tuple[tuple[int, int], 
     pairs = move.get("salvo") if isinstance(move, Mapping) and set(move) in forms else None
     if not isinstance(pairs, (list, tuple)) or not all(
             isinstance(pair, (list, tuple)) and len(pair) == 2 and all(type(x) is int for x in pair) for pair in pairs):
-        raise RuleError("zeeslag.move", f"a salvo is {{'salvo': [[enemy, cell], ...]}}, got {move!r}")
+        raise RuleError("zeeslag.move", f"a salvo is {{'salvo': [[enemy, cell], ...]}}, got {move!r}", "move")
     shots = tuple((pair[0], pair[1]) for pair in pairs)
     if list(shots) != sorted(set(shots)):
         raise RuleError("zeeslag.move", "a salvo's [enemy, cell] pairs are increasing, each pair once")
@@ -94,7 +94,7 @@ def check(state: ZeeslagState, seat: int, choice: Any) -> tuple[tuple[Shot, ...]
     """The shots of ``seat``'s free choice, the excuses its missing shots need and its ability,
     or the rule it breaks."""
     if choice == TIMEOUT:
-        raise RuleError("zeeslag.timer", "only the timer fires a salvo for a seat, as its marked default")
+        raise RuleError("zeeslag.timer", "only the timer fires a salvo for a seat, as its marked default", "timeout")
     shots, ability = parse_salvo(choice, state.variant == "space")
     foes = enemies(state, seat)
     focus = state.options["salvo"] == "focus"
@@ -113,13 +113,13 @@ def check(state: ZeeslagState, seat: int, choice: Any) -> tuple[tuple[Shot, ...]
             raise RuleError("zeeslag.target", f"seat {foe} is no living enemy of seat {seat}" if foe not in foes
                             else f"seat {seat}'s {ability.name if ability else ''} replaces its shots at seat {foe}")
         if cell not in public_targets(state, foe):
-            raise RuleError("zeeslag.target", f"{cell} is no cell of seat {foe}'s waters that is still a target")
+            raise not_a_target(state, foe, cell, f"{cell} is no cell of seat {foe}'s waters that is still a target")
     layout = waters(state)
     if len({(layout.sea_of(foe), cell) for foe, cell in shots}) != len(shots):
-        raise RuleError("zeeslag.salvo", "a salvo fires at each cell of a sea once")
+        raise RuleError("zeeslag.salvo", "a salvo fires at each cell of a sea once", "zeeslag.salvo:twice")
     named = sorted({foe for foe, _ in shots})
     if focus and len(named) > 1:
-        raise RuleError("zeeslag.salvo", "a focused salvo fires every shot at one enemy")
+        raise RuleError("zeeslag.salvo", "a focused salvo fires every shot at one enemy", "zeeslag.salvo:focus")
     own = own_ship_cells(state, seat) if layout.shared else None
     excuses = []
     taken: set[tuple[int, int]] = set()
@@ -132,13 +132,15 @@ def check(state: ZeeslagState, seat: int, choice: Any) -> tuple[tuple[Shot, ...]
         count = min(count, len(public))
         if own is not None:
             if set(cells) & own:
-                raise RuleError("zeeslag.own_target", f"seat {seat} aims at its own ship")
+                raise RuleError("zeeslag.own_target", f"seat {seat} aims at its own ship", "zeeslag.own_target")
             wanted = min(count, len([cell for cell in public if cell not in own]))
             if len(cells) != wanted:
-                raise RuleError("zeeslag.salvo", f"seat {seat} must fire {wanted} shots at seat {foe}, not {len(cells)}")
+                raise RuleError("zeeslag.salvo", f"seat {seat} must fire {wanted} shots at seat {foe}, not {len(cells)}", "zeeslag.salvo:shots",
+                                owed=wanted, fired=len(cells))
         least = min(count, len([cell for cell in public if cell not in reach]))
         if not least <= len(cells) <= count:
-            raise RuleError("zeeslag.salvo", f"seat {seat} must fire {count} shots at seat {foe}, not {len(cells)}")
+            raise RuleError("zeeslag.salvo", f"seat {seat} must fire {count} shots at seat {foe}, not {len(cells)}", "zeeslag.salvo:shots",
+                            owed=count, fired=len(cells))
         if len(cells) < count:
             spare = tuple(cell for cell in public if cell in reach and cell not in cells)
             excuses.append(Excuse(spare, len(public), len(cells), count))

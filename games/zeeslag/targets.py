@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from fairtable.games.contract import Teams
+from fairtable.games.contract import RuleError, Teams
 from fairtable.games.zeeslag.fleet import SHIPS
 from fairtable.games.zeeslag.sea import FIELD, SEA
 from fairtable.games.zeeslag.state import Shot, ZeeslagState, fleet_size
@@ -74,6 +74,15 @@ def public_targets(state: ZeeslagState, target: int) -> tuple[int, ...]:
     layout = waters(state)
     opened = state.seas[layout.sea_of(target)].opened
     return tuple(cell for cell in layout.reach(target) if cell not in opened)
+
+
+def not_a_target(state: ZeeslagState, target: int, cell: Any, message: str) -> RuleError:
+    """``zeeslag.target`` for a ``cell`` that is none of ``target``'s public targets, in words: a
+    cell of its waters was already shot, any other value is off them."""
+    layout = waters(state)
+    if type(cell) is int and cell in layout.reach(target):
+        return RuleError("zeeslag.target", message, "zeeslag.target:shot", cell=layout.seas[layout.sea_of(target)].name(cell))
+    return RuleError("zeeslag.target", message, "zeeslag.target:off")
 
 
 def own_ship_cells(state: ZeeslagState, seat: int) -> frozenset[int] | None:

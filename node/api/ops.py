@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games import GameError, registry
+from fairtable.games import ENGLISH, LANGUAGES, GameError, registry, say, speaking
 from fairtable.node.api.jsonvalues import RequestError, bad_request
 from fairtable.node.lobby.invite import Invite, InviteError, parse_invite
 from fairtable.node.service import REFUSED, STORAGE, NodeService, ServiceError, TableUpdate
@@ -145,6 +145,18 @@ async def _move(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {}
 
 
+async def _check(service: NodeService, args: Mapping[str, Any]) -> dict:
+    """``legal``, and when not the refusal the move would meet, with its ``text`` in the language asked for."""
+    language = args.get("lang", ENGLISH)
+    if language not in LANGUAGES:
+        raise bad_request(f"field 'lang' must be one of {', '.join(LANGUAGES)}")
+    refusal = await service.check(args["table"], args["move"])
+    if refusal is None:
+        return {"legal": True}
+    with speaking(language):
+        return {"legal": False, "refusal": refusal.to_value(), "text": say(refusal)}
+
+
 async def _resign(service: NodeService, args: Mapping[str, Any]) -> dict:
     await service.resign(args["table"])
     return {}
@@ -187,6 +199,7 @@ OPS: dict[str, Op] = {
     "leave": Op(_leave, {"lobby_id": STRING}),
     "start": Op(_start, {"lobby_id": STRING}),
     "move": Op(_move, {"table": STRING, "move": ANY}),
+    "check": Op(_check, {"table": STRING, "move": ANY}, {"lang": STRING}),
     "resign": Op(_resign, {"table": STRING}),
     "transcript": Op(_transcript, {"table": STRING}),
     "proof": Op(_proof, {"table": STRING, "index": INTEGER}),

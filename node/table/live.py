@@ -30,11 +30,11 @@ from typing import Any
 
 import trio
 
-from fairtable.games import Bot, bots, describe, registry
+from fairtable.games import Bot, bots, describe, registry, say
 from fairtable.node.service import TableUpdate
 from fairtable.node.table.journal import Journal, JournalError, TableFiles
 from fairtable.protocol import Envelope, PublicKey, SecretKey, SignedGenesis, TranscriptFile, dump
-from fairtable.protocol.session import DEFAULT, Offered, Outcome, Recent, Replica, TableSession, Violation, proof_of
+from fairtable.protocol.session import CHOICE, DEFAULT, MOVE, Offered, Outcome, Recent, Replica, TableSession, Violation, proof_of
 from fairtable.protocol.session import Timing as ReplicaTiming
 
 log = logging.getLogger("fairtable.node")
@@ -422,9 +422,16 @@ class LiveTable:
         self._commit()
 
     def _bot_move(self) -> None:
+        """The bot's decision; a move or choice the rules refuse is logged in the game's words and
+        not sent (the turn timer then plays the default)."""
         session = self.session
         assert self.bot is not None
-        self._decide(bots.decision(self.bot, session.game, session.state, self.seat))
+        decision = bots.decision(self.bot, session.game, session.state, self.seat)
+        refusal = session.explain(decision) if session.decision_kind in (MOVE, CHOICE) else None
+        if refusal is not None:
+            log.warning("table %s: the bot's move %r is refused: %s (rule %s)", self.name, decision, say(refusal), refusal.rule)
+            return
+        self._decide(decision)
         self._commit()
 
     def _play_due(self) -> None:

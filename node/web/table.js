@@ -1,6 +1,6 @@
 // One table: who sits where, whose turn, the clock, the board, last moves, result, violations.
 import { board } from "./boards.js";
-import { fill, h, short } from "./dom.js";
+import { fill, h, language, short } from "./dom.js";
 import { generic } from "./generic.js";
 import { outcome, violationText } from "./words.js";
 
@@ -23,6 +23,18 @@ export function tablePage(app, lobbyId) {
     }
   }
 
+  // Why a move the board offers no button for (an unaffordable card, a card that does not follow,
+  // a cell already shot) cannot be played: the node's ``check``, in the page's language.
+  async function explain(move) {
+    const event = app.tables.get(lobbyId);
+    try {
+      const answer = await app.api.request("check", { table: event.table, move, lang: language() });
+      notice.textContent = answer.legal ? "" : answer.text;
+    } catch (error) {
+      notice.textContent = error.message;
+    }
+  }
+
   async function render() {
     const mine = ++sequence;
     const event = app.tables.get(lobbyId);
@@ -34,6 +46,7 @@ export function tablePage(app, lobbyId) {
       game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [], text: event.text,
       decision: event.decision, yourTurn: event.your_turn,
       send: event.your_turn && event.table && event.phase === "playing" ? send : null, state: memory.get(lobbyId), final: null,
+      explain: event.your_turn && event.table && event.phase === "playing" ? explain : null,
       repaint: render,
     };
     const renderer = await board(event.game, event.variant);

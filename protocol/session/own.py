@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fairtable.games.contract import Rng, RuleError
+from fairtable.games.contract import Refusal, Rng, RuleError
 from fairtable.protocol import codec
 from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair.errors import FairnessError
@@ -158,6 +158,15 @@ class OwnEnvelopes(SessionState):
         if slot is None or slot.seat != self.seat or not slot.resignable:
             raise NotYourTurn("resigning is possible in your own turn during play")
         return RESIGN, {}
+
+    def explain(self, move: Any) -> Refusal | None:
+        """Why this seat may not send ``move`` (or simultaneous choice) now, in the game's words,
+        or None when it may as far as this seat knows: the game's ``explain``, or its rule
+        ``<game>.turn`` while no move or choice of this seat is open. Raises :class:`CodecError`
+        for a value the wire cannot carry."""
+        if self.seat is None or self.decision_kind not in (MOVE, CHOICE):
+            return Refusal(f"{self.game.id}.turn", "turn")
+        return self.game.explain(self.state, self.seat, codec.decode(codec.encode(move)))
 
     def legal_moves(self) -> tuple[Any, ...]:
         """This seat's legal moves when its decision is due (else none): what a client may offer, as far as this seat's knowledge allows."""

@@ -15,7 +15,7 @@ from typing import Any
 
 import trio
 
-from fairtable.games import registry
+from fairtable.games import Refusal, registry
 from fairtable.games.contract import (
     Deal,
     Dealt,
@@ -184,6 +184,11 @@ class FakeNode:
         shown = fake.game.reveals(fake.state, move)
         fake.apply(Move(fake.seat, move, {h: fake.faces[h] for h in shown}))
         self._push([fake.update()] + fake.advance())
+
+    async def check(self, table: str, move: Any) -> Refusal | None:
+        await self._called("check", table, move)
+        fake = self._table(table)
+        return fake.game.explain(fake.state, fake.seat, move)
 
     async def resign(self, table: str) -> None:
         await self._called("resign", table)

@@ -34,8 +34,8 @@ export const centre = (cell, width) => [((cell % width) + 1.5) * CELL, (Math.flo
 
 // The cells of sea ``index`` as SVG: each cell's state as its class (sunk, hit, miss, water, else
 // what ``look(cell)`` says the viewer knows lies there, else unknown) with its mark, what ``extra``
-// adds, the salvo's cells to pick (unless ``salvo`` is false: an ability is being aimed) and ``targets``: cell -> { key, act }
-// (a move's data-move and what a click does). ``aimed`` is the line that names the cell under the
+// adds, the salvo's cells to pick (unless ``salvo`` is false: an ability is being aimed) and ``targets``: cell -> { key, act, move }
+// (a move's data-move, what a click does, the move); a cell already shot explains its refusal on a click. ``aimed`` is the line that names the cell under the
 // cursor, one line of fixed height, so the words never move the grid being clicked.
 export function seaCells(ctx, index, { look, extra = () => [], targets = new Map(), salvo = true }) {
   const view = ctx.view;
@@ -52,6 +52,8 @@ export function seaCells(ctx, index, { look, extra = () => [], targets = new Map
   const water = new Set(data.water);
   const shotAt = new Set(data.shots);
   const aimed = h("p", { class: "aim" }, "\u00a0");
+  // A cell already shot, clicked while shooting here: the game says why it is no target.
+  const shooting = ctx.explain && [...targets.values()].find((target) => target.move)?.move;
   const cells = [];
   for (let cell = 0; cell < width * height; cell++) {
     const [x, y] = centre(cell, width);
@@ -74,6 +76,8 @@ export function seaCells(ctx, index, { look, extra = () => [], targets = new Map
         class: "target", "data-move": target.key, "data-cell": cellName(cell, width),
         onclick: target.act, onmouseenter: () => { aimed.textContent = `${target.label || "aim"}: ${cellName(cell, width)}`; },
       }));
+    } else if (shooting && ["sunk", "hit", "miss", "water"].includes(kind)) {
+      cells.push(cellRect(cell, width, { class: "refused", "data-cell": cellName(cell, width), onclick: () => ctx.explain({ ...shooting, shoot: cell }) }));
     }
   }
   return { cells, aimed, owners, aiming: picks.size + targets.size > 0 };
@@ -110,7 +114,7 @@ export function shotTargets(ctx, index, owners) {
   const view = ctx.view;
   const me = view.seat;
   const shots = (ctx.legal || []).filter((move) => "shoot" in move && (move.target === undefined ? !owners.includes(me) : view.fleets[move.target].sea === index));
-  return new Map(ctx.send ? shots.map((move) => [move.shoot, { key: moveKey(move), act: () => ctx.send(move) }]) : []);
+  return new Map(ctx.send ? shots.map((move) => [move.shoot, { key: moveKey(move), act: () => ctx.send(move), move }]) : []);
 }
 
 // A salvo (three or more seats): a simultaneous choice with no listed moves; the seat picks its

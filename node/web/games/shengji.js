@@ -67,7 +67,15 @@ function hand(ctx, cards) {
     const matching = legal.filter((move) => within([...selected], handles(move)));
     const cardsShown = view.hand.map(({ handle, card: face }) => h("button", {
       class: `pick${selected.has(handle) ? " selected" : ""}`, "data-handle": handle,
-      onclick: () => { if (selected.has(handle)) selected.delete(handle); else selected.add(handle); paint(); },
+      onclick: () => {
+        if (selected.has(handle)) selected.delete(handle); else selected.add(handle);
+        paint();
+        // A single card no listed play lays (it does not follow): the game says why.
+        const follows = legal.filter((move) => "play" in move);
+        if (ctx.explain && follows.length && selected.size === 1 && !follows.some((move) => within([...selected], handles(move)))) {
+          ctx.explain({ play: handle });
+        }
+      },
     }, card(cards, face)));
     const label = (move) => {
       const kind = KINDS.find((k) => k in move) || Object.keys(move)[0];

@@ -71,7 +71,9 @@ function hand(ctx, cards) {
     const playable = legal.has(moveKey(play));
     return h("div", { class: `card ${colour}${playable ? " playable" : ""}`, "data-handle": handle },
       playable ? moveButton(ctx, play, cardFace(cards, card), { class: "face play", title: "play this card" })
-        : h("div", { class: "face" }, cardFace(cards, card)),
+        : ctx.explain ? h("button", { class: "face unplayable", title: "why this card cannot be played", onclick: () => ctx.explain(play) },
+          cardFace(cards, card))
+          : h("div", { class: "face" }, cardFace(cards, card)),
       legal.has(moveKey(discard)) ? moveButton(ctx, discard, "discard", { class: "discard" }) : null);
   });
   const title = view.phase === "discard" && ctx.yourTurn ? "Your hand: discard a card" : "Your hand";

@@ -39,10 +39,14 @@ async def test_requests_a_real_node_cannot_serve_get_typed_refusals(tmp_path, ca
         async with connect(f"ws://127.0.0.1:{ports[due]}/", None) as client, \
                 connect(f"ws://127.0.0.1:{ports[1 - due]}/", None) as other:
             handle_not_held = await refusal(client, "move", table=table, move={"play": 9999})
-            assert handle_not_held.code == "illegal" and "not one of this seat's legal moves" in str(handle_not_held)
+            assert handle_not_held.code == "illegal" and str(handle_not_held) == '{"play": 9999}: that card is not in your hand'
+            checked = await client.request("check", table=table, move={"play": 9999})
+            assert checked["legal"] is False and checked["refusal"]["rule"] == "towers.hand"
+            assert (await other.request("check", table=table, move={"play": 0}))["refusal"]["rule"] == "towers.turn"
             assert (await refusal(client, "move", table=table, move="nonsense")).code == "illegal"
             assert (await refusal(other, "move", table=table, move={"play": 0})).code == "illegal"
             legal = next(iter(nodes[due].tables.values())).update().legal_moves[0]
+            assert (await client.request("check", table=table, move=legal))["legal"] is True
             assert (await client.request("move", table=table, move=legal))["ok"]
             assert (await client.request("transcript", table=table))["transcript"]
         nursery.cancel_scope.cancel()

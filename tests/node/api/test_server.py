@@ -117,6 +117,34 @@ async def test_start_move_resign_transcript_and_pushed_updates(url, fake):
         assert base64.b64decode(transcript, validate=True) == await fake.transcript(event["table"])
 
 
+async def test_check_answers_legal_or_the_games_refusal_in_the_language_asked_for(url, fake):
+    async with connect(url, None) as client:
+        await client.request("subscribe")
+        lobby = (await client.request("host", game="towers"))["lobby"]
+        await client.request("start", lobby_id=lobby["lobby_id"])
+        event = await next_table_event(client)
+        while not event["legal_moves"]:
+            event = await next_table_event(client)
+        table, hand, legal = event["table"], event["view"]["hand"], event["legal_moves"]
+        assert (await client.request("check", table=table, move=legal[0]))["legal"] is True
+        unaffordable = next(entry for entry in hand if {"play": entry["handle"]} not in legal)
+        answer = await client.request("check", table=table, move={"play": unaffordable["handle"]})
+        assert answer["legal"] is False and answer["refusal"]["rule"] == "towers.cost"
+        params = answer["refusal"]["params"]
+        assert params["card"] == f"towers.cards.{unaffordable['card']}" and params["have"] < params["cost"]
+        assert re.fullmatch(rf".+ costs {params['cost']} {params['resource']}; you have {params['have']}", answer["text"])
+        original = await client.request("check", table=table, move={"play": unaffordable["handle"]}, lang="orig")
+        assert original["refusal"] == answer["refusal"] and original["text"] != answer["text"]
+        stranger = await client.request("check", table=table, move={"play": 10**6})
+        assert stranger["refusal"]["rule"] == "towers.hand" and stranger["text"] == "that card is not in your hand"
+        with pytest.raises(ApiError) as refused:
+            await client.request("check", table=table, move=legal[0], lang="fr")
+        assert refused.value.code == "bad_request"
+        with pytest.raises(ApiError) as illegal:
+            await client.request("move", table=table, move={"play": unaffordable["handle"]})
+        assert illegal.value.code == ILLEGAL
+
+
 async def test_join_and_a_late_subscriber_gets_the_current_state_first(url, fake):
     async with connect(url, None) as client:
         lobby = (await client.request("join", peer=PEER, lobby_id="far1"))["lobby"]

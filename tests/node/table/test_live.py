@@ -1,6 +1,8 @@
 """The node's table logic without a network: timers (on a mock clock), absence, forks, equivocation, journal."""
 
+import logging
 import os
+import re
 
 import pytest
 import trio
@@ -374,3 +376,32 @@ async def test_a_fork_that_changes_a_finished_tables_end_withdraws_it_and_writes
     settle([claimant, late])
     assert claimant.update().phase == "finished" and claimant.saved
     assert path.read_bytes() == claimant.transcript_bytes() and verify(load(path.read_bytes())).result.reason == "disputed"
+
+
+class Overreaching:
+    """Plays, once, a card of its hand it cannot afford (as a buggy bot might); else asks ``bot``."""
+
+    def __init__(self, bot) -> None:
+        self.bot, self.tried = bot, []
+
+    def choose(self, game, state, seat):
+        legal = game.legal_moves(state, seat)
+        unaffordable = [handle for handle in state.hands[seat] if {"play": handle} not in legal]
+        if unaffordable and not self.tried and not state.must_discard:
+            self.tried.append(unaffordable[0])
+            return {"play": unaffordable[0]}
+        return self.bot.choose(game, state, seat)
+
+
+async def test_a_bots_move_the_rules_refuse_is_logged_in_the_games_words_and_not_sent(tmp_path, autojump_clock, caplog):
+    genesis = signed_genesis("towers", 2, {"turn_seconds": 5})
+    tables = [live_table(tmp_path, genesis, seat) for seat in range(2)]
+    tables[0].bot = bot = Overreaching(tables[0].bot)
+    with caplog.at_level(logging.WARNING, logger="fairtable.node"):
+        await wire(tables)
+    assert bot.tried, "seat 0 never held a card it could not afford"
+    refused = {"play": bot.tried[0]}
+    assert re.search(rf"the bot's move {re.escape(repr(refused))} is refused: .+ costs \d+ (ore|mana|soldiers); you have \d+ "
+                     r"\(rule towers\.cost\)", caplog.text), caplog.text
+    assert tables[0].session.result is not None  # the seat went on (its bot asked again, or the timer played)
+    assert tables[0].envelopes == tables[1].envelopes and verify(load((tables[0].files.dir / "transcript.ftt").read_bytes())).valid

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -19,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from fairtable.games import registry
+from fairtable.games import LANGUAGES, catalogue, registry
 from fairtable.games.bots import RandomBot
 from fairtable.games.contract import Game
 from fairtable.games.texts import original_words
@@ -222,19 +223,34 @@ def play(pages: list[Page], choose: Callable[[Page], str | None], game: str, rel
                 clicks += 1
 
 
+def explain(page: Page, css: str, explained: list[str]) -> None:
+    """Click what ``css`` finds and keep the reason the page shows; a page drawn before the turn
+    passed gets "it is not your turn" (or nothing to wait for), kept only as a retry."""
+    page.driver.execute_script("document.getElementById('notice').textContent = ''")
+    page.press(css)
+    said = page.wait(lambda: page.text("#notice"), f"{page.name}: the reason for {css}")
+    if "turn" not in said and "wait" not in said:
+        explained.append(said)
+
+
 def test_two_players_play_a_whole_towers_game_by_clicking(pages):
     alice, bob = pages
     lobby = join_by_invite(alice, bob, "towers")
     start(alice, bob, lobby)
     alice.screenshot("towers-start")
 
+    explained: list[str] = []
+
     def card(page: Page) -> str | None:
         if not page.all("#turn.yours"):
             return None
+        if not explained and page.all("button.unplayable"):  # a card it cannot afford: the click says why, sends nothing
+            explain(page, "button.unplayable", explained)
         return next((css for css in ("button.play:not([disabled])", "button.discard:not([disabled])") if page.all(css)), None)
 
     alice.wait(lambda: any(page.text("#clock").endswith(" s") for page in pages), "the turn timer on the page whose turn it is")
     play(pages, card, "towers", reload_after=5)
+    assert explained and re.fullmatch(r".+ costs \d+ (ore|mana|soldiers); you have \d+", explained[0]), explained
     results = sorted(page.text("#result").split(" ")[1] for page in pages)
     assert results == ["lost", "won"], results
     for page in pages:
@@ -306,13 +322,19 @@ def test_two_players_play_a_whole_zeeslag_game_by_clicking(pages, served):
     theirs = bob.cells('.sea-panel[data-seat="1"] rect.cell.ship')
     misses = [f"{row}{column}" for row in "ABCDEFGHIJ" for column in range(1, 11) if f"{row}{column}" not in own]
 
+    explained: list[str] = []
+
     def shot(page: Page) -> str | None:
         targets = set(page.cells("rect.target"))
+        if targets and not explained and page.all("rect.refused"):  # a cell already shot: the click says why, sends nothing
+            explain(page, "rect.refused", explained)
         aims = theirs if page is alice else misses
         wanted = next((cell for cell in aims if cell in targets), None)
         return None if wanted is None else f'rect.target[data-cell="{wanted}"]'
 
     play(pages, shot, "zeeslag")
+    said = [re.escape(catalogue(language)["refusal.zeeslag.target:shot"]).replace(re.escape("{cell}"), r"[A-J]\d+") for language in LANGUAGES]
+    assert explained and any(re.fullmatch(words, explained[0]) for words in said), explained  # in the page's language, whichever
     assert alice.text("#result").startswith("You won") and bob.text("#result").startswith("You lost")
     for page in pages:
         page.screenshot("zeeslag")

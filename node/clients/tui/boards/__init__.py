@@ -73,6 +73,17 @@ class Board(Static, can_focus=True):
         too large to list (a salvo), what the game's renderer reads (``parse_move``)."""
         return pick(update, text) or typed_by_game(update, text)
 
+    def meant(self, update: dict, text: str) -> Any | None:
+        """The move ``text`` names when :meth:`typed` found none of the legal moves in it (a card
+        that cannot be played now), so the screen asks the node why; None when it names none."""
+        return None
+
+    def hint(self, update: dict) -> str | None:
+        """What may be typed, said when the typed text names no move: by default a listed move's
+        number or last word (None when nothing is to decide)."""
+        moves = len(update.get("legal_moves") or ())
+        return f"1..{moves}, or a move's last word" if moves else None
+
     def letter(self, key: str) -> bool:
         """Act on a one-letter command (``a``: at random, ``x``: discard, ``p``: pass) typed
         alone and sent with Enter; False for a letter this board has no command for. Letters

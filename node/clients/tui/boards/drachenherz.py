@@ -76,6 +76,15 @@ class DrachenherzBoard(Board):
             return move
         return pick(update, text)
 
+    def meant(self, update: dict, text: str) -> Any | None:
+        """A hand card's number that makes no play now: that card laid alone, for the node to explain."""
+        hand, text = self.hand(), text.strip()
+        return {"play": [hand[int(text) - 1]["handle"]]} if text.isdecimal() and 1 <= int(text) <= len(hand) else None
+
+    def hint(self, update: dict) -> str | None:
+        size = len(self.hand())
+        return f"a card's number 1..{size}, or a play's code" if update.get("legal_moves") and size else None
+
     def on_key(self, event: events.Key) -> None:
         if not self.current or self.current.get("view") is None:
             return

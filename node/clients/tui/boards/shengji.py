@@ -29,6 +29,21 @@ def handles_of(move: Any) -> frozenset[int] | None:
     return None
 
 
+CODES = frozenset(card.code for card in CARDS)
+
+
+def read_codes(text: str) -> list[str]:
+    """Card codes typed together (``HKHK``, ``h10 c4``), or [] when the text is not only codes."""
+    typed, found = "".join(text.split()).upper(), []
+    while typed:
+        size = next((size for size in (3, 2) if typed[:size] in CODES), None)
+        if size is None:
+            return []
+        found.append(typed[:size])
+        typed = typed[size:]
+    return found
+
+
 class ShengjiBoard(Board):
     game = "shengji"
 
@@ -45,6 +60,23 @@ class ShengjiBoard(Board):
         faces = {entry["handle"]: entry["card"] for entry in self.hand()}
         moves = moves_laying(self.current.get("legal_moves") or (), handles, handles_of, faces.get)
         return moves[0] if moves else None
+
+    def meant(self, update: dict, text: str) -> Any | None:
+        """Cards of the hand typed by their codes (``C4``, ``HKHK``) that make no move now: the move
+        they would be, for the node to explain (a card that does not follow, say)."""
+        kinds = [kind for kind in KINDS if any(isinstance(move, dict) and kind in move for move in update.get("legal_moves") or ())]
+        codes = read_codes(text)
+        if len(kinds) != 1 or not codes:
+            return None
+        handles: list[int] = []
+        for wanted in codes:
+            found = next((entry["handle"] for entry in self.hand() if entry["handle"] not in handles and entry["card"] is not None
+                          and code(entry["card"]) == wanted), None)
+            if found is None:
+                return None
+            handles.append(found)
+        single = kinds[0] in ("play", "bury")
+        return None if single and len(handles) > 1 else {kinds[0]: handles[0] if single else sorted(handles)}
 
     def on_key(self, event: events.Key) -> None:
         hand = self.hand()

@@ -12,7 +12,7 @@ from textual import events
 
 from fairtable.games import named
 from fairtable.games.towers import BATTLEFIELDS, CARDS, PRODUCERS, RESOURCES, effect_text
-from fairtable.node.clients.tui.boards import Board, Refused, wrapped
+from fairtable.node.clients.tui.boards import Board, wrapped
 
 NAME_WIDTH = 30
 ROWS = (("Tower", "tower", None), ("Wall", "wall", None)) + tuple(
@@ -38,26 +38,36 @@ class TowersBoard(Board):
         return list((self.current.get("view") or {}).get("hand") or [])
 
     def move_for(self, index: int, kind: str) -> Any | None:
-        hand = self.hand()
-        if not 0 <= index < len(hand):
-            return None
-        move = {kind: hand[index]["handle"]}
+        move = self.named_move(index, kind)
         return move if move in (self.current.get("legal_moves") or []) else None
 
-    def typed(self, update: dict, text: str) -> Any | None:
+    def named_move(self, index: int, kind: str) -> Any | None:
+        """The ``kind`` move of hand card ``index``, legal or not."""
+        hand = self.hand()
+        return {kind: hand[index]["handle"]} if 0 <= index < len(hand) else None
+
+    def reading(self, text: str) -> tuple[int, str] | None:
+        """The hand card (its index) and the kind of move ``text`` names: ``3``, ``p3``, ``d3`` or a card's name."""
         text = text.strip().lower()
         kind = "discard" if text[:1] == "d" and text[1:].isdecimal() else "play"
         number = text[1:] if kind == "discard" or text[:1] == "p" else text
         if number.isdecimal():
-            return self.move_for(int(number) - 1, kind)
+            return int(number) - 1, kind
         named = [index for index, entry in enumerate(self.hand())
                  if entry["card"] is not None and text in (CARDS[entry["card"]].name_en.lower(), CARDS[entry["card"]].name.lower())]
-        if len(named) != 1:
-            return None
-        move = self.move_for(named[0], "play")
-        if move is None and self.move_for(named[0], "discard") is not None:
-            raise Refused(f"{CARDS[self.hand()[named[0]]['card']].name_en} cannot be played now; d{named[0] + 1} discards it")
-        return move
+        return (named[0], "play") if len(named) == 1 else None
+
+    def typed(self, update: dict, text: str) -> Any | None:
+        read = self.reading(text)
+        return None if read is None else self.move_for(*read)
+
+    def hint(self, update: dict) -> str | None:
+        size = len(self.hand())
+        return f"a card's number 1..{size} or name plays it, d and its number discards it" if update.get("legal_moves") and size else None
+
+    def meant(self, update: dict, text: str) -> Any | None:
+        read = self.reading(text)
+        return None if read is None else self.named_move(*read)
 
     def letter(self, key: str) -> bool:
         move = self.move_for(self.cursor, "discard") if key == "x" else None

@@ -180,6 +180,17 @@ class ZeeslagBoard(Board):
                 return move
         return None
 
+    def meant(self, update: dict, text: str) -> Any | None:
+        """A typed cell that is no target now (already shot): the shot at it, for the node to explain."""
+        aimed = next((move for move in update.get("legal_moves") or () if isinstance(move, dict) and "shoot" in move
+                      and move.get("target", self.aimed_at()) == self.aimed_at()), None)
+        if aimed is None or self.placing():
+            return None
+        try:
+            return {**aimed, "shoot": self.grid().parse(text)}
+        except ValueError:
+            return None
+
     # ------------------------------------------------------------------ keys
 
     def on_key(self, event: events.Key) -> None:

@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Input, Static
 
+from fairtable.games import Refusal, say
 from fairtable.node.clients.tui.boards import Board, Refused, board_for, move_hint
 from fairtable.node.clients.tui.screens.common import BaseScreen
 from fairtable.node.clients.tui.screens.dialogs import Confirm, Help
@@ -114,12 +115,25 @@ class TableScreen(BaseScreen):
         except Refused as exc:
             self.say(str(exc))
             return
-        if move is None:
-            moves, hint = len(self.update_.get("legal_moves") or ()), move_hint(self.update_)
-            why = f"{hint}" if hint else f"1..{moves}, or a move's last word" if moves else None
+        meant = self.board.meant(self.update_, text) if move is None else None
+        if meant is not None and self.update_.get("table") is not None:
+            self.run_worker(self.explain(meant))
+        elif move is None:
+            why = move_hint(self.update_) or self.board.hint(self.update_)
             self.say(f"{text!r} is none of your moves now" + (f" ({why})" if why else ": it is not your turn"))
         else:
             self.send(move)
+
+    async def explain(self, move: Any) -> None:
+        """Ask the node why ``move``, which the player named but is not listed, cannot be played:
+        say the game's words, or send it when the rules take it after all."""
+        answer = await self.ask("check", table=self.update_["table"], move=move)
+        if answer is None:
+            return
+        if answer["legal"]:
+            self.send(move)
+        else:
+            self.say(say(Refusal(**answer["refusal"])))
 
     def on_key(self, event: events.Key) -> None:
         """A printable key the board did not take starts typing a move."""

@@ -44,3 +44,32 @@ def test_results_in_words_name_the_winning_team():
 def test_results_in_words_end_with_the_final_score_when_the_game_keeps_one():
     update = {"seat": 0, "seats": ["alice", "bob"], "result": {"winners": [1], "reason": "rounds", "scores": [1, 2]}}
     assert outcome(update).endswith(" Final score: you 1, bob 2.")
+
+
+def test_a_typed_card_no_move_lays_is_read_as_the_move_it_would_be_for_the_node_to_explain():
+    from fairtable.games.shengji import CARDS
+    from fairtable.node.clients.tui.boards.shengji import ShengjiBoard
+
+    def reneging(game, state) -> bool:
+        legal = game.legal_moves(state, 0)
+        return bool(state.trick) and any({"play": handle} not in legal for handle in state.hands[0])
+
+    update = table_at("shengji", "standard", 4, seed=3, where=reneging, turn_seconds=0, deals=1)
+    board = ShengjiBoard()
+    board.current = update
+    wrong = next(entry for entry in update["view"]["hand"]
+                 if not any(CARDS[other["card"]].code == CARDS[entry["card"]].code and {"play": other["handle"]} in update["legal_moves"]
+                            for other in update["view"]["hand"]))
+    typed = CARDS[wrong["card"]].code.lower()
+    assert pick(update, typed) is None and board.meant(update, typed) == {"play": wrong["handle"]}
+    assert board.meant(update, "zz") is None and board.meant(update, typed * 2) is None  # one card follows at a time
+
+
+def test_the_hint_for_a_typed_nonsense_counts_what_the_board_numbers():
+    from fairtable.node.clients.tui.boards.towers import TowersBoard
+
+    update = table_at("towers", "normal", 2, seed=1)
+    board = TowersBoard()
+    board.current = update
+    assert board.hint(update) == "a card's number 1..6 or name plays it, d and its number discards it"
+    assert GenericBoard().hint(update) == f"1..{len(update['legal_moves'])}, or a move's last word"

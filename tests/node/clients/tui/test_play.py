@@ -121,6 +121,11 @@ def test_zeeslag_fleet_placed_by_hand_with_rotation_then_shots_by_cursor_and_by_
             await my_turn(app, pilot)
             await pilot.press("j", "1", "0", "enter")  # typed
             await until(pilot, lambda: any(s["cell"] == 99 and s["seat"] == 0 for s in table(app)["view"]["recent"]), "the shot at J10")
+            await my_turn(app, pilot)
+            shots = len(table(app)["view"]["recent"])
+            await pilot.press("j", "1", "0", "enter")  # typed again: the game's words, nothing sent
+            await until(pilot, lambda: "that cell (J10) was already shot" in screen_text(app), "the refusal in words")
+            assert "none of your moves" not in screen_text(app) and len(table(app)["view"]["recent"]) == shots
 
     run(tmp_path, 2, body)
 
