@@ -71,6 +71,7 @@ from fairtable.games.contract import (
 )
 from fairtable.games.lang import LANGUAGES, counted, named, speaking, term
 from fairtable.games.options import Choice, Flag, Integer, Option
+from fairtable.games.people import YOU, distinct, player, players, seated
 from fairtable.games.referee import Played
 from fairtable.games.requests import REQUESTS, RequestKind
 from fairtable.games.results import describe
@@ -80,6 +81,7 @@ from fairtable.games.texts import catalogue
 __all__ = [
     "ABSENT",
     "LANGUAGES",
+    "YOU",
     "NO_FACES",
     "PUBLIC_VALUES",
     "REQUESTS",
@@ -137,11 +139,15 @@ __all__ = [
     "catalogue",
     "counted",
     "describe",
+    "distinct",
     "heuristic",
     "named",
+    "player",
+    "players",
     "random_bot",
     "referee",
     "registry",
+    "seated",
     "speaking",
     "term",
 ]

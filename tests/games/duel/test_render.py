@@ -46,7 +46,7 @@ def test_a_duel_on_the_table_reads_in_words():
         if state.step == "defend":
             break
     text = render.render(GAME.view(state, state.defender))
-    assert "On the table: enemy attacks you with" in text and "Your turn: defend." in text and "Your hand:" in text
+    assert "On the table: seat 0 attacks you with" in text and "Your turn: defend." in text and "Your hand:" in text
     view = GAME.view(state, state.defender)
     line = render.move_line(view, GAME.legal_moves(state, state.defender)[0])
     assert line.startswith("defend with ") and " against " in line
