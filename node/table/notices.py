@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairtable.games import player
+from fairtable.games import YOU, player
 from fairtable.protocol import Envelope
 from fairtable.protocol.session import ABSENT, CHOICE, MOVE, RESIGN
 
@@ -55,6 +55,11 @@ def _by_timer(envelope: Envelope) -> bool:
     return envelope.kind == CHOICE and body.get("default") is True
 
 
+def _opening(who: str) -> str:
+    """``who`` at the start of a sentence: ``You``, or a name as its player wrote it."""
+    return "You" if who == YOU else who
+
+
 def from_chain(envelopes: Iterable[Envelope], me: int | None, names: Sequence[str]) -> list[Notice]:
     """The notices the chain itself holds, in chain order, in words for seat ``me``."""
     notices = []
@@ -62,10 +67,10 @@ def from_chain(envelopes: Iterable[Envelope], me: int | None, names: Sequence[st
         seat, index = envelope.seat, envelope.seq
         who = player(seat, me, names)
         if envelope.kind == RESIGN:
-            notices.append(Notice(RESIGNED, seat, index, f"{who.capitalize()} resigned."))
+            notices.append(Notice(RESIGNED, seat, index, f"{_opening(who)} resigned."))
         elif envelope.kind == ABSENT and isinstance(envelope.body, Mapping) and isinstance(envelope.body.get("seat"), int):
             absent = envelope.body["seat"]
-            notices.append(Notice(CLAIMED, absent, index, f"{player(absent, me, names).capitalize()} stopped answering: "
+            notices.append(Notice(CLAIMED, absent, index, f"{_opening(player(absent, me, names))} stopped answering: "
                                                           f"{who} declared {'you' if absent == me else 'them'} absent."))
         elif _by_timer(envelope):
             whose = "Your" if seat == me else f"{who}'s"
