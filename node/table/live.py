@@ -30,7 +30,7 @@ from typing import Any
 
 import trio
 
-from fairtable.games import Bot, bots, describe, player, registry, seated
+from fairtable.games import Bot, bots, describe, distinct, player, registry, seated
 from fairtable.node.service import TableUpdate
 from fairtable.node.table import notices
 from fairtable.node.table.journal import Journal, JournalError, TableFiles
@@ -227,7 +227,7 @@ class LiveTable:
             move_texts = () if renderer is None else tuple(renderer.move_line(view, move) for move in legal)
         return TableUpdate(
             lobby_id=self.lobby, table=self.table_id.hex(), game=genesis.game, variant=genesis.variant,
-            seat=self.seat, seats=self.names, fingerprints=tuple(seat.key.fingerprint for seat in genesis.seats),
+            seat=self.seat, seats=distinct(self.names), fingerprints=tuple(seat.key.fingerprint for seat in genesis.seats),
             phase="finished" if self.finished else "playing", view=view,
             legal_moves=legal, your_turn=session.awaiting_decision() and self.stalled is None,
             deadline=self.deadline(), decision=session.decision_kind,

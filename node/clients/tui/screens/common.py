@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from textual.screen import Screen
 from textual.widgets import Static
 
-from fairtable.games import distinct, player
+from fairtable.games import player
 from fairtable.games import players as seats_in_words
 from fairtable.node.clients.apiclient import ApiError
 
@@ -56,7 +56,7 @@ def who_is_who(update: dict) -> str:
     """Each player's name and key fingerprint, ``you`` marked: what a person compares to be sure."""
     names, prints = list(update.get("seats") or ()), list(update.get("fingerprints") or ())
     return " │ ".join(f"{name}{' (you)' if index == update.get('seat') else ''} {prints[index] if index < len(prints) else ''}".rstrip()
-                      for index, name in enumerate(distinct(names)))
+                      for index, name in enumerate(names))
 
 
 def culprit(update: dict, violation: dict) -> str:
