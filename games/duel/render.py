@@ -15,6 +15,8 @@ from fairtable.games.lang import named, term
 from fairtable.games.people import player
 
 LABEL, COLUMN = 14, 10
+WIDTH = 80
+"""The widest line of a board."""
 SHOWN_DUELS = 4
 
 
@@ -152,7 +154,8 @@ def _status(view: dict, names: list[str]) -> str:
     if result is not None:
         winners = result["winners"]
         who = "a draw" if not winners else " and ".join(names[w] for w in winners) + " won"
-        return f"Match over ({result['reason']}): {who}."
+        points = "-".join(str(player["points"]) for player in view["players"])
+        return f"Match over ({result['reason']}, points {points}): {who}."[:WIDTH]
     step = view["step"]
     if step in ("order", "start", "dice"):
         return "Drawing who begins."

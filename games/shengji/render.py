@@ -80,8 +80,8 @@ def render(view: dict) -> str:
     ]
     if view["dealer"] is not None:
         attackers = view["attackers"]
-        lines.append(f"Dealer {_name(view, view['dealer'])}; attackers {attackers}+{attackers + 2}: {view['points'][attackers]} "
-                     f"points (80 take over), {counted('trick', view['tricks'])}")
+        lines.append((f"Dealer {_name(view, view['dealer'])}; {player(attackers, view['seat'])} and {player(attackers + 2, view['seat'])} "
+                      f"attack: {view['points'][attackers]} points, 80 take over, {counted('trick', view['tricks'])}")[:WIDTH])
     counts = ", ".join(f"{_name(view, seat)} {count}" for seat, count in enumerate(view["cards"]))
     lines.append(f"Cards: {counts}")
     if isinstance(view["kitty"], list) and view["step"] in ("kitty", "trump", "bury"):

@@ -21,10 +21,11 @@ export function outcome(result, seat, names) {
   return winners.includes(seat) ? `You won${why}` : `You lost${why}: ${others} won`;
 }
 
-// The final score by name, e.g. "you 3, bob 5"; null for a game that keeps none.
+// The final score by name, e.g. "you 3, bob 5"; null for a game that keeps none or whose scores are
+// not one per seat (duel's: its board's game-over line says them).
 export function scoreText(result, seat, names) {
   const scores = (result && result.scores) || [];
-  return scores.length ? scores.map((points, index) => `${seatName(index, seat, names)} ${points}`).join(", ") : null;
+  return scores.length && scores.length === names.length ? scores.map((points, index) => `${seatName(index, seat, names)} ${points}`).join(", ") : null;
 }
 
 export function violationText(violation, names) {

@@ -360,11 +360,11 @@ def test_the_viewer_steps_to_a_planted_violation_and_shows_every_hand(pages, tmp
         clicks += 1
         alice.wait(lambda: f"step {clicks + 1} of" in alice.text("#replay-position"), "the next step")
     assert f"envelope {cheat.index})" in alice.text("#replay-position")
-    names = [option.text.removeprefix("as ") for option in alice.all("#replay-perspective option")][2:]
-    assert f"VIOLATION at envelope {cheat.index}: {names[cheat.seat]} broke {cheat.rule}" in alice.text("#replay-violation")
+    cheater = alice.text(f'#replay-perspective option[value="seat-{cheat.seat}"]').removeprefix("as ")  # by name
+    assert f"VIOLATION at envelope {cheat.index}: {cheater} broke {cheat.rule}" in alice.text("#replay-violation")
     alice.press("#replay-prev")
     alice.wait(lambda: not alice.text("#replay-violation"), "the step before the violation")
-    assert alice.text("#replay-text").startswith(f"{cheat.moves}. {names[cheat.seat]}: ")
+    assert alice.text("#replay-text").startswith(f"{cheat.moves}. bot-")  # a move, by its player's name
     alice.press("#replay-next")
     Select(alice.one("#replay-perspective")).select_by_value("all")
     alice.wait(lambda: len(alice.all("#replay-board .hand-area")) == 2, "both hands")

@@ -24,7 +24,9 @@ def outcome(update: dict) -> str:
                     tuple(tuple(team) for team in value.get("teams") or ()))
     seat, names = update.get("seat"), list(update.get("seats") or ())
     said = "A draw" if not result.winners else "You won" if seat in result.winners else "You lost"
-    score = ", ".join(f"{player(index, seat, names)} {points}" for index, points in enumerate(result.scores))
+    # a score per seat is said by name; a game whose scores have another layout (duel) says them on its board
+    per_seat = len(result.scores) == len(names)
+    score = ", ".join(f"{player(index, seat, names)} {points}" for index, points in enumerate(result.scores)) if per_seat else ""
     return f"{said}. {describe(result, names)}." + (f" Final score: {score}." if score else "")
 
 

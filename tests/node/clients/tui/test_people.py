@@ -49,11 +49,11 @@ def test_players_are_named_the_log_is_said_and_fingerprints_come_on_demand():
 
 
 def test_the_final_screen_names_the_winner_the_score_the_log_and_the_final_board_and_says_what_it_waits_for():
-    playing = table_at("duel", "1v1", 2, 5)
+    playing = table_at("drachenherz", "standard", 2, 5)
     result = {"winners": [1], "reason": "forfeit: resigned", "scores": [1, 2], "losers": [0], "teams": []}
     resigned = {"index": 60, "kind": "resigned", "seat": 0, "text": "You resigned."}
     over = {**playing, "result": result, "your_turn": False, "legal_moves": [], "decision": None, "log": [resigned],
-            "text": "Duel 1v1: round 3 of 3\nMatch over (forfeit: resigned): bob won."}
+            "text": "Drachenherz: game 2 of 2, totals 1-2\nOver (forfeit: resigned, 1-2): bob won"}
 
     async def body() -> None:
         async with table_screen(over) as (app, pilot):
@@ -62,7 +62,7 @@ def test_the_final_screen_names_the_winner_the_score_the_log_and_the_final_board
             assert "You lost. bob won: the other side resigned. Final score: you 1, bob 2." in final
             assert "Waiting for every seat to reveal its seed" in final  # what it waits for, not a silent screen
             assert "The table's log:\nYou resigned." in final
-            assert "The final board:\nDuel 1v1: round 3 of 3\nMatch over (forfeit: resigned): bob won." in final
+            assert "The final board:\nDrachenherz: game 2 of 2, totals 1-2\nOver (forfeit: resigned, 1-2): bob won" in final
             assert isinstance(app.screen, FinalScreen) and not app.screen.checked
 
     asyncio.run(body())
