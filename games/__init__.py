@@ -81,10 +81,10 @@ from fairtable.games.texts import catalogue
 __all__ = [
     "ABSENT",
     "LANGUAGES",
-    "YOU",
     "NO_FACES",
     "PUBLIC_VALUES",
     "REQUESTS",
+    "YOU",
     "Bot",
     "BotFactory",
     "Choice",

@@ -135,7 +135,8 @@ def _status(view: dict) -> str:
     result = view["result"]
     if result is not None:
         winners = result["winners"]
-        return f"Match over ({result['reason']}): " + ("nobody won" if not winners else f"{_name(view, winners[0])} and {_name(view, winners[0] + 2)} won")
+        who = "nobody won" if not winners else f"{_name(view, winners[0])} and {_name(view, winners[0] + 2)} won"
+        return f"Match over ({result['reason']}): {who}"
     deal = view["deal_result"]
     if deal is not None:
         return f"Deal over: {deal['reason']}"

@@ -37,8 +37,8 @@ from fairtable.node.table.journal import Journal, JournalError, TableFiles
 from fairtable.node.table.notices import Notice
 from fairtable.protocol import Envelope, PublicKey, SecretKey, SignedGenesis, TranscriptFile, dump
 from fairtable.protocol.session import (
-    DEFAULT,
     CHOICE,
+    DEFAULT,
     FORCED,
     MOVE,
     Offered,

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from fairtable.games import Result, describe, player
-from fairtable.node.clients.tui.screens.common import BaseScreen, log_lines, short_table
+from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, short_table
 from fairtable.protocol import ProtocolError
 from fairtable.protocol.session import verify_chunks
 
@@ -38,8 +38,7 @@ def verdict_of(data: bytes, names: list[str]) -> list[str]:
         return [f"The transcript cannot be read: {exc}"]
     return ([f"Transcript verified: every move, shuffle and hidden answer checked ({report.envelopes} messages): "
              + ("VALID." if report.valid else "VIOLATIONS FOUND:")]
-            + [f"  message {v.index}: {player(v.seat, None, names) if v.seat is not None else 'one of ' + ', '.join(player(s, None, names) for s in v.suspects)}"
-               f" broke {v.rule}: {v.detail}" for v in report.violations])
+            + [f"  message {v.index}: {culprit({'seats': names}, v.to_value())} broke {v.rule}: {v.detail}" for v in report.violations])
 
 
 class FinalScreen(BaseScreen):
