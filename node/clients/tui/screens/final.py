@@ -81,7 +81,7 @@ class FinalScreen(BaseScreen):
     def draw(self, update: dict) -> None:
         """Outcome and score, the verdict (or what it waits for), the log's last lines, the final board."""
         if update["phase"] != "finished":
-            verdict = ["Waiting for every seat to reveal its seed (after a resignation or a claim the table first",
+            verdict = ["Waiting for every seat to reveal its seed (after a resignation or a claim the table first "
                        "waits a grace for a late message); then this client checks the whole game."]
         else:
             verdict = self.verdict or ["Checking the transcript: every shuffle, move and hidden answer (a long game takes a while)…"]
