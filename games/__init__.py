@@ -72,6 +72,7 @@ from fairtable.games.contract import (
 )
 from fairtable.games.lang import ENGLISH, LANGUAGES, counted, named, speaking, term
 from fairtable.games.options import Choice, Flag, Integer, Option
+from fairtable.games.people import YOU, distinct, player, players, seated
 from fairtable.games.referee import Played
 from fairtable.games.requests import REQUESTS, RequestKind
 from fairtable.games.results import describe
@@ -85,6 +86,7 @@ __all__ = [
     "NO_FACES",
     "PUBLIC_VALUES",
     "REQUESTS",
+    "YOU",
     "Bot",
     "BotFactory",
     "Choice",
@@ -140,12 +142,16 @@ __all__ = [
     "catalogue",
     "counted",
     "describe",
+    "distinct",
     "heuristic",
     "named",
+    "player",
+    "players",
     "random_bot",
     "referee",
     "registry",
     "say",
+    "seated",
     "speaking",
     "term",
 ]

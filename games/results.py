@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from fairtable.games import registry
 from fairtable.games.contract import Result
+from fairtable.games.people import players
 
 COMMON_REASONS: Mapping[str, str] = {
     "timeouts": "the other side let its timer run out too often",
@@ -35,14 +36,15 @@ def reason_words(reason: str, game: str | None = None) -> str:
 
 
 def describe(result: Result | None, names: Sequence[str] = (), game: str | None = None) -> str:
-    """E.g. ``seat 0 (alice) won: enemy tower destroyed``; ``team 1: seat 1 (bob), seat 3 (dan) won: sunk`` when the
-    game has teams; ``a draw: ...``; ``no result`` for a table not over."""
+    """E.g. ``alice won: enemy tower destroyed``; ``team 1: bob and dan won: sunk`` when the game has
+    teams; ``a draw: ...``; ``no result`` for a table not over. Players are named by ``names``
+    (the genesis's; see :mod:`~fairtable.games.people`), else as :func:`~fairtable.games.people.seated` set them."""
     if result is None:
         return "no result"
     words = reason_words(result.reason, game)
     if not result.winners:
         return f"a draw ({words})" if result.reason != "disputed" else "no winner: the game was disputed"
-    who = ", ".join(f"seat {seat} ({names[seat]})" if seat < len(names) else f"seat {seat}" for seat in result.winners)
+    who = players(result.winners, None, names or None)
     if result.winning_teams:
         who = f"team {', '.join(map(str, result.winning_teams))}: {who}"
     return f"{who} won: {words}"

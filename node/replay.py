@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games import Chosen, DealStarted, Event, Forfeit, Game, Move, Revealed, describe
+from fairtable.games import Chosen, DealStarted, Event, Forfeit, Game, Move, Revealed, describe, player, seated
 from fairtable.node.api.jsonvalues import jsonable
 from fairtable.protocol import Envelope, ProtocolError, TranscriptFile
 from fairtable.protocol.session import (
@@ -128,10 +128,11 @@ def replay(file: TranscriptFile, broken: ProtocolError | None = None) -> Replay:
     session = TableSession(genesis, seeds=reveals.all_seeds(file.seeds), compositions=reveals.compositions)
     options = dict(session.game.options_of(session.state))
     story = _Story(session, names, {violation.index for violation in report.violations})
-    for envelope in file.transcript.envelopes:
-        if not story.add(envelope):
-            break
-    steps = story.close()
+    with seated(names):  # the game's own words name the players too
+        for envelope in file.transcript.envelopes:
+            if not story.add(envelope):
+                break
+        steps = story.close()
     for position, violation in enumerate(report.violations):
         _step_at(steps, violation).violations.append(position)
     return Replay(file, report, tuple(steps), options, names)
@@ -214,7 +215,7 @@ class _Story:
         return Step(index, seat, kind, text, self.game.view(state, None), views)
 
     def _who(self, seat: int | None) -> str:
-        return "the table" if seat is None else f"seat {seat} ({self.names[seat]})"
+        return "the table" if seat is None else player(seat, None, self.names)
 
     def _kind_text(self, envelope: Envelope) -> str:
         who, body = self._who(envelope.seat), envelope.body
@@ -228,7 +229,8 @@ class _Story:
         if envelope.kind == RESIGN:
             return f"{who} resigns"
         if envelope.kind == ABSENT and isinstance(body, dict):
-            return f"{who} declares seat {body.get('seat')} absent"
+            absent = body.get("seat")
+            return f"{who} declares {player(absent, None, self.names) if isinstance(absent, int) else absent} absent"
         if envelope.kind == DISPUTE and isinstance(body, dict):
             return f"{who} disputes envelope {body.get('index')} ({body.get('rule')})"
         return "" if envelope.kind == MOVE else f"{who} sends {envelope.kind!r}"

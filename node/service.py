@@ -81,6 +81,9 @@ class TableUpdate:
     the game's own text rendering of ``view`` and ``move_texts`` its words for each legal move
     (so a client without a screen for the game can still show and play it); ``clock`` is
     ``{"seat": s, "seconds": left}`` for the seat whose timed decision is open, any seat's.
+    ``fingerprints`` are the seats' key fingerprints (what a person compares, shown on demand
+    beside the names in ``seats``); ``log`` the table's announcements, oldest first
+    (``node.table.notices``): what happened to a player without their hand on it.
     """
 
     lobby_id: str
@@ -101,6 +104,8 @@ class TableUpdate:
     text: str | None = None
     move_texts: tuple[str, ...] = ()
     clock: Any = None
+    fingerprints: tuple[str, ...] = ()
+    log: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)

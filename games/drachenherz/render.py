@@ -11,6 +11,7 @@ import textwrap
 
 from fairtable.games.drachenherz.catalogue import CARDS, FIELDS, KINDS, MARKS, SPECIAL, Kind, field_name, kind_of
 from fairtable.games.lang import counted, named
+from fairtable.games.people import player
 
 WIDTH = 80
 
@@ -72,9 +73,9 @@ def _words(view: dict, move: dict) -> tuple[str, str | None]:
 def render(view: dict) -> str:
     """The score line, the board with its fields, the seat's hand, the last plays and whose turn it is."""
     seat = view["seat"]
-    names = ["you" if index == seat else "opponent" if seat is not None else f"seat {index}" for index in range(2)]
+    names = [player(index, seat) for index in range(2)]
     lines = [_title(view)]
-    lines.append(f"{'':<14}" + "".join(f"{name if seat is None else f'{name} (seat {index})':<33}" for index, name in enumerate(names)))
+    lines.append(f"{'':<14}" + "".join(f"{name[:32]:<33}" for name in names))
     lines.append(f"{'Collected':<14}" + "".join(f"{_collected(player):<33}" for player in view["players"]))
     lines.append(f"{'Hand / pile':<14}" + "".join(f"{_stock(player):<33}" for player in view["players"]))
     for field in FIELDS:

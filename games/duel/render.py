@@ -12,8 +12,11 @@ import textwrap
 from fairtable.games.duel.catalogue import BEATS, BONUS, CARDS
 from fairtable.games.duel.decks import DECK_SIZE
 from fairtable.games.lang import named, term
+from fairtable.games.people import player
 
 LABEL, COLUMN = 14, 10
+WIDTH = 80
+"""The widest line of a board."""
 SHOWN_DUELS = 4
 
 
@@ -50,7 +53,7 @@ def describe_move(before: dict, move: dict, after: dict) -> str:
         facing = "" if before["attack"] is None else f" against {_attack_value(before['attack'], card)}"
         return f"defend with {words}{facing}" + "".join(f"; {line}" for line in [describe_reveal(before, after)] if line)
     if "target" in move:
-        return f"attack seat {move['target']} with {words}"
+        return f"attack {player(move['target'], before['seat'])} with {words}"
     return f"attack with {words}"
 
 
@@ -59,7 +62,7 @@ def describe_reveal(before: dict, after: dict) -> str | None:
     None when nothing was decided."""
     if not after["recent"] or after["recent"] == before["recent"]:
         return None
-    return duel_line(after["recent"][-1], [f"seat {seat}" for seat in range(len(after["players"]))])
+    return duel_line(after["recent"][-1], [player(seat) for seat in range(len(after["players"]))])
 
 
 def _token(view: dict, move: dict) -> str:
@@ -112,11 +115,7 @@ def render(view: dict) -> str:
 
 
 def _name(view: dict, index: int) -> str:
-    if view["seat"] is None:
-        return f"seat {index}"
-    if index == view["seat"]:
-        return "you"
-    return "enemy" if len(view["players"]) == 2 else f"seat {index}"
+    return player(index, view["seat"])
 
 
 def title(view: dict) -> str:
@@ -155,7 +154,8 @@ def _status(view: dict, names: list[str]) -> str:
     if result is not None:
         winners = result["winners"]
         who = "a draw" if not winners else " and ".join(names[w] for w in winners) + " won"
-        return f"Match over ({result['reason']}): {who}."
+        points = "-".join(str(player["points"]) for player in view["players"])
+        return f"Match over ({result['reason']}, points {points}): {who}."[:WIDTH]
     step = view["step"]
     if step in ("order", "start", "dice"):
         return "Drawing who begins."

@@ -8,6 +8,7 @@ word is its cards' codes run together (``H10``, ``SKSK``), so a player can type 
 from __future__ import annotations
 
 from fairtable.games.lang import counted
+from fairtable.games.people import player
 from fairtable.games.shengji.catalogue import CARDS, SMALL_JOKER, SUITS, level_name
 
 STRENGTHS = {1: "a level card", 2: "a level pair", 3: "a small-joker pair", 4: "a big-joker pair"}
@@ -54,11 +55,8 @@ def describe_move(before: dict, move: dict, after: dict) -> str:
 
 def _name(view: dict, seat: int) -> str:
     me = view["seat"]
-    if me is None:
-        return f"seat {seat}"
-    if seat == me:
-        return "you"
-    return f"partner (seat {seat})" if seat % 2 == me % 2 else f"seat {seat}"
+    name = player(seat, me)
+    return f"{name} (partner)" if me is not None and seat != me and seat % 2 == me % 2 else name
 
 
 def _wrap(label: str, text: str) -> list[str]:
@@ -82,8 +80,8 @@ def render(view: dict) -> str:
     ]
     if view["dealer"] is not None:
         attackers = view["attackers"]
-        lines.append(f"Dealer {_name(view, view['dealer'])}; attackers {attackers}+{attackers + 2}: {view['points'][attackers]} "
-                     f"points (80 take over), {counted('trick', view['tricks'])}")
+        lines.append((f"Dealer {_name(view, view['dealer'])}; {player(attackers, view['seat'])} and {player(attackers + 2, view['seat'])} "
+                      f"attack: {view['points'][attackers]} points, 80 take over, {counted('trick', view['tricks'])}")[:WIDTH])
     counts = ", ".join(f"{_name(view, seat)} {count}" for seat, count in enumerate(view["cards"]))
     lines.append(f"Cards: {counts}")
     if isinstance(view["kitty"], list) and view["step"] in ("kitty", "trump", "bury"):
@@ -137,7 +135,8 @@ def _status(view: dict) -> str:
     result = view["result"]
     if result is not None:
         winners = result["winners"]
-        return f"Match over ({result['reason']}): " + ("nobody won" if not winners else f"team {winners[0] % 2}+{winners[0] % 2 + 2} won")
+        who = "nobody won" if not winners else f"{_name(view, winners[0])} and {_name(view, winners[0] + 2)} won"
+        return f"Match over ({result['reason']}): {who}"
     deal = view["deal_result"]
     if deal is not None:
         return f"Deal over: {deal['reason']}"

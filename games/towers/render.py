@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fairtable.games.lang import choose, named
+from fairtable.games.people import player
 from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS, Card
 from fairtable.games.towers.effects import PRODUCERS, RESOURCES, Change, Damage, Equalize, If, Steal, Step, Swap
 
@@ -87,11 +88,11 @@ def render(view: dict) -> str:
     field = BATTLEFIELDS[view["battlefield"]]
     victory = view["victory"]
     players = view["players"]
-    names = [f"seat {index}" if seat is None else "you" if index == seat else "enemy" for index in range(len(players))]
+    names = [player(index, seat) for index in range(len(players))]
     lines = [
         f"{named(field)}: win at tower {victory['tower']} or a resource at {victory['resource']}, "
         f"{view['variant']} deck" + ("" if view["deck"] is None else f", {view['deck']} in deck, {view['discard']} discarded"),
-        f"{'':<18}" + "".join(f"{name if seat is None else f'{name} (seat {index})':>18}" for index, name in enumerate(names)),
+        f"{'':<18}" + "".join(f"{name[:17]:>18}" for name in names),
     ]
     for key, label in ROWS:
         lines.append(f"{label:<18}" + "".join(f"{_cell(player, key):>18}" for player in players))

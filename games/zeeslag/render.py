@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from fairtable.games.lang import choose, named
+from fairtable.games.people import player
 from fairtable.games.zeeslag.fleet import FLEETS, Fleet
 from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
 from fairtable.games.zeeslag.starships import ABILITIES, CATALOGUE, SPACE
@@ -191,7 +192,7 @@ def describe_move(before: dict, move: dict, after: dict) -> str:
         shot = next((shot for shot in reversed(after["recent"]) if shot["cell"] == move["shoot"] and shot["seat"] == before["seat"]), None)
         hit = None if shot is None else shot["hit"]
         outcome = "?" if hit is None else ("hit" if hit == 1 else f"{hit} ships hit") if hit else "miss"
-        at = f" at seat {shot['target']}" if shot is not None and after["seats"] > 2 and after["variant"] != "shared" else ""
+        at = f" at {player(shot['target'])}" if shot is not None and after["seats"] > 2 and after["variant"] != "shared" else ""
         return f"{name(move['shoot'])}{at}: {outcome}" + (" (timeout)" if move.get("timeout") else "")
     if "sunk" in move and not move.get("timeout"):
         ships = move["sunk"] or []
@@ -255,10 +256,7 @@ def _title(view: dict, fleet: Fleet) -> str:
 
 
 def _names(view: dict) -> list[str]:
-    seat = view["seat"]
-    if seat is not None and view["seats"] == 2:
-        return ["you" if index == seat else "enemy" for index in range(2)]
-    return ["you" if index == seat else f"seat {index}" for index in range(view["seats"])]
+    return [player(index, view["seat"]) for index in range(view["seats"])]
 
 
 def _marks(view: dict, index: int) -> list[str]:
@@ -292,7 +290,7 @@ def _pair(view: dict) -> list[str]:
     """Two own seas side by side, three characters a cell."""
     seat = view["seat"]
     order = [0, 1] if seat is None else [seat, 1 - seat]
-    titles = [f"Seat {index}" if seat is None else f"{'Your fleet' if index == seat else 'Enemy waters'} (seat {index})" for index in order]
+    titles = [player(index) if seat is None else "Your fleet" if index == seat else f"Waters of {player(index)}" for index in order]
     grids = []
     for index in order:
         grid, marks = _grid_of(view, index), _marks(view, index)
@@ -404,11 +402,11 @@ def _status(view: dict, names: list[str]) -> str:
         if not winners:
             who = "a draw"
         elif len(winners) > 1:
-            who = f"{'your team' if seat in winners else 'team'} {'+'.join(map(str, winners))} won"
+            who = "your team won" if seat in winners else f"the team of {names[winners[0]]} won"
         else:
             who = f"{names[winners[0]]} won"
         done = f"Game over ({result['reason']}): {who}"
-        return done + ("; the fleets are being opened." if phase == "opening" else "")
+        return (done + ("; the fleets are being opened." if phase == "opening" else ""))[:WIDTH]
     if phase == "placement":
         if view["variant"] == "space":
             return f"Buy and place your fleet ({view['money']} to spend)." if seat is not None else "The fleets are being bought and placed."
@@ -528,7 +526,7 @@ def _abilities_line(view: dict, seat: int) -> str:
 
 def _enemy_fleet_line(view: dict, index: int, names: list[str]) -> str:
     fleet = view["fleets"][index]
-    who = "the enemy" if names[index] == "enemy" else names[index]
+    who = names[index]
     line = f"Fleet of {who}: {'?' if fleet['ships'] is None else fleet['ships']} ships"
     if fleet["squadrons"]:
         line += f" ({fleet['squadrons']} reserves)"

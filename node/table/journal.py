@@ -191,6 +191,8 @@ class TableFiles:
         self.table_id = table_id
         self.dir = root / table_id.hex()
         self._writer = writer
+        self.repaired: str | None = None
+        """What a load found damaged and cut off (a crash mid-write), for the table's log; None when nothing."""
 
     @classmethod
     def existing(cls, root: Path) -> Iterator[TableFiles]:
@@ -260,8 +262,9 @@ class TableFiles:
             raise JournalError(f"{path}: cannot read: {exc.strerror}") from None
         contents, good = _read(data, path)
         if good < len(data):
-            log.warning("%s: damaged after %d envelopes: its last %d bytes did not read and are cut off (the peers send them again)",
-                        path, len(contents.placed), len(data) - good)
+            self.repaired = (f"damaged after {len(contents.placed)} envelopes: its last {len(data) - good} bytes did not "
+                             "read and were cut off (the peers send what they held again)")
+            log.warning("%s: %s", path, self.repaired)
             try:
                 with open(path, "r+b") as handle:
                     handle.truncate(good)

@@ -30,11 +30,25 @@ from typing import Any
 
 import trio
 
-from fairtable.games import Bot, bots, describe, registry, say
+from fairtable.games import Bot, bots, describe, distinct, player, registry, say, seated
 from fairtable.node.service import TableUpdate
+from fairtable.node.table import notices
 from fairtable.node.table.journal import Journal, JournalError, TableFiles
+from fairtable.node.table.notices import Notice
 from fairtable.protocol import Envelope, PublicKey, SecretKey, SignedGenesis, TranscriptFile, dump
-from fairtable.protocol.session import CHOICE, DEFAULT, MOVE, Offered, Outcome, Recent, Replica, TableSession, Violation, proof_of
+from fairtable.protocol.session import (
+    CHOICE,
+    DEFAULT,
+    FORCED,
+    MOVE,
+    Offered,
+    Outcome,
+    Recent,
+    Replica,
+    TableSession,
+    Violation,
+    proof_of,
+)
 from fairtable.protocol.session import Timing as ReplicaTiming
 
 log = logging.getLogger("fairtable.node")
@@ -92,8 +106,14 @@ class LiveTable:
         """The transcript file as last written (None: no file, the table is not finished here)."""
         self._transcript_failed = False
         self._retry_delay = MIN_RETRY_SECONDS
+        self._own_notices: list[tuple[int, Notice]] = []
+        """What only this node knows happened (what it played for its seat, a repaired journal),
+        each with the chain length it happened at: the table's log merges them with the chain's."""
+        self._chain_notices: tuple[tuple[int, bytes | None], list[Notice]] = ((0, None), [])
         self.files.clean()
         self.replica = self._restored()
+        if files.repaired is not None:
+            self._note(notices.REPAIRED, None, None, f"Your node found this table's journal {files.repaired}.")
         if restarted:
             self.replica.claims_from = self.clock() + REJOIN_SECONDS
         self._commit(changed=True)
@@ -178,24 +198,43 @@ class LiveTable:
         """``{"seat", "seconds"}``: the seat whose timed decision is open, and its time left by our clock."""
         return self.replica.turn_clock(self.clock())
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names in seat order, as the genesis has them."""
+        return tuple(seat.name for seat in self.genesis.genesis.seats)
+
+    def log(self) -> list[Notice]:
+        """The table's log (:mod:`~fairtable.node.table.notices`): the chain's notices and this node's own, in the order they happened."""
+        chain = self.envelopes
+        head = (len(chain), chain[-1].hash if len(chain) else None)
+        if self._chain_notices[0] != head:  # the chain grew or a fork replaced its tail: read it again
+            self._chain_notices = (head, notices.from_chain(chain, self.seat, self.names))
+        merged = [(notice.index if notice.index is not None else -1, 1, notice) for notice in self._chain_notices[1]]
+        merged += [(at, 0, notice) for at, notice in self._own_notices]
+        return [notice for _, _, notice in sorted(merged, key=lambda entry: entry[:2])]
+
+    def _note(self, kind: str, seat: int | None, index: int | None, text: str) -> None:
+        self._own_notices.append((len(self.envelopes) if index is None else index, Notice(kind, seat, index, text)))
+
     def update(self) -> TableUpdate:
-        """What clients are told about this table now: view, legal moves, clock, result, findings."""
+        """What clients are told about this table now: view, legal moves, clock, result, findings, the log."""
         session = self.session
         genesis = self.genesis.genesis
         view, legal = session.view(), session.legal_moves()
         renderer = registry.get(genesis.game).renderer
+        with seated(self.names):
+            text = None if renderer is None else renderer.render(view)
+            move_texts = () if renderer is None else tuple(renderer.move_line(view, move) for move in legal)
         return TableUpdate(
             lobby_id=self.lobby, table=self.table_id.hex(), game=genesis.game, variant=genesis.variant,
-            seat=self.seat, seats=tuple(seat.name for seat in genesis.seats),
+            seat=self.seat, seats=distinct(self.names), fingerprints=tuple(seat.key.fingerprint for seat in genesis.seats),
             phase="finished" if self.finished else "playing", view=view,
             legal_moves=legal, your_turn=session.awaiting_decision() and self.stalled is None,
             deadline=self.deadline(), decision=session.decision_kind,
             result=None if session.result is None else session.result.to_value(),
             violations=tuple(violation.to_value() for violation in self.violations()),
-            stalled=self.stalled,
-            text=None if renderer is None else renderer.render(view),
-            move_texts=() if renderer is None else tuple(renderer.move_line(view, move) for move in legal),
-            clock=self.turn_clock(),
+            stalled=self.stalled, text=text, move_texts=move_texts, clock=self.turn_clock(),
+            log=tuple(notice.to_value() for notice in self.log()),
         )
 
     async def wait_change(self, version: int) -> None:
@@ -239,9 +278,17 @@ class LiveTable:
         self.replica.decide(decision, self.clock(), random.SystemRandom())
 
     def resign(self) -> None:
-        """Resign at this seat's next resignable slot (now, if it is one)."""
+        """Resign at this seat's next resignable slot (now, if it is one); the log says which."""
+        if self._resigning:
+            return
         self._resigning = True
         self._act()
+        if self._resigning:
+            slot = self.replica.slot
+            awaited = "" if slot is None else f" (now {player(slot.seat, self.seat, self.names)} must send {slot.kind!r})"
+            self._note(notices.RESIGNING, self.seat, None,
+                       f"You resign: your resignation goes out at your next turn{awaited}; then the table ends the game.")
+            self._notify()
 
     # ------------------------------------------------------------ the disk
 
@@ -438,7 +485,24 @@ class LiveTable:
         """The replica's due decision: the one legal move (no choice at all), or the rules' default
         once the turn timer ran out (hidden data or a composition drawn at random)."""
         due = self.replica.due_decision()
+        kind, index = self.session.decision_kind, len(self.envelopes)
         if due is not None and due[1] == DEFAULT:
             log.info("table %s: the turn timer ran out; playing the default", self.name)
-        self.replica.play_due(self.clock(), random.SystemRandom())
+        words = self._forced_words() if due is not None and due[1] == FORCED else None
+        if self.replica.play_due(self.clock(), random.SystemRandom()) is None or due is None:
+            self._commit()
+            return
+        if words is not None:
+            self._note(notices.FORCED, self.seat, index, f"Played for you, your only legal move: {words}.")
+        elif kind not in (MOVE, CHOICE):
+            # a timed move or choice carries the rules' marker, so the chain says it; a fleet or deck drawn at random does not
+            self._note(notices.DEFAULT, self.seat, index, "Your timer ran out: a random legal one was sent for you.")
         self._commit()
+
+    def _forced_words(self) -> str:
+        """The one legal move in the game's words (or as the client API carries it)."""
+        session = self.session
+        (move,) = session.legal_moves()
+        renderer = registry.get(self.genesis.genesis.game).renderer
+        with seated(self.names):
+            return str(move) if renderer is None else renderer.move_line(session.view(), move)

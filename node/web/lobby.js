@@ -1,7 +1,7 @@
 // The lobby: your tables (open, start, leave, rejoin), hosting with every option as a form, joining
 // by invite, from a node's address or from the tables announced nearby.
 import { fill, h, short } from "./dom.js";
-import { outcome } from "./words.js";
+import { outcome, tableId } from "./words.js";
 
 const ADDRESS = /^\S+:\d+$/;
 const NEARBY_MS = 3000;
@@ -60,7 +60,7 @@ function tableRow(app, event, listing, refresh) {
   const status = event.phase === "lobby"
     ? `waiting for players: ${listing ? `${listing.joined.length} of ${listing.seats}` : event.seats.length} seated`
     : event.phase === "playing" ? (event.your_turn ? "your turn" : "playing")
-      : outcome(event.result, event.seat) || event.phase;
+      : outcome(event.result, event.seat, event.seats) || event.phase;
   const actions = [];
   if (event.phase === "lobby" && listing) {
     const invite = inviteOf(app.node, event.lobby_id);
@@ -71,7 +71,7 @@ function tableRow(app, event, listing, refresh) {
   else actions.push(h("a", { class: "button open", href: `#/table/${encodeURIComponent(event.lobby_id)}` }, event.phase === "playing" ? "Play" : "Open"));
   return h("li", { class: `table ${event.phase}${event.your_turn ? " your-turn" : ""}`, "data-lobby": event.lobby_id },
     h("strong", {}, `${event.game} ${event.variant}`), " ", h("span", { class: "status" }, status), " ",
-    h("small", {}, event.lobby_id), " ", actions, message);
+    h("small", { class: "table-id" }, event.table ? tableId(event.table) : `open table ${event.lobby_id}`), " ", actions, message);
 }
 
 function hostForm(app, done) {

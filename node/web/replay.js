@@ -4,7 +4,7 @@
 import { board } from "./boards.js";
 import { fill, h, short } from "./dom.js";
 import { tree } from "./generic.js";
-import { violationText } from "./words.js";
+import { seatName, tableId, violationText } from "./words.js";
 
 export function replayPage(app) {
   const viewer = h("div", { id: "viewer" });
@@ -39,7 +39,7 @@ export function replayPage(app) {
   function list() {
     const started = [...app.tables.values()].filter((event) => event.table);
     fill(tables, ...started.map((event) => h("li", { class: "table" },
-      h("strong", {}, `${event.game} ${event.variant}`), ` ${event.phase} `, h("small", {}, event.table.slice(0, 12)), " ",
+      h("strong", {}, `${event.game} ${event.variant}`), ` ${event.phase} `, h("small", {}, tableId(event.table)), " ",
       h("button", { class: "replay-table", "data-table": event.table, onclick: () => fromNode(event.table) }, "Replay"))));
     if (!started.length) fill(tables, h("li", { class: "hint" }, "This node has no started tables yet."));
   }
@@ -60,12 +60,13 @@ export function replayPage(app) {
 }
 
 // The verifier's verdict in the words of fairtable verify and export.
-function verdictText(record) {
+export function verdictText(record) {
   const count = record.violations.length;
   if (record.status === "valid") return "Verified: every message, shuffle, deal, move and hidden answer checks out.";
   if (record.status === "violation") return `NOT VERIFIED: ${count} violation${count === 1 ? "" : "s"} found.`;
   if (record.status === "incomplete") {
-    const owed = record.owed.map((o) => `seat ${o.seat} was due to send '${o.kind}' (envelope ${o.index})`).join("; ");
+    const names = record.seats.map((seat) => seat.name);
+    const owed = record.owed.map((o) => `${seatName(o.seat, null, names)} was due to send '${o.kind}' (envelope ${o.index})`).join("; ");
     return `NOT VERIFIED: INCOMPLETE: the transcript ends while ${owed}.`;
   }
   return `NOT VERIFIED: DAMAGED after the first ${record.envelopes} envelopes, which were verified: ${record.damage}.`;
@@ -76,7 +77,7 @@ function show(viewer, record) {
   const last = steps.length - 1;
   let position = 0;
   let perspective = "spectator";
-  const names = record.seats.map((seat) => `seat ${seat.seat} (${seat.name})`);
+  const names = record.seats.map((seat) => seat.name);
   const verdict = h("p", { id: "replay-verdict", class: record.valid ? "valid" : "invalid" }, verdictText(record));
   const choose = h("select", { id: "replay-perspective", onchange: (event) => { perspective = event.target.value; paint(); } },
     h("option", { value: "spectator" }, "as a spectator"),
@@ -99,7 +100,7 @@ function show(viewer, record) {
     slider.value = position;
     where.textContent = `step ${position + 1} of ${steps.length} (envelope ${step.index < 0 ? "none yet" : step.index})`;
     text.textContent = step.number !== null ? `${step.number}. ${step.text}` : step.text;
-    fill(found, ...step.violations.map((i) => h("p", { class: "violation" }, `VIOLATION at ${violationText(record.violations[i])}`)));
+    fill(found, ...step.violations.map((i) => h("p", { class: "violation" }, `VIOLATION at ${violationText(record.violations[i], names)}`)));
     items.forEach((item, index) => item.classList.toggle("current", index === position));
     items[position].scrollIntoView({ block: "nearest" });
     const renderer = await board(record.game, record.variant);
@@ -108,7 +109,7 @@ function show(viewer, record) {
     for (const seat of seats) {
       const view = seat === null ? step.spectator : step.views[seat];
       const final = seat === null ? steps[last].spectator : steps[last].views[seat];
-      const ctx = { game: record.game, variant: record.variant, view, final, legal: [], texts: [], decision: null, yourTurn: false, send: null, state: {} };
+      const ctx = { game: record.game, variant: record.variant, view, final, legal: [], texts: [], decision: null, yourTurn: false, send: null, state: {}, names };
       let shown = null;
       if (renderer) {
         try {
@@ -124,13 +125,13 @@ function show(viewer, record) {
 
   fill(viewer,
     h("section", { class: "panel status" },
-      h("h1", {}, `${record.game} · ${record.variant}`),
+      h("h1", {}, `${record.game} · ${record.variant}`, h("small", { class: "table-id" }, ` table ${tableId(record.table)}`)),
       h("p", { class: "seats" }, record.seats.map((seat) => h("span", { class: "seat" }, `${names[seat.seat]} ${short(seat.fingerprint)}`))),
       verdict, h("p", { class: "result", id: "replay-result" }, `Result: ${record.result_text}`),
       record.seeds_revealed ? null : h("p", { class: "hint" }, "Not every seed is in this transcript: hidden cards and boards stay hidden."),
       record.violations.length ? h("ul", { class: "violations" }, record.violations.map((violation) => h("li", {},
         h("button", { class: "jump", onclick: () => go(steps.findIndex((step) => step.violations.includes(record.violations.indexOf(violation)))) },
-          violationText(violation))))) : null),
+          violationText(violation, names))))) : null),
     h("section", { class: "panel controls" },
       button("replay-first", "first", () => 0), button("replay-prev", "◀ back", () => position - 1), slider,
       button("replay-next", "forward ▶", () => position + 1), button("replay-last", "last", () => last), choose, where, text, found),

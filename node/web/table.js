@@ -1,11 +1,15 @@
-// One table: who sits where, whose turn, the clock, the board, last moves, result, violations.
+// One table: who sits where (names; their key fingerprints on a click), whose turn, the clock, the
+// board, the table's log, the result with its score and the verifier's verdict, violations.
 import { board } from "./boards.js";
 import { fill, h, language, short } from "./dom.js";
 import { generic } from "./generic.js";
-import { outcome, violationText } from "./words.js";
+import { verdictText } from "./replay.js";
+import { outcome, scoreText, seatName, tableId, violationText } from "./words.js";
 
 const memory = new Map();
 // What a board keeps between renders of one table (a fleet being placed, selected cards).
+const verdicts = new Map();
+// The verifier's verdict per finished table id, asked once (the node replays the transcript).
 
 export function tablePage(app, lobbyId) {
   const element = h("div", { class: "table-page", id: "table-page", "data-lobby": lobbyId });
@@ -44,7 +48,7 @@ export function tablePage(app, lobbyId) {
     }
     const ctx = {
       game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [], text: event.text,
-      decision: event.decision, yourTurn: event.your_turn,
+      decision: event.decision, yourTurn: event.your_turn, names: event.seats,
       send: event.your_turn && event.table && event.phase === "playing" ? send : null, state: memory.get(lobbyId), final: null,
       explain: event.your_turn && event.table && event.phase === "playing" ? explain : null,
       repaint: render,
@@ -60,28 +64,58 @@ export function tablePage(app, lobbyId) {
     }
     if (mine !== sequence) return;
     const details = h("details", { class: "panel generic-panel", open: !picture }, h("summary", {}, "Seat view and legal moves"), generic(ctx));
-    fill(element, status(event), notice, picture ? h("section", { class: "panel board" }, picture) : null, details, actions(app, event));
+    fill(element, status(event, verdicts.get(event.table), memory.get(lobbyId)), notice, picture ? h("section", { class: "panel board" }, picture) : null,
+      log(event), details, actions(app, event));
+    if (event.phase === "finished" && event.table && !verdicts.has(event.table)) check(event.table);
+  }
+
+  // The verifier's verdict on the finished table: the node replays its transcript (POST /replay).
+  async function check(table) {
+    verdicts.set(table, "Checking the transcript: every shuffle, move and hidden answer…");
+    try {
+      const { transcript } = await app.api.request("transcript", { table });
+      const response = await fetch("/replay", {
+        method: "POST", body: Uint8Array.from(atob(transcript), (c) => c.charCodeAt(0)),
+        headers: { "content-type": "application/octet-stream", ...(app.token ? { authorization: `Bearer ${app.token}` } : {}) },
+      });
+      const record = await response.json();
+      verdicts.set(table, response.ok ? verdictText(record) : `The transcript could not be checked: ${record.error}`);
+    } catch (error) {
+      verdicts.delete(table);
+      notice.textContent = `The transcript could not be checked: ${error.message}`;
+      return;
+    }
+    render();
   }
 
   render();
   return { element, update: (event) => event.lobby_id === lobbyId && render() };
 }
 
-function status(event) {
+// `shown` keeps, across redraws, whether the player asked to see the fingerprints.
+function status(event, verdict, shown) {
   const view = event.view || {};
   const turn = typeof view.turn === "number" ? view.turn : null;
-  const seats = event.seats.map((fingerprint, seat) => h("span", {
-    class: `seat${seat === event.seat ? " me" : ""}${seat === turn && event.phase === "playing" ? " turn" : ""}`,
-  }, `seat ${seat}: ${seat === event.seat ? "you" : short(fingerprint)}`));
+  const prints = event.fingerprints || [];
+  // names first; a click on them shows each player's key fingerprint (what a person compares)
+  const seats = event.seats.map((name, seat) => h("span", {
+    class: `seat${seat === event.seat ? " me" : ""}${seat === turn && event.phase === "playing" ? " turn" : ""}`, title: prints[seat] || "", "data-seat": seat,
+  }, seat === event.seat ? `${name} (you)` : name, prints[seat] ? h("small", { class: "fingerprint" }, ` ${prints[seat]}`) : null));
+  const score = scoreText(event.result, event.seat, event.seats);
   return h("section", { class: "panel status" },
-    h("h1", {}, `${event.game} · ${event.variant}`),
-    h("p", { class: "seats" }, seats),
+    h("h1", {}, `${event.game} · ${event.variant}`, event.table ? h("small", { class: "table-id" }, ` table ${tableId(event.table)}`) : null),
+    h("p", {
+      class: `seats${shown.prints ? " prints" : ""}`, id: "seats", title: "show or hide the key fingerprints",
+      onclick: (click) => { shown.prints = click.currentTarget.classList.toggle("prints"); },
+    }, seats),
     h("p", { class: `turn${event.your_turn ? " yours" : ""}`, id: "turn" }, turnText(event, turn),
       event.deadline !== null && event.phase === "playing"
         ? [" · ", h("span", { class: "clock", id: "clock", "data-deadline": performance.now() + event.deadline * 1000 }, `${Math.ceil(event.deadline)} s`)] : null),
-    event.result ? h("p", { class: "result", id: "result" }, outcome(event.result, event.seat)) : null,
+    event.result ? h("p", { class: "result", id: "result" }, outcome(event.result, event.seat, event.seats), score ? `. Final score: ${score}` : "") : null,
+    event.result ? h("p", { class: "verdict", id: "verdict" }, event.phase === "finished" ? verdict || ""
+      : "Waiting for every seat to reveal its seed (after a resignation or a claim the table first waits a grace for a late message); then the transcript is checked.") : null,
     event.violations.length
-      ? h("ul", { class: "violations", id: "violations" }, event.violations.map((v) => h("li", {}, violationText(v)))) : null,
+      ? h("ul", { class: "violations", id: "violations" }, event.violations.map((v) => h("li", {}, violationText(v, event.seats)))) : null,
     event.stalled ? h("p", { class: "error" }, event.stalled) : null);
 }
 
@@ -92,7 +126,15 @@ function turnText(event, turn) {
   if (event.your_turn) {
     return { hidden: "Your turn: choose your hidden data", choice: "Your turn: choose", deck: "Your turn: choose your deck" }[event.decision] || "Your turn";
   }
-  return turn !== null ? `Turn of seat ${turn}` : "Waiting for the other seats";
+  return turn !== null ? `Turn of ${seatName(turn, event.seat, event.seats)}` : "Waiting for the other seats";
+}
+
+// The table's log (client-api.md): what happened to a player without their hand on it, newest last and marked.
+function log(event) {
+  const entries = event.log || [];
+  if (!entries.length) return null;
+  return h("section", { class: "panel log" }, h("h3", {}, "The table's log"),
+    h("ol", { id: "log" }, entries.map((entry, index) => h("li", { class: `${entry.kind}${index === entries.length - 1 ? " newest" : ""}` }, entry.text))));
 }
 
 function actions(app, event) {
@@ -103,7 +145,7 @@ function actions(app, event) {
     return Uint8Array.from(atob(transcript), (c) => c.charCodeAt(0));
   };
   const download = async () => {
-    const link = h("a", { href: URL.createObjectURL(new Blob([await transcript()])), download: `${event.game}-${event.table.slice(0, 12)}.ftt` });
+    const link = h("a", { href: URL.createObjectURL(new Blob([await transcript()])), download: `${event.game}-${tableId(event.table)}.ftt` });
     link.click();
   };
   const replay = async () => {

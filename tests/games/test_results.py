@@ -5,17 +5,25 @@ from pathlib import Path
 
 import pytest
 
-from fairtable.games import registry
+from fairtable.games import player, registry, seated
 from fairtable.games.contract import Result
 from fairtable.games.results import COMMON_REASONS, describe, reason_words
 
 GAMES = Path(registry.__file__).parent
 
 
-def test_a_win_names_the_winning_seat_its_player_and_the_reason_in_words():
-    assert describe(Result((0,), "destroyed"), ["alice", "bob"]) == "seat 0 (alice) won: enemy tower destroyed"
-    assert describe(Result((1,), "forfeit: resigned"), ["alice", "bob"]) == "seat 1 (bob) won: the other side resigned"
-    assert describe(Result((0, 2), "past A"), ["a", "b", "c", "d"]) == "seat 0 (a), seat 2 (c) won: past A"
+def test_a_win_names_the_winning_player_by_name_and_the_reason_in_words():
+    assert describe(Result((0,), "destroyed"), ["alice", "bob"]) == "alice won: enemy tower destroyed"
+    assert describe(Result((1,), "forfeit: resigned"), ["alice", "bob"]) == "bob won: the other side resigned"
+    assert describe(Result((0, 2), "past A"), ["a", "b", "c", "d"]) == "a and c won: past A"
+
+
+def test_players_with_one_name_are_told_apart_and_the_names_of_the_table_are_used_when_none_are_given():
+    assert describe(Result((1,), "destroyed"), ["bot", "bot"]) == "bot #2 won: enemy tower destroyed"
+    with seated(["ann", "bob"]):
+        assert describe(Result((1,), "destroyed")) == "bob won: enemy tower destroyed"
+        assert player(0) == "ann" and player(0, me=0) == "you" and player(5) == "seat 5"
+    assert player(1) == "seat 1"  # outside the block nobody is named
 
 
 def test_draws_disputes_and_unfinished_tables():
@@ -27,8 +35,8 @@ def test_draws_disputes_and_unfinished_tables():
 
 def test_a_result_in_words_names_the_winners_and_their_team():
     names = ["ann", "bob", "cy", "dan"]
-    assert describe(Result((0,), "tower"), names) == "seat 0 (ann) won: own tower built to the goal"
-    assert describe(Result((1, 3), "sunk", teams=((0, 2), (1, 3))), names) == "team 1: seat 1 (bob), seat 3 (dan) won: every enemy ship sunk"
+    assert describe(Result((0,), "tower"), names) == "ann won: own tower built to the goal"
+    assert describe(Result((1, 3), "sunk", teams=((0, 2), (1, 3))), names) == "team 1: bob and dan won: every enemy ship sunk"
     assert describe(Result((), "sunk"), names) == "a draw (every enemy ship sunk)" and describe(None) == "no result"
 
 
@@ -97,8 +105,8 @@ def test_a_reason_two_games_share_has_the_same_words_so_a_result_reads_alike_wit
         for code, text in registry.get(game_id).reasons.items():
             words.setdefault(code, set()).add(text)
     assert {code: texts for code, texts in words.items() if len(texts) > 1} == {}
-    assert describe(Result((1,), "rounds"), ["ann", "bob"]) == "seat 1 (bob) won: equal points, more rounds won"
-    assert describe(Result((0,), "points"), ["ann", "bob"], game="drachenherz") == "seat 0 (ann) won: more points"
+    assert describe(Result((1,), "rounds"), ["ann", "bob"]) == "bob won: equal points, more rounds won"
+    assert describe(Result((0,), "points"), ["ann", "bob"], game="drachenherz") == "ann won: more points"
 
 
 @pytest.mark.parametrize("teams, leaving, standing, winners", [

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from fairtable.games import LANGUAGES, GameError, counted, describe, speaking
+from fairtable.games import LANGUAGES, GameError, counted, describe, player, speaking
 from fairtable.node.cli.commands.verify import CHUNK, EXIT_OF, EXIT_UNREADABLE, unreadable
 from fairtable.node.replay import FINDING, FORMAT, VERSION, Replay, replay_chunks
 from fairtable.protocol import ProtocolError
@@ -101,4 +101,4 @@ def text(record: Replay) -> str:
 def _culprit(record: Replay, seat: int | None, suspects: tuple[int, ...]) -> str:
     if seat is None:
         return f"one of seats {', '.join(map(str, suspects))}" if suspects else "an unknown seat"
-    return f"seat {seat} ({record.names[seat]})"
+    return player(seat, None, record.names)

@@ -1,6 +1,7 @@
 // drachenherz: the fields of the board with their cards, each seat's collection and pile, the
 // ship marks, the dragon, the hand as cards, and each legal play as a button showing its cards.
 import { catalogue, h, moveButton, s } from "../dom.js";
+import { seatName } from "../words.js";
 
 const HUE = {
   chest: "#c9a227", fire_dragon: "#c0392b", huntress: "#7d5ba6", fossil: "#7f8c8d", princess: "#d35f8d",
@@ -12,7 +13,7 @@ export async function render(ctx) {
   const view = ctx.view;
   const kinds = new Map(set.kinds.map((kind) => [kind.id, kind]));
   const fields = [...set.kinds.map((kind) => kind.id), set.special.id];
-  const names = view.players.map((_, seat) => (view.seat === null ? `seat ${seat}` : seat === view.seat ? "you" : "opponent"));
+  const names = view.players.map((_, seat) => seatName(seat, view.seat, ctx.names));
   return h("div", { class: "drachenherz" },
     h("p", { class: "field" }, matchLine(view), ` · ship marks ${view.marks} of ${set.marks}`,
       view.left !== null ? ` · ${view.left} turn${view.left === 1 ? "" : "s"} left` : ""),

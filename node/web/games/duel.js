@@ -2,6 +2,7 @@
 // defend; in a free-for-all, the seat to attack under it), the draft pool, the last duels, and the
 // secret deck: at random, from a deck list, or card by card from the catalogue.
 import { catalogue, fill, h, moveButton, s } from "../dom.js";
+import { seatName } from "../words.js";
 
 const HUE = { Aria: "#5b7fb8", Mare: "#2f8a8a", Terra: "#8a6532" };
 const BEATS = { Mare: "Terra", Terra: "Aria", Aria: "Mare" };
@@ -11,7 +12,7 @@ const DECK_SIZE = 20;
 export async function render(ctx) {
   const cards = await catalogue("duel", "cards");
   const view = ctx.view;
-  const names = view.players.map((_, seat) => (seat === view.seat ? "you" : `seat ${seat}`));
+  const names = view.players.map((_, seat) => seatName(seat, view.seat, ctx.names));
   return h("div", { class: "duel" },
     h("p", { class: "field" }, title(view)),
     scores(view, names),
@@ -80,7 +81,7 @@ function hand(ctx, cards) {
       chosen = moveButton(ctx, moves[0], picture, { class: `face play ${verb}`, title: `${verb} with this card${facing}` });
     }
     return h("div", { class: `duel-hand-card${moves.length ? " playable" : ""}`, "data-handle": handle }, chosen,
-      moves.length > 1 ? moves.map((move) => moveButton(ctx, move, `at seat ${move.target}`, { class: "target" })) : null);
+      moves.length > 1 ? moves.map((move) => moveButton(ctx, move, `at ${seatName(move.target, ctx.view.seat, ctx.names)}`, { class: "target" })) : null);
   });
   const doing = ctx.yourTurn ? (view.step === "defend" ? ": defend with a card" : view.step === "attack" ? ": attack with a card" : "") : "";
   return h("div", { class: "hand-area" },

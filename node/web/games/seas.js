@@ -2,6 +2,7 @@
 // share: a sea as an SVG grid with its shots, hits, water and aimable cells; picking and firing a
 // salvo (three or more seats); the last shots; the R key that turns the ship being placed.
 import { h, moveKey, s } from "../dom.js";
+import { seatName } from "../words.js";
 
 export const CELL = 30;
 export const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -67,7 +68,7 @@ export function seaCells(ctx, index, { look, extra = () => [], targets = new Map
     if (enemy !== undefined) {
       cells.push(cellRect(cell, width, {
         class: `target salvo-target${chosen.has(cell) ? " chosen" : ""}`, "data-cell": cellName(cell, width), "data-enemy": enemy,
-        onclick: () => aim(ctx, enemy, cell, index), onmouseenter: () => { aimed.textContent = `aim: ${cellName(cell, width)} at seat ${enemy}`; },
+        onclick: () => aim(ctx, enemy, cell, index), onmouseenter: () => { aimed.textContent = `aim: ${cellName(cell, width)} at ${seatName(enemy, ctx.view.seat, ctx.names)}`; },
       }));
     }
     const target = targets.get(cell);
@@ -163,7 +164,7 @@ function aim(ctx, enemy, cell, sea) {
     if (ctx.view.salvo === "focus") {
       const others = salvo.filter(([seat]) => seat !== enemy);
       salvo.splice(0, salvo.length, ...salvo.filter(([seat]) => seat === enemy));
-      if (others.length) ctx.state.salvoNote = `a focus salvo goes at one enemy: now seat ${enemy}`;
+      if (others.length) ctx.state.salvoNote = `a focus salvo goes at one enemy: now ${seatName(enemy, ctx.view.seat, ctx.names)}`;
     }
     if (salvo.filter(([seat]) => seat === enemy).length < count) salvo.push([enemy, cell, sea]);
   }
@@ -178,7 +179,7 @@ export function salvoPanel(ctx) {
   const ability = ctx.state.ability;
   const wanted = !due.length ? 0 : view.salvo === "focus" ? (salvo.length ? due.find(([seat]) => seat === salvo[0][0])[1] : due[0][1])
     : due.reduce((sum, [, count]) => sum + count, 0);
-  const counts = due.map(([enemy, count]) => `seat ${enemy}: ${salvo.filter(([seat]) => seat === enemy).length} of ${count}`);
+  const counts = due.map(([enemy, count]) => `${seatName(enemy, ctx.view.seat, ctx.names)}: ${salvo.filter(([seat]) => seat === enemy).length} of ${count}`);
   const fire = () => {
     const move = { salvo: salvo.map(([enemy, cell]) => [enemy, cell]), ...(ability ? { ability: ability.move } : {}) };
     ctx.state.salvo = [];
@@ -199,14 +200,14 @@ export function salvoPanel(ctx) {
 const DONE = { shot: "", nuke: "nuke ", blast: "blast ", laser: "laser ", scan: "scan " };
 
 // The last shots (and, in the space battle, abilities) in words.
-export function shots(view) {
+export function shots(view, names) {
   if (!view.recent.length) return null;
   const me = view.seat;
   return h("div", { class: "recent" }, h("h3", {}, "Last shots"), h("ul", {}, view.recent.map((shot) => {
-    const who = me === null ? `seat ${shot.seat}` : shot.seat === me ? "you" : `seat ${shot.seat}`;
+    const who = seatName(shot.seat, me, names);
     const width = view.seas[view.fleets[shot.target] ? view.fleets[shot.target].sea : 0].width;
     if (shot.kind === "reserve") return h("li", {}, `${who}: a reserve squadron landed`);
-    const at = `${DONE[shot.kind] || ""}${shot.cell >= 0 ? cellName(shot.cell, width) : ""}${view.seats > 2 && view.variant !== "shared" ? ` at seat ${shot.target}` : ""}`;
+    const at = `${DONE[shot.kind] || ""}${shot.cell >= 0 ? cellName(shot.cell, width) : ""}${view.seats > 2 && view.variant !== "shared" ? ` at ${seatName(shot.target, me, names)}` : ""}`;
     const outcome = shot.hit === null ? "being opened" : shot.kind === "scan" ? `${shot.hit} ship cell${shot.hit === 1 ? "" : "s"} seen`
       : shot.hit ? (shot.hit === 1 ? "hit" : `${shot.hit} ships hit`) : "miss";
     return h("li", {}, `${who}: ${at}: ${outcome}${shot.sunk.length ? ", sunk" : ""}${shot.timer ? " (timer)" : ""}`);

@@ -1,6 +1,7 @@
 // shengji: levels and trump, the trick around the table, the last trick, the hand by suit; select
 // cards, then play one of the legal moves they make up.
 import { catalogue, fill, h, moveButton, s } from "../dom.js";
+import { seatName } from "../words.js";
 
 const SUIT = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠", joker: "★" };
 const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
@@ -28,7 +29,7 @@ export async function render(ctx) {
   const view = ctx.view;
   const me = view.seat;
   const bottom = me === null ? 0 : me;
-  const who = (seat) => (seat === me ? "you" : me !== null && seat % 2 === me % 2 ? `partner (seat ${seat})` : `seat ${seat}`);
+  const who = (seat) => (me !== null && seat !== me && seat % 2 === me % 2 ? `${seatName(seat, me, ctx.names)} (partner)` : seatName(seat, me, ctx.names));
   const trump = view.trump ? `${SUIT[view.trump]} ${view.trump}` : view.trump_fixed ? "no trump suit" : "not declared yet";
   const info = h("p", { class: "field" },
     `Deal ${view.deal + 1}: level ${rankName(view.level)}; team 0+2 at ${rankName(view.levels[0])}, team 1+3 at ${rankName(view.levels[1])}; trump ${trump}`,

@@ -3,6 +3,7 @@
 // three or more: a salvo) and use the abilities laser, scan, nuke and reserve. Each seat's 20×10
 // star field shows its ships by kind, hits, sunk ships, scanned ship cells and fighters.
 import { fill, h, moveButton, moveKey, s } from "../dom.js";
+import { seatName } from "../words.js";
 import {
   aiming, CELL, cellName, cellRect, centre, dueNow, fleetLayers, frame, onRotate, salvoPanel, seaCells, shotTargets, shots, touching,
 } from "./seas.js";
@@ -37,7 +38,7 @@ export function render(ctx) {
     answers.length ? h("div", { class: "moves" }, answers.map((move) => moveButton(ctx, move, (ctx.texts || [])[ctx.legal.indexOf(move)] || moveKey(move), { class: "move" }))) : null,
     aiming(ctx) ? salvoPanel(ctx) : null,
     legend(),
-    shots(view));
+    shots(view, ctx.names));
 }
 
 const kindOf = (view, id) => view.catalogue.find((kind) => kind.kind === id);
@@ -107,7 +108,7 @@ function field(ctx, index) {
   };
   const enemy = me !== null && seat !== me && !view.fleets[me].out && view.living.includes(seat);
   const { cells, aimed, aiming: aims } = seaCells(ctx, index, { look, extra, targets: enemy ? targets(ctx, index, seat) : new Map(), salvo: !ctx.state.mode });
-  const title = me === null ? `Star field of seat ${seat}` : seat === me ? "Your star field" : `Enemy field (seat ${seat})`;
+  const title = seat === me ? "Your star field" : `Star field of ${seatName(seat, me, ctx.names)}`;
   const count = fleet.ships === null ? "fleet size not declared yet" : `${fleet.afloat} of ${fleet.ships} ships afloat${fleet.squadrons ? ` (${fleet.squadrons} squadron${fleet.squadrons > 1 ? "s" : ""} landed)` : ""}`;
   const own = (fleet.layout || []).length ? [...new Set(fleet.layout.map(([, id]) => id - 1))] : [];
   return h("div", { class: `sea-panel star-field${aims ? " aiming" : ""}`, "data-seat": seat, "data-sea": index },
@@ -134,7 +135,7 @@ function targets(ctx, index, seat) {
     : mode === "nuke" ? !open.has(cell) : true));
   return new Map(cells.map((cell) => {
     const move = { [mode]: cell, at: seat };
-    return [cell, { key: moveKey(move), label: mode, act: () => choose(ctx, move, `${mode} ${cellName(cell, data.width)} at seat ${seat}`) }];
+    return [cell, { key: moveKey(move), label: mode, act: () => choose(ctx, move, `${mode} ${cellName(cell, data.width)} at ${seatName(seat, ctx.view.seat, ctx.names)}`) }];
   }));
 }
 
@@ -194,8 +195,8 @@ function abilityPanel(ctx) {
     if (name !== "reserve") return [h("button", { id: `ability-${name}`, class: `ability${mode === name ? " chosen" : ""}`, onclick: pick(name) }, mode === name ? `${name}: pick a cell (click to cancel)` : name)];
     if (!salvo) return [moveButton(ctx, listed(name)[0], "reserve: land 3 fighters", { id: "ability-reserve", class: "ability" })];
     if (view.salvo === "focus") return [h("button", { id: "ability-reserve", class: "ability", onclick: () => choose(ctx, { reserve: true }, "reserve instead of the salvo") }, "reserve instead of the salvo")];
-    return view.due.map(([enemy]) => h("button", { class: "ability", id: `ability-reserve-${enemy}`, onclick: () => choose(ctx, { reserve: true, at: enemy }, `reserve instead of the shots at seat ${enemy}`) },
-      `reserve instead of the shots at seat ${enemy}`));
+    return view.due.map(([enemy]) => h("button", { class: "ability", id: `ability-reserve-${enemy}`, onclick: () => choose(ctx, { reserve: true, at: enemy }, `reserve instead of the shots at ${seatName(enemy, ctx.view.seat, ctx.names)}`) },
+      `reserve instead of the shots at ${seatName(enemy, ctx.view.seat, ctx.names)}`));
   });
   return h("div", { class: "ability-panel", id: "abilities" },
     h("p", {}, salvo ? "Abilities ready (one per salvo, in place of shots):" : "Abilities ready (one instead of a shot; it ends your turn):"),

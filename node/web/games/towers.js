@@ -1,5 +1,6 @@
 // towers: two castles (tower, wall), three resources with their producers, cards with their costs.
 import { catalogue, h, moveButton, moveKey, s } from "../dom.js";
+import { seatName } from "../words.js";
 
 const COLOUR = { red: "ore", blue: "mana", green: "soldiers" };
 const RESOURCES = [["ore", "mines"], ["mana", "monasteries"], ["soldiers", "barracks"]];
@@ -12,7 +13,7 @@ export async function render(ctx) {
   const field = fields.find((f) => f.id === view.battlefield) || { name: view.battlefield };
   const me = view.seat;
   const order = me === null ? view.players.map((_, i) => i) : [me, ...view.players.map((_, i) => i).filter((i) => i !== me)];
-  const names = view.players.map((_, i) => (me === null ? `Seat ${i}` : i === me ? "You" : `Enemy (seat ${i})`));
+  const names = view.players.map((_, i) => (i === me ? "You" : seatName(i, me, ctx.names)));
   const deck = view.deck === null ? "infinite deck" : `${view.deck} cards in the deck, ${view.discard} discarded`;
   return h("div", { class: "towers" },
     h("p", { class: "field" }, `${field.name}: win with a tower of ${view.victory.tower} or ${view.victory.resource} of a resource · ${deck}`),

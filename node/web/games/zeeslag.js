@@ -3,6 +3,7 @@
 // them at once. Any number of seas. The space battle has its own board (space.js); variants other
 // than VARIANTS use the generic view.
 import { catalogue, fill, h, moveButton, moveKey } from "../dom.js";
+import { seatName } from "../words.js";
 import { aiming, cellRect, fleetLayers, frame, LETTERS, onRotate, salvoPanel, seaCells, shotTargets, shots, touching } from "./seas.js";
 import * as space from "./space.js";
 
@@ -31,7 +32,7 @@ export async function render(ctx) {
       ? null : sea(ctx, index, fleet)))),
     answers.length ? h("div", { class: "moves" }, answers.map((move) => moveButton(ctx, move, (ctx.texts || [])[ctx.legal.indexOf(move)] || moveKey(move), { class: "move" }))) : null,
     aiming(ctx) ? salvoPanel(ctx) : null,
-    shots(view));
+    shots(view, ctx.names));
 }
 
 // Where a seat places its fleet: its own sea, or in the shared sea its window of twelve columns, its
@@ -61,11 +62,11 @@ function sea(ctx, index, fleet) {
   const owners = view.fleets.map((f, seat) => (f.sea === index ? seat : null)).filter((seat) => seat !== null);
   const look = (cell) => (known.has(cell) ? "ship" : later.has(cell) ? "ship later" : null);
   const { cells, aimed, aiming: aims } = seaCells(ctx, index, { look, targets: shotTargets(ctx, index, owners) });
-  const whose = owners.map((seat) => (seat === me ? "you" : `seat ${seat}`)).join(", ");
+  const whose = owners.map((seat) => seatName(seat, me, ctx.names)).join(", ");
   const team = (view.teams || []).find((seats) => seats.includes(me)) || [];
-  const title = owners.length > 1 ? `Shared sea (${whose})` : me === null ? `Sea of seat ${owners[0]}`
-    : owners.includes(me) ? "Your fleet" : team.includes(owners[0]) ? `Your partner's waters (seat ${owners[0]})` : `Enemy waters (seat ${owners[0]})`;
-  const afloat = owners.map((seat) => h("ul", { class: "ships" }, owners.length > 1 ? h("li", {}, `seat ${seat}:`) : null,
+  const title = owners.length > 1 ? `Shared sea (${whose})` : me === null ? `Sea of ${seatName(owners[0], me, ctx.names)}`
+    : owners.includes(me) ? "Your fleet" : team.includes(owners[0]) ? `Waters of your partner ${seatName(owners[0], me, ctx.names)}` : `Waters of ${seatName(owners[0], me, ctx.names)}`;
+  const afloat = owners.map((seat) => h("ul", { class: "ships" }, owners.length > 1 ? h("li", {}, `${seatName(seat, me, ctx.names)}:`) : null,
     fleet.ships.map((ship, i) => h("li", { class: view.fleets[seat].sunk.includes(i) ? "gone" : "" }, `${ship.name} (${ship.length})`))));
   return h("div", { class: `sea-panel${owners.length > 1 ? " shared" : ""}${aims ? " aiming" : ""}`, "data-seat": owners.join(" "), "data-sea": index },
     h("h3", {}, title), aimed, frame(view.seas[index].width, view.seas[index].height, cells), afloat);

@@ -47,7 +47,7 @@ def test_a_seat_s_screen_fits_80_by_24_and_names_everything():
     assert "Princess" in text and "takes treasure chests/petrified dragons" in text
     assert "Your hand: Princess 3, Treasure chest 1, Dwarf 1, Dwarf 2, Dragon huntress 3, Hero 4" in " ".join(lines)
     assert "  you: Princess 3 on the petrified dragons, took 1 (3 pts) and the dragon" in text
-    assert "  opponent: Dwarf 1 (timeout)" in text
+    assert "  seat 1: Dwarf 1 (timeout)" in text
     assert lines[-1] == "Your turn: lay one or more cards of one kind."
 
 
@@ -77,7 +77,7 @@ def test_moves_read_as_words_with_a_code_the_terminal_accepts():
 def test_the_end_of_a_game_and_of_a_match():
     state = position(options={"sumof": 2})
     text = render(GAME.view(dataclasses.replace(state, deal_result=Result((1,), "points", (10, 12))), 0))
-    assert text.endswith("Game over (points, 10-12): opponent won; the next game starts.")
+    assert text.endswith("Game over (points, 10-12): seat 1 won; the next game starts.")
     over = dataclasses.replace(state, result=Result((), "sumof", (20, 20)), deal_result=Result((0,), "dragon", (9, 9)))
     assert render(GAME.view(over, None)).endswith("Over (sumof, 20-20): a draw")
     assert "game 1 of 2, totals 0-0" in render(GAME.view(state, None))

@@ -34,7 +34,9 @@ def test_every_view_of_a_match_fits_the_terminal_and_every_move_can_be_typed(var
             for move in moves[:12]:
                 word = render.move_line(view, move).split()[-1]
                 assert pick(update, word) == move
-    assert "Match over" in render.render(GAME.view(state, 0))
+    final = GAME.view(state, 0)
+    points = "-".join(str(player["points"]) for player in final["players"])
+    assert f"Match over ({final['result']['reason']}, points {points}): " in render.render(final)  # the game-over line has its score
 
 
 def test_a_duel_on_the_table_reads_in_words():
@@ -46,7 +48,7 @@ def test_a_duel_on_the_table_reads_in_words():
         if state.step == "defend":
             break
     text = render.render(GAME.view(state, state.defender))
-    assert "On the table: enemy attacks you with" in text and "Your turn: defend." in text and "Your hand:" in text
+    assert "On the table: seat 0 attacks you with" in text and "Your turn: defend." in text and "Your hand:" in text
     view = GAME.view(state, state.defender)
     line = render.move_line(view, GAME.legal_moves(state, state.defender)[0])
     assert line.startswith("defend with ") and " against " in line

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from fairtable.games import seated
 from fairtable.games.contract import Result
 from fairtable.games.lang import ORIGINAL, speaking
 from fairtable.games.towers.render import move_line, render
@@ -13,14 +14,15 @@ from tests.games.towers.positions import GAME, HAND, play, position
 
 def test_seat_view_shows_board_hand_recent_cards_and_turn():
     state = play(position((40, 7, 7, 7, 7, 101)), HAND[0])  # Plaisa: 3 to the enemy tower
-    text = render(GAME.view(state, 0))
+    with seated(("ann", "bob")):  # the names in the genesis, as the node renders a seat's board
+        text = render(GAME.view(state, 0))
     assert "Archmage's Citadel: win at tower 50 or a resource at 150" in text
     assert "40 in deck, 1 discarded" in text
     assert "Tower" in text and "22" in text  # enemy tower 25 - 3
     assert "Mana (+monasteries)" in text and "28 (+3)" in text
     assert f"[{HAND[5]}] Dragon, 25 soldiers: 20 damage to the enemy" in text
     assert "you played Gemstone Flaw, 2 mana: 3 damage to the enemy tower" in text
-    assert text.endswith("Turn of enemy: play or discard a card.")
+    assert text.endswith("Turn of bob: play or discard a card.")
 
 
 def test_the_original_language_is_a_setting_not_a_mix():

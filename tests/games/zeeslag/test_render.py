@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from fairtable.games import referee
+from fairtable.games import referee, seated
 from fairtable.games.contract import Chosen, Forfeit, Move, OpenHidden
 from fairtable.games.zeeslag.bots import GreedyBot
 from fairtable.games.zeeslag.render import move_hint, move_line, parse_move, render
@@ -24,10 +24,11 @@ def test_seat_view_shows_both_grids_with_letters_and_numbers():
     table.shoot("A2")  # sunk, ring opened
     table.shoot("J10")  # miss
     table.shoot("A1")  # seat 1 hits seat 0's carrier
-    text = render(GAME.view(table.states[0], 0))
+    with seated(("ann", "bob")):  # the names in the genesis, as the node renders a seat's board
+        text = render(GAME.view(table.states[0], 0))
     lines = lines_of(text)
     assert lines[0] == "Zeeslag duel, fleet Classic, water ring on"
-    assert lines[1].startswith("Your fleet (seat 0)") and "Enemy waters (seat 1)" in lines[1]
+    assert lines[1].startswith("Your fleet") and "Waters of bob" in lines[1]
     assert lines[2].split() == [str(n) for n in range(1, 11)] * 2
     own, enemy = lines[3][:32], lines[3][36:]
     assert own.split() == ["A", "X", "S", "S", "S", "S", ".", ".", ".", ".", "."]
@@ -35,9 +36,9 @@ def test_seat_view_shows_both_grids_with_letters_and_numbers():
     assert lines[4][36:].split() == ["B", "~", "~", "~", ".", ".", ".", ".", ".", ".", "."]
     assert lines[12][36:].split() == ["J"] + ["."] * 9 + ["o"]
     assert "Your fleet: 5 of 5 afloat (5 4 3 3 2)" in text
-    assert "Fleet of enemy: 4 of 5 afloat (5 4 3 3), sunk: Destroyer" in text
-    assert "  you shot A2: hit, Destroyer sunk" in text and "  enemy shot A1: hit" in text
-    assert text.endswith("Turn of enemy: shoot.")
+    assert "Fleet of bob: 4 of 5 afloat (5 4 3 3), sunk: Destroyer" in text
+    assert "  you shot A2: hit, Destroyer sunk" in text and "  bob shot A1: hit" in text
+    assert text.endswith("Turn of bob: shoot.")
     # The enemy's fleet stays hidden, only its openings show.
     assert "S" not in "".join(line[36:] for line in lines[3:13])
 
@@ -46,12 +47,12 @@ def test_spectator_sees_no_fleet_and_the_pending_answers():
     table = Table()
     table.apply(Move(0, {"shoot": cell("B7")}))
     text = render(GAME.view(table.states[None], None))
-    assert lines_of(text)[1].split() == ["Seat", "0", "Seat", "1"]
+    assert lines_of(text)[1].split() == ["seat", "0", "seat", "1"]
     assert "S" not in "".join(lines_of(text)[3:13])
     assert text.endswith("The shots are being opened.")
     table.apply(table.opened())
     seat1 = render(GAME.view(table.states[1], 1))
-    assert "  enemy shot B7: miss" in seat1 and seat1.endswith("Your turn: shoot.")
+    assert "  seat 0 shot B7: miss" in seat1 and seat1.endswith("Your turn: shoot.")
 
 
 def test_answer_phases_timeouts_and_the_end():
@@ -59,13 +60,13 @@ def test_answer_phases_timeouts_and_the_end():
     table.apply(Move(0, {"shoot": cell("A1")}))
     table.apply(table.opened())
     assert render(GAME.view(table.states[1], 1)).endswith("Your node must say which of your ships sank.")
-    assert render(GAME.view(table.states[0], 0)).endswith("Waiting for enemy to say which of its ships sank.")
+    assert render(GAME.view(table.states[0], 0)).endswith("Waiting for seat 1 to say which of its ships sank.")
     table.settle()
     table.shoot("A2", timeout=True)
     assert render(GAME.view(table.full, 0)).endswith("Your turn: shoot (1 timeouts in a row).")
     assert "you shot A2: hit, Destroyer sunk (timer)" in render(GAME.view(table.full, 0))
     table.apply(Forfeit(1, "resigned"))
-    assert render(GAME.view(table.full, 1)).endswith("Game over (forfeit: resigned): enemy won; the fleets are being opened.")
+    assert render(GAME.view(table.full, 1)).endswith("Game over (forfeit: resigned): seat 0 won; the fleets are being opened.")
     table.open_all()
     over = render(GAME.view(table.full, None))
     assert over.endswith("Game over (forfeit: resigned): seat 0 won")

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from fairtable.games import referee
+from fairtable.games import referee, seated
 from fairtable.games.zeeslag.bots import GreedyBot, RandomBot
 from fairtable.games.zeeslag.render import move_hint, move_line, parse_move, render
 from tests.games.zeeslag.positions import GAME
@@ -22,16 +22,17 @@ def fits(text: str) -> list[str]:
 def test_two_fields_side_by_side_with_the_fleet_and_the_abilities():
     table = SpaceTable()
     table.act({"shoot": "A5"})  # the station: a hit
-    lines = fits(render(GAME.view(table.states[0], 0)))
+    with seated(("ann", "bob")):  # the names in the genesis, as the node renders a seat's board
+        lines = fits(render(GAME.view(table.states[0], 0)))
     assert lines[0] == "Zeeslag space, money 500, water ring on"
-    assert lines[1].startswith("you s0 4/4") and "enemy s1 4/4" in lines[1]
+    assert lines[1].startswith("you s0 4/4") and "bob s1 4/4" in lines[1]
     assert lines[2][:22] == "  1   5   10   15   20"  # each number over its column (10 ends at column 10)
     own, enemy = lines[3][:22], lines[3][26:48]
     assert own == "A SSS................." and enemy == "A ....X..............."
     text = "\n".join(lines)
     assert "Afloat: Scout 1, Lancer 1, Spirit 1, Dreadnought 1" in text
     assert "Abilities, your round 1: laser at 3, scan at 6, nuke at 9" in text
-    assert "Fleet of the enemy: 4 ships" in text and "  you shot A5: hit" in text
+    assert "Fleet of bob: 4 ships" in text and "  you shot A5: hit" in text
     assert lines[-1] == "Your turn: shoot or use an ability, action 2 of 3."
     spectator = render(GAME.view(table.states[None], None)).splitlines()
     assert "S" not in "".join(line[2:22] + line[26:48] for line in spectator[3:13])  # no fleet before its opening

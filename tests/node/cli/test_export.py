@@ -54,7 +54,7 @@ def test_the_command_writes_the_record_and_exits_0_for_a_verified_transcript():
 def test_each_game_speaks_its_own_notation():
     records = {path.stem: (export_golden.RECORDS / f"{path.stem}.txt").read_text(encoding="utf-8") for path in TRANSCRIPTS}
     towers, zeeslag, shengji = records["towers-normal"], records["zeeslag-duel"], records["shengji-standard"]
-    assert "1. seat " in towers and ": play " in towers and " (" in towers.split("1. seat ")[1].splitlines()[0]
+    assert "\n1. bot-0: " in towers and ": play " in towers and "seat 0" not in towers.split("moves:")[1]  # names, no seat numbers
     assert any(line.endswith((": hit", ": miss")) for line in zeeslag.splitlines())
     assert ": sunk: " in zeeslag and ": not sunk" in zeeslag and "commits its hidden data" in zeeslag
     assert ": lead " in shengji and ": declare (" in shengji
@@ -74,10 +74,10 @@ def test_a_tampered_transcript_is_exported_as_not_verified_with_the_violation_at
     assert completed.returncode == 1, completed.stderr
     lines = completed.stdout.splitlines()
     assert "verified: NO: 1 violation found, listed at the end" in lines
-    marker = f"   VIOLATION at envelope {cheat.index}: seat {cheat.seat} (bot-{cheat.seat}) broke {cheat.rule}"
+    marker = f"   VIOLATION at envelope {cheat.index}: bot-{cheat.seat} broke {cheat.rule}"
     position = lines.index(marker)
-    assert lines[position - 1].startswith(f"{cheat.moves}. seat "), "the finding follows the last accepted move"
-    assert any(line.startswith(f"envelope {cheat.index}: seat {cheat.seat} (bot-{cheat.seat}) broke {cheat.rule}: ") for line in lines)
+    assert lines[position - 1].startswith(f"{cheat.moves}. bot-"), "the finding follows the last accepted move"
+    assert any(line.startswith(f"envelope {cheat.index}: bot-{cheat.seat} broke {cheat.rule}: ") for line in lines)
 
 
 def test_json_is_one_object_with_the_header_moves_and_verdict(tmp_path):
@@ -125,7 +125,7 @@ def test_a_game_without_notation_lists_its_moves_as_json(counting_game):
     record = replay_chunks([dump(table.play())])
     moves = [step for step in record.steps if step.number is not None]
     assert moves and all(step.text.split(": ", 1)[1] in ("1", "2", "3") for step in moves)
-    assert record.report.valid and record.steps[-1].text.startswith("game over: seat ")
+    assert record.report.valid and record.steps[-1].text.startswith("game over: bot-")
 
 
 def test_an_unfinished_transcript_is_exported_as_incomplete_exit_3(tmp_path):
@@ -154,7 +154,7 @@ def test_a_damaged_transcript_is_exported_as_damaged_not_as_cheating(tmp_path, h
 
 def test_duel_tells_each_duel_played_or_turned_over():
     one, blind = (export_golden.record(export_golden.TRANSCRIPTS / f"duel-{variant}.ftt") for variant in ("1v1", "blind"))
-    assert "1. seat 1 (bot-1): attack with " in one and "): defend with " in one and " against " in one
+    assert "1. bot-1: attack with " in one and ": defend with " in one and " against " in one
     assert all(": attack with " not in line for line in blind.splitlines())
     duels = [line for line in blind.splitlines() if line.startswith("   r")]
-    assert len(duels) == 18 and all(" vs seat " in line for line in duels)
+    assert len(duels) == 18 and all(" vs bot-" in line for line in duels)

@@ -249,7 +249,7 @@ def test_the_result_reads_the_right_way_round_with_player_names(played):
     completed = fairtable("verify", str(played[0]))
     result = next(line for line in completed.stdout.splitlines() if line.strip().startswith("result"))
     assert " won: " in result or "a draw" in result
-    assert "(bot-0)" in result or "(bot-1)" in result or "a draw" in result
+    assert "bot-0 won" in result or "bot-1 won" in result or "a draw" in result
 
 
 def test_damaged_and_cut_files_are_reported_as_damage_not_cheating(played, tmp_path):

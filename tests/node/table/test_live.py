@@ -71,6 +71,22 @@ async def test_a_silent_seat_is_declared_absent_after_turn_time_and_grace(tmp_pa
     assert present.session.result.winners == (0,) and "absent" in present.session.result.reason
     report = verify(load((present.files.dir / "transcript.ftt").read_bytes()))
     assert report.valid  # a forfeit on the claimant's word, not a finding against the absent seat
+    assert {"index": claim.seq, "kind": "absent", "seat": 1,
+            "text": "seat-1 stopped answering: you declared them absent."} in present.update().log
+
+
+async def test_a_resignation_asked_out_of_turn_is_announced_at_once_and_again_when_it_goes_out(tmp_path, autojump_clock):
+    genesis = signed_genesis("towers", 2)
+    tables = [live_table(tmp_path, genesis, 0, bot=False), live_table(tmp_path, genesis, 1)]
+    tables[0].resign()  # the commitments come first: no slot of the play yet, nothing is sent
+    (waiting,) = tables[0].update().log
+    assert waiting["kind"] == "resigning" and waiting["text"].startswith("You resign: your resignation goes out at your next turn")
+    await wire(tables)
+    resignation = next(e for e in tables[0].envelopes if e.kind == "resign")
+    assert tables[0].session.result.winners == (1,)
+    assert [notice["kind"] for notice in tables[0].update().log] == ["resigning", "resigned"]
+    assert tables[0].update().log[1] == {"index": resignation.seq, "kind": "resigned", "seat": 0, "text": "You resigned."}
+    assert tables[1].update().log == ({"index": resignation.seq, "kind": "resigned", "seat": 0, "text": "seat-0 resigned."},)
 
 
 async def test_every_other_seat_claims_at_the_deadline_plus_grace_by_its_own_clock(tmp_path, autojump_clock):
@@ -164,9 +180,12 @@ async def test_a_reloaded_journal_continues_the_same_chain_and_cuts_a_torn_tail(
     restarted = [reload(table) for table in tables]
     for before, after in zip(tables, restarted):
         assert after.envelopes == before.envelopes
-    cut = [record for record in caplog.records if "are cut off" in record.getMessage()]
+    cut = [record for record in caplog.records if "were cut off" in record.getMessage()]
     assert [record.levelname for record in cut] == ["WARNING", "WARNING"]  # damage is not routine: not at INFO
     assert f"damaged after {len(tables[0].envelopes)} envelopes: its last 12 bytes" in cut[0].getMessage()
+    for table in restarted:  # and the player hears of it, in the table's log
+        (notice,) = [notice for notice in table.update().log if notice["kind"] == "repaired"]
+        assert notice["text"].startswith("Your node found this table's journal damaged after ") and "were cut off" in notice["text"]
     await wire(restarted)
     assert restarted[0].envelopes == restarted[1].envelopes and restarted[0].finished
     assert verify(load((restarted[0].files.dir / "transcript.ftt").read_bytes())).valid
@@ -183,6 +202,17 @@ async def test_a_seat_without_a_player_places_at_random_and_forced_answers_play_
     assert answers and all("timeout" not in answer for answer in answers)  # forced: answered at once, no timer
     assert shots and all(shot.get("timeout") is True for shot in shots)  # chosen moves waited for the timer
     assert any(e.seat == 1 and e.kind == "hidden" for e in tables[0].envelopes)
+    # nothing happened to seat 1 unannounced: its log names each answer, each timer's shot and the fleet placed for it
+    log = tables[1].update().log
+    kinds = [notice["kind"] for notice in log]
+    assert kinds.count("forced") == len(answers) and kinds.count("default") == len(shots) + 1
+    assert all(notice["text"].startswith("Played for you, your only legal move: ") for notice in log if notice["kind"] == "forced")
+    assert "Your timer ran out: a random legal one was sent for you." in [notice["text"] for notice in log]
+    assert [notice["index"] for notice in log] == sorted(notice["index"] for notice in log)  # in the order they happened
+    # the other seat reads the timer's moves off the chain, by the player's name
+    theirs = [notice for notice in tables[0].update().log if notice["kind"] == "default"]
+    assert len(theirs) == len(shots) and theirs[0] == {"index": theirs[0]["index"], "kind": "default", "seat": 1,
+                                                       "text": "seat-1's timer ran out: the rules' default was played for them."}
 
 
 async def test_a_restarted_seat_still_opens_the_fleet_it_committed(tmp_path, autojump_clock):

@@ -249,10 +249,21 @@ def test_two_players_play_a_whole_towers_game_by_clicking(pages):
         return next((css for css in ("button.play:not([disabled])", "button.discard:not([disabled])") if page.all(css)), None)
 
     alice.wait(lambda: any(page.text("#clock").endswith(" s") for page in pages), "the turn timer on the page whose turn it is")
+    assert alice.text("#seats").startswith("alice (you)") and "bob" in alice.text("#seats")  # names, not seats
+    assert alice.text("#turn").startswith(("Your turn", "Turn of bob")) and "seat" not in alice.text("#table-page .board")
+    assert "-" not in alice.text("#seats")
+    alice.press("#seats")  # a click shows each player's key fingerprint
+    alice.wait(lambda: alice.text("#seats").count("-") >= 10, "the fingerprints shown")
     play(pages, card, "towers", reload_after=5)
     assert explained and re.fullmatch(r".+ costs \d+ (ore|mana|soldiers); you have \d+", explained[0]), explained
     results = sorted(page.text("#result").split(" ")[1] for page in pages)
     assert results == ["lost", "won"], results
+    for page, other in zip(pages, ("bob", "alice")):  # the winner by name, the final score, the verifier's verdict
+        result = page.text("#result")
+        assert result.startswith("You won") or f": {other} won" in result, result
+        page.wait(lambda: page.text("#verdict").startswith("Verified: every message"), f"{page.name}: the verifier's verdict")
+        named = page.text("#table-page h1 .table-id").split()[-1]  # the table by its id's first 12 hex digits
+        assert len(named) == 12 and set(named) <= set("0123456789abcdef"), named
     for page in pages:
         page.screenshot("towers")
     assert bob.fits_its_screen()
@@ -274,6 +285,10 @@ def test_typing_a_name_from_each_first_key_on_a_table_page_neither_resigns_nor_l
     mover.driver.execute_script("window.confirm = () => true")
     mover.press("#resign")
     alice.wait(lambda: alice.text("#result").startswith(("You lost", "You won")), "the table given up, for the next tests")
+    watcher = bob if mover is alice else alice
+    mover.wait(lambda: "You resigned." in mover.text("#log"), "the resignation in the resigner's log")
+    watcher.wait(lambda: f"{mover.name} resigned." in watcher.text("#log"), "the resignation in the other player's log")
+    assert mover.text("#result").startswith(f"You lost (forfeit: resigned): {watcher.name} won")
 
 
 def test_the_board_speaks_one_language_and_the_menu_changes_it(pages):
@@ -367,10 +382,11 @@ def test_the_viewer_steps_to_a_planted_violation_and_shows_every_hand(pages, tmp
         clicks += 1
         alice.wait(lambda: f"step {clicks + 1} of" in alice.text("#replay-position"), "the next step")
     assert f"envelope {cheat.index})" in alice.text("#replay-position")
-    assert f"VIOLATION at envelope {cheat.index}: seat {cheat.seat} broke {cheat.rule}" in alice.text("#replay-violation")
+    cheater = alice.text(f'#replay-perspective option[value="seat-{cheat.seat}"]').removeprefix("as ")  # by name
+    assert f"VIOLATION at envelope {cheat.index}: {cheater} broke {cheat.rule}" in alice.text("#replay-violation")
     alice.press("#replay-prev")
     alice.wait(lambda: not alice.text("#replay-violation"), "the step before the violation")
-    assert alice.text("#replay-text").startswith(f"{cheat.moves}. seat ")
+    assert alice.text("#replay-text").startswith(f"{cheat.moves}. bot-")  # a move, by its player's name
     alice.press("#replay-next")
     Select(alice.one("#replay-perspective")).select_by_value("all")
     alice.wait(lambda: len(alice.all("#replay-board .hand-area")) == 2, "both hands")
@@ -407,7 +423,7 @@ def test_the_viewer_replays_a_finished_table_of_the_node(pages):
     buttons = alice.wait(lambda: alice.all("button.replay-table"), "this node's tables")
     buttons[0].click()
     assert alice.one("#replay-verdict.valid")
-    assert alice.text("#replay-result").startswith("Result: seat ")
+    assert alice.text("#replay-result").startswith(("Result: alice won", "Result: bob won", "Result: a draw"))
 
 
 def cards_of(game: str) -> list[dict]:
@@ -475,7 +491,7 @@ def test_three_seats_fire_salvos_by_picking_cells_at_a_bot_table_found_nearby(pa
     alice = pages[0]
     bot_table(pages, served[2], variant, {}, 3)
     if variant == "shared":  # alice's window: the border column left of her block, her block, the one right of it
-        seat = int(alice.text("#table-page .seat.me").split(":")[0].split()[1])
+        seat = int(alice.cells("#table-page .seat.me", "seat")[0])
         column = 10 * seat + 1
         assert alice.cells("rect.cell.place.border", "place")[:1] == [f"A{column - 1}"]
         place_by_hand(alice, tuple(f"{row}{column}" for row in "ACEG"), f"I{column}", "zeeslag-shared-placing")
@@ -712,7 +728,8 @@ def test_three_seats_fire_a_space_salvo_with_a_laser_in_place_of_the_shots_at_on
                 lasered = next(int(seat) for seat in alice.cells(".star-field[data-seat]", "seat") if int(seat) != me)
                 alice.press("#ability-laser")
                 alice.press(f'.star-field[data-seat="{lasered}"] rect.target[data-cell="A5"]')
-                alice.wait(lambda: alice.text("#salvo-ability") == f"; laser A5 at seat {lasered}", "the laser in the salvo")
+                name = alice.text(f'#seats .seat[data-seat="{lasered}"]')  # the player, by the name in the genesis
+                alice.wait(lambda: alice.text("#salvo-ability") == f"; laser A5 at {name}", "the laser in the salvo")
                 enemy = 3 - me - lasered
                 assert set(alice.cells("rect.salvo-target", "enemy")) == {str(enemy)}, "no shots at the lasered enemy"
             fill_salvo(page)

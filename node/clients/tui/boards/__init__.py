@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from fairtable.games import GameError, registry
+from fairtable.games import GameError, registry, seated
 
 RANDOM = {"random": True}
 """Sent for hidden data or a deck: the node draws a random legal one (``spec/client-api.md``)."""
@@ -54,11 +54,13 @@ class Board(Static, can_focus=True):
 
     def show(self, update: dict) -> None:
         self.current = update
-        self.update(self.draw(update))
+        self.redraw()
 
     def redraw(self) -> None:
+        """Draw the current update; the game's own words name the players as the update does."""
         if self.current:
-            self.update(self.draw(self.current))
+            with seated(self.current.get("seats") or ()):
+                self.update(self.draw(self.current))
 
     def draw(self, update: dict) -> RenderableType:
         raise NotImplementedError

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 from textual.screen import Screen
 from textual.widgets import Static
 
+from fairtable.games import player
+from fairtable.games import players as seats_in_words
 from fairtable.node.clients.apiclient import ApiError
 
 if TYPE_CHECKING:
@@ -43,6 +45,32 @@ class BaseScreen(Screen):
     def connection_changed(self) -> None:
         status = self.play.connection
         self.say("" if status is None else f"Lost the node: {status}")
+
+
+def short_table(table: str) -> str:
+    """A table id as a person reads it (``spec/client-api.md``): its first 12 hex digits."""
+    return table[:12]
+
+
+def who_is_who(update: dict) -> str:
+    """Each player's name and key fingerprint, ``you`` marked: what a person compares to be sure."""
+    names, prints = list(update.get("seats") or ()), list(update.get("fingerprints") or ())
+    return " │ ".join(f"{name}{' (you)' if index == update.get('seat') else ''} {prints[index] if index < len(prints) else ''}".rstrip()
+                      for index, name in enumerate(names))
+
+
+def culprit(update: dict, violation: dict) -> str:
+    """Who a finding names, by name (``one of`` its suspects when it cannot tell)."""
+    names = list(update.get("seats") or ())
+    if violation.get("seat") is not None:
+        return player(violation["seat"], update.get("seat"), names)
+    return "one of " + seats_in_words(tuple(violation.get("suspects") or ()), update.get("seat"), names)
+
+
+def log_lines(update: dict, last: int | None = None) -> list[str]:
+    """The table's log (``spec/client-api.md``), oldest first; the ``last`` ones only when given."""
+    texts = [str(entry.get("text", "")) for entry in update.get("log") or ()]
+    return texts if last is None else texts[-last:]
 
 
 def players(names: list[str] | tuple[str, ...]) -> str:

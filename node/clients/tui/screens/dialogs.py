@@ -21,6 +21,8 @@ HELP = """Keys at the table
   typing           a move's number, a cell such as b7, a salvo such as 1:b7 2:c3,
                    a card's name or code, a deck-list file's path; Enter sends
   Ctrl+R           resign (asks first: Tab to Resign, Enter)
+  Ctrl+O           the table's log: what happened without your hand on it
+  Ctrl+F           who is who: each player's name and key fingerprint
   ?                this help
   Escape           back to your tables (the node keeps your seat)
   Ctrl+Q           quit (the node keeps your seat; `fairtable play` brings you back)
@@ -72,12 +74,17 @@ class Confirm(ModalScreen[bool]):
 
 
 class Help(ModalScreen[None]):
-    """The keys; any key closes it, and only it (Escape does not go on to leave the table)."""
+    """The keys (or other lines to read: the table's log); any key closes it, and only it
+    (Escape does not go on to leave the table)."""
 
     DEFAULT_CSS = "Help { align: center middle; } Help > Static { width: 76; height: auto; border: round $accent; padding: 0 1; }"
 
+    def __init__(self, text: str = HELP) -> None:
+        super().__init__()
+        self.text = text
+
     def compose(self) -> ComposeResult:
-        yield Static(HELP)
+        yield Static(self.text)
 
     def on_key(self, event: events.Key) -> None:
         event.stop()

@@ -1,4 +1,5 @@
-"""The end of a game: who won and why, in words, and this client's own check of the transcript."""
+"""The end of a game: who won and why, in words, the final score, what happened without a
+player's hand on it, this client's own check of the transcript, and the final board."""
 
 from __future__ import annotations
 
@@ -7,35 +8,37 @@ import base64
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from fairtable.games import Result, describe
-from fairtable.node.clients.tui.screens.common import BaseScreen
+from fairtable.games import Result, describe, player
+from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, short_table
 from fairtable.protocol import ProtocolError
 from fairtable.protocol.session import verify_chunks
 
 
 def outcome(update: dict) -> str:
-    """``You won: seat 0 (alice) won: enemy tower destroyed`` or the like, from this seat's side."""
+    """``You won. alice won: enemy tower destroyed. Final score: you 3, bob 1.`` or the like, from this seat's side."""
     value = update["result"]
     result = Result(tuple(value["winners"]), value["reason"], tuple(value.get("scores") or ()), tuple(value.get("losers") or ()),
                     tuple(tuple(team) for team in value.get("teams") or ()))
     seat, names = update.get("seat"), list(update.get("seats") or ())
     said = "A draw" if not result.winners else "You won" if seat in result.winners else "You lost"
-    score = ", ".join(f"{'you' if index == seat else names[index] if index < len(names) else f'seat {index}'} {points}"
-                      for index, points in enumerate(result.scores))
+    # a score per seat is said by name; a game whose scores have another layout (duel) says them on its board
+    per_seat = len(result.scores) == len(names)
+    score = ", ".join(f"{player(index, seat, names)} {points}" for index, points in enumerate(result.scores)) if per_seat else ""
     return f"{said}. {describe(result, names)}." + (f" Final score: {score}." if score else "")
 
 
-def verdict_of(data: bytes) -> list[str]:
-    """What this client's own check of a transcript file found, in lines."""
+def verdict_of(data: bytes, names: list[str]) -> list[str]:
+    """What this client's own check of a transcript file found, in lines, players by ``names``."""
     try:
         report = verify_chunks([data])
     except ProtocolError as exc:
         return [f"The transcript cannot be read: {exc}"]
     return ([f"Transcript verified: every move, shuffle and hidden answer checked ({report.envelopes} messages): "
              + ("VALID." if report.valid else "VIOLATIONS FOUND:")]
-            + [f"  message {v.index}: seat {v.seat} broke {v.rule}: {v.detail}" for v in report.violations])
+            + [f"  message {v.index}: {culprit({'seats': names}, v.to_value())} broke {v.rule}: {v.detail}" for v in report.violations])
 
 
 class FinalScreen(BaseScreen):
@@ -50,7 +53,8 @@ class FinalScreen(BaseScreen):
 
     def compose(self) -> ComposeResult:
         yield Static("Game over", id="status")
-        yield Static(id="final")
+        with VerticalScroll():
+            yield Static(id="final")
         yield Static("", id="message")
         yield Footer()
 
@@ -65,30 +69,40 @@ class FinalScreen(BaseScreen):
         if lobby_id != self.lobby_id:
             return
         update = self.play.updates[lobby_id]
-        lines = [outcome(update), ""]
         if update["phase"] == "finished":
             if not self.checked:
                 self.checked = True
                 self.run_worker(self.verify(update))
-            lines += self.verdict or ["Checking the transcript…"]
         else:
             # not finished (yet, or again: a fork reopened the table): its ending is checked when it comes
             self.checked, self.verdict = False, None
-            lines.append("Waiting for every seat to reveal its seed; then this client checks the whole game.")
+        self.draw(update)
+
+    def draw(self, update: dict) -> None:
+        """Outcome and score, the verdict (or what it waits for), the log's last lines, the final board."""
+        if update["phase"] != "finished":
+            verdict = ["Waiting for every seat to reveal its seed (after a resignation or a claim the table first "
+                       "waits a grace for a late message); then this client checks the whole game."]
+        else:
+            verdict = self.verdict or ["Checking the transcript: every shuffle, move and hidden answer (a long game takes a while)…"]
+        log = log_lines(update, 4)
+        board = (update.get("text") or "").splitlines()
+        lines = [outcome(update), "", *verdict, *(["", "The table's log:", *log] if log else []),
+                 *(["", "The final board:", *board] if board else [])]
         self.show("#final", "\n".join(lines))
 
     async def verify(self, update: dict) -> None:
         response = await self.ask("transcript", table=update["table"])
         if response is None:
             self.verdict = ["The transcript could not be fetched (see below); press Enter and open the table again to retry."]
-            self.show("#final", "\n".join([outcome(update), "", *self.verdict]))
+            self.draw(update)
             return
         # a long game's proofs take seconds to check: in a thread, so the screen (and the node
         # connection, which shares this thread) carries on meanwhile
-        verdict = await asyncio.to_thread(verdict_of, base64.b64decode(response["transcript"]))
-        kept = f"Your node keeps it: tables/{update['table'][:12]}…/transcript.ftt in its data directory"
-        self.verdict = [*verdict, "", kept]
-        self.show("#final", "\n".join([outcome(update), "", *self.verdict]))
+        verdict = await asyncio.to_thread(verdict_of, base64.b64decode(response["transcript"]), list(update.get("seats") or ()))
+        kept = f"Your node keeps it as table {short_table(update['table'])} (fairtable export, the browser's replays)."
+        self.verdict = [*verdict, kept]
+        self.draw(self.play.updates.get(self.lobby_id, update))
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from fairtable.node.clients.tui.screens.common import BaseScreen, options_text, players
+from fairtable.node.clients.tui.screens.common import BaseScreen, options_text, players, short_table
 from fairtable.node.clients.tui.screens.host import HostScreen, InviteScreen
 from fairtable.node.clients.tui.screens.table import TableScreen
 from fairtable.node.clients.tui.screens.wait import WaitScreen
@@ -19,7 +19,7 @@ PHASES = {"lobby": "waiting for players", "playing": "playing", "finished": "fin
 
 
 def table_line(update: dict) -> str:
-    """One of your tables in a line: game, state, whose turn, opponents."""
+    """One of your tables in a line: game, state, whose turn, opponents, the table's id (the lobby's before it starts)."""
     state = PHASES.get(update["phase"], update["phase"])
     if update["phase"] == "playing":
         state = "playing · your turn" if update.get("your_turn") else "playing · their turn"
@@ -28,7 +28,8 @@ def table_line(update: dict) -> str:
     seats = update.get("seats") or []
     seat = update.get("seat")
     others = [name for index, name in enumerate(seats) if index != seat]
-    return f"{update['game']} {update['variant']} · {state} · with {players(others)} · {update['lobby_id']}"
+    named = short_table(update["table"]) if update.get("table") else f"open table {update['lobby_id']}"
+    return f"{update['game']} {update['variant']} · {state} · with {players(others)} · {named}"
 
 
 def over(update: dict) -> bool:

@@ -18,7 +18,7 @@ from textual.widgets import Footer, Input, Static
 
 from fairtable.games import Refusal, say
 from fairtable.node.clients.tui.boards import Board, Refused, board_for, move_hint
-from fairtable.node.clients.tui.screens.common import BaseScreen
+from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, who_is_who
 from fairtable.node.clients.tui.screens.dialogs import Confirm, Help
 from fairtable.node.clients.tui.screens.final import FinalScreen
 
@@ -32,6 +32,7 @@ def clock_text(seconds: float) -> str:
 
 class TableScreen(BaseScreen):
     BINDINGS = [Binding("ctrl+r", "resign", "resign"), Binding("question_mark", "help", "help"),
+                Binding("ctrl+o", "log", "log"), Binding("ctrl+f", "who", "who is who"),
                 Binding("escape", "app.pop_screen", "your tables")]
 
     def __init__(self, lobby_id: str) -> None:
@@ -39,6 +40,8 @@ class TableScreen(BaseScreen):
         self.lobby_id = lobby_id
         self.board: Board | None = None
         self.finished_shown = False
+        self.announced = 0
+        """How many entries of the table's log this screen has said."""
 
     @property
     def update_(self) -> dict:
@@ -66,9 +69,12 @@ class TableScreen(BaseScreen):
         self.tick()
         if update.get("stalled"):
             self.say(f"Your node cannot write this table's journal: {update['stalled']}")
+        log = log_lines(update)
+        if len(log) > self.announced:  # the newest announcement where the player looks; Ctrl+O shows them all
+            self.announced = len(log)
+            self.say(log[-1])
         for violation in update.get("violations") or ():
-            who = f"seat {violation['seat']}" if violation.get("seat") is not None else f"one of seats {violation.get('suspects')}"
-            self.say(f"Cheating detected: {who} broke {violation['rule']}: {violation['detail']}")
+            self.say(f"Cheating detected: {culprit(update, violation)} broke {violation['rule']}: {violation['detail']}")
         if update.get("result") is not None and not self.finished_shown:
             self.finished_shown = True
             self.app.push_screen(FinalScreen(self.lobby_id))
@@ -172,3 +178,11 @@ class TableScreen(BaseScreen):
 
     def action_help(self) -> None:
         self.app.push_screen(Help())
+
+    def action_log(self) -> None:
+        lines = log_lines(self.update_, 18)
+        self.app.push_screen(Help("\n".join(["The table's log (newest last)", *(lines or ["Nothing has happened without a player's hand on it."]),
+                                              "", "Press any key to close."])))
+
+    def action_who(self) -> None:
+        self.say(who_is_who(self.update_))

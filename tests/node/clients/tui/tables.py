@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from fairtable.games import referee, registry
+from fairtable.games import referee, registry, seated
 from fairtable.games.bots import make
 from fairtable.games.contract import CommitHidden, Decide, ShuffleOwned, Simultaneous
 from fairtable.games.drachenherz.catalogue import CARDS as DH_CARDS
@@ -69,9 +69,10 @@ def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, ev
     assert renderer is not None
     view = game.view(state, 0)
     timer = dict(chosen).get("turn_seconds", 0)
+    with seated(NAMES[:seats]):  # the game's words name the players, as the node renders them
+        text, move_texts = renderer.render(view), tuple(renderer.move_line(view, move) for move in legal)
     update = fields_of(TableUpdate("lobby1", "ab" * 32, game_id, variant, 0, NAMES[:seats], "playing", view, legal,
-                                   your_turn=decision is not None, decision=decision, text=renderer.render(view),
-                                   move_texts=tuple(renderer.move_line(view, move) for move in legal)))
+                                   your_turn=decision is not None, decision=decision, text=text, move_texts=move_texts))
     update["clock"] = {"seat": 0, "seconds": 42} if timer and decision is not None else None
     return update
 
