@@ -35,7 +35,7 @@ from fairtable.node.lobby.tables import Guest, Host
 from fairtable.node.peer.channel import Channel, open_channel
 from fairtable.node.peer.errors import ChannelError
 from fairtable.node.peer.messages import message
-from fairtable.node.peer.reach import alternatives, compact, is_multiaddr, is_relayed, parse_address
+from fairtable.node.peer.reach import MAX_REACH, alternatives, fit, is_multiaddr, is_relayed, parse_address
 from fairtable.node.peer.server import PeerLimits, PeerServer
 from fairtable.node.service import (
     ILLEGAL,
@@ -178,9 +178,12 @@ class Node:
                 except ChannelError as exc:
                     log.warning("relay %s: %s", relay, exc)
             own = [address.replace("/ip4/0.0.0.0/", f"/ip4/{dialable('0.0.0.0')}/") for address in host.addresses()]
-            self.address = compact(",".join([*own, self.tcp_address]))
+            self.address, left_out = fit([*own, self.tcp_address])
+            for part in left_out:
+                log.warning("reach: %s left out of what this node announces (a reach holds at most %d characters)",
+                            part, MAX_REACH)
             task_status.started()
-            await trio.sleep_forever()
+            await host.keep_reservations()
 
     async def _connect_link(self, reach: str, expected: PublicKey) -> Channel:
         """A channel for a table's link (``node.table.mesh``); one through a relay is moved to a direct

@@ -32,6 +32,7 @@ Upstream behaviour the node must know (not worked around here):
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import TypeVar
@@ -61,6 +62,8 @@ from fairtable.protocol import PublicKey, SecretKey
 
 PROTOCOL_ID = TProtocol("/fairtable/channel/1")
 CIRCUIT = "/p2p-circuit"
+RENEW_SECONDS = 5.0
+"""How often a host checks that it still holds its relay reservations (no traffic while it does)."""
 PUNCH_SECONDS = 30.0
 """How long a hole punch may take (DCUtR retries a few times, a couple of seconds apart)."""
 _STREAM_FAILURES = (StreamError, StreamReset, StreamClosed)  # StreamEOF is a StreamError too: caught first
@@ -185,7 +188,37 @@ class P2PHost:
                 raise P2PError(f"relay {relay}: no reservation (it does not offer circuit relay v2, or it is full)")
         if not reserved:
             raise ChannelTimeout(f"relay {relay}: no reservation within {self.handshake_timeout:g} s")
-        self.relays.append(address)
+        if address not in self.relays:
+            self.relays.append(address)
+
+    def holds(self, relay: str, margin: float) -> bool:
+        """Whether this host is connected to ``relay`` and holds a reservation there for ``margin`` seconds more."""
+        address, _key = parse_address(relay)
+        peer = info_from_p2p_addr(address).peer_id
+        held = self.transport.discovery.get_relay_info(peer)
+        expires = held.reservation_expires_at if held is not None else None
+        return (bool(self.host.get_network().get_connections(peer)) and held is not None and held.has_reservation
+                and (expires is None or expires - time.time() > margin))
+
+    async def keep_reservations(self, every: float = RENEW_SECONDS) -> None:
+        """Hold the reservations of :attr:`relays` for as long as this runs: every ``every`` seconds,
+        one whose relay connection ended (the relay restarted, the route changed) or whose term
+        ends within ``2 * every`` is made again. libp2p renews none of these by itself once the
+        connection is gone, and a restarted relay has forgotten every reservation."""
+        lost: set[str] = set()
+        while True:
+            await trio.sleep(every)
+            for relay in map(str, list(self.relays)):
+                if self.holds(relay, 2 * every):
+                    continue
+                try:
+                    await self.reserve(relay)
+                    log.info("relay %s: reservation held again", relay)
+                    lost.discard(relay)
+                except ChannelError as exc:
+                    if relay not in lost:
+                        log.warning("relay %s: reservation lost, trying again every %g s: %s", relay, every, exc)
+                    lost.add(relay)
 
     async def dial(self, address: str, expected: PublicKey | None = None) -> Channel:
         """A channel to the seat ``address`` names (direct or through a relay); ``expected`` must agree.
