@@ -32,10 +32,11 @@ from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.exchange import ExchangeHost
 from fairtable.node.lobby.tables import Guest, Host
-from fairtable.node.peer.channel import Channel, open_channel
+from fairtable.node.peer.channel import Channel
+from fairtable.node.peer.dial import connect
 from fairtable.node.peer.errors import ChannelError
 from fairtable.node.peer.messages import message
-from fairtable.node.peer.reach import MAX_REACH, alternatives, fit, is_multiaddr, is_relayed, parse_address
+from fairtable.node.peer.reach import MAX_REACH, alternatives, fit, parse_address
 from fairtable.node.peer.server import PeerLimits, PeerServer
 from fairtable.node.service import (
     ILLEGAL,
@@ -66,9 +67,6 @@ __all__ = ["Node", "NodeConfig", "parse_address"]
 
 
 WILDCARDS = ("0.0.0.0", "::", "")
-DIRECT_SECONDS = 3.0
-"""How long a direct address is tried before the next, when a relayed one remains: a home
-address of a node behind NAT is often silently dropped, not refused."""
 
 
 def dialable(host: str) -> str:
@@ -243,36 +241,8 @@ class Node:
                    for table in self.tables.values())
 
     async def _connect(self, reach: str, expected: PublicKey | None = None) -> Channel:
-        """A channel to the node at ``reach``: its direct addresses first, each given a short while
-        when a relayed one remains, then through its relays; an address of another key is passed over."""
-        options = alternatives(reach, expected)
-        if self.p2p is None:
-            options = [option for option in options if not is_multiaddr(option)] or options
-        failures = []
-        for number, option in enumerate(options):
-            relayed_left = any(is_relayed(later) for later in options[number + 1:])
-            timeout = min(DIRECT_SECONDS, self.config.handshake_timeout) if relayed_left else self.config.handshake_timeout
-            try:
-                with trio.fail_after(timeout):
-                    return await self._connect_one(option, expected)
-            except (OSError, ValueError, ChannelError, trio.TooSlowError) as exc:
-                failures.append(f"{option}: {exc or type(exc).__name__}")
-        if len(failures) == 1:
-            raise ChannelError(failures[0])
-        raise ChannelError("no address answered: " + "; ".join(failures))
-
-    async def _connect_one(self, address: str, expected: PublicKey | None) -> Channel:
-        if is_multiaddr(address):
-            if self.p2p is None:
-                raise ChannelError("a libp2p address, and this node runs no libp2p host (start it with --relay)")
-            from fairtable.node.peer.p2p import relayed
-
-            channel: Channel = await self.p2p.dial(address, expected)
-            log.info("libp2p channel to %s: %s", channel.peer.fingerprint, "relayed" if relayed(channel) else "direct")
-            return channel
-        host, port = parse_address(address)
-        stream = await trio.open_tcp_stream(host, port)
-        return await open_channel(stream, self.key, expected=expected, timeout=self.config.handshake_timeout)
+        """A channel to the node at ``reach`` (``node.peer.dial``)."""
+        return await connect(reach, expected, self.key, self.p2p, self.config.handshake_timeout)
 
     # ------------------------------------------------------------ NodeService
 
