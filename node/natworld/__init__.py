@@ -144,12 +144,19 @@ class NatWorld:
     def peer(self, namespace: str, seed: int, *relays: str) -> Peer:
         """A peer process for seat key ``seed`` in ``namespace`` (at port 5000 + seed), holding a reservation at each of
         ``relays``; its addresses name the namespace's own IP address where the host lists the wildcard it listens on."""
-        port = 5000 + seed
-        flags = [flag for relay in relays for flag in ("--relay", relay)]
-        process = self.python(namespace, "-m", "fairtable.node.natworld.peer", "peer", "--seed", str(seed),
-                              "--port", str(port), *flags)
-        ip = RELAY_IP if namespace == self.public else self.home_ip(next(name for name, home in self.homes.items() if home == namespace))
-        return Peer(self, process, [address.replace("/ip4/0.0.0.0/", f"/ip4/{ip}/") for address in self.answer(process)["addresses"]])
+        return self.peers((namespace, seed, relays))[0]
+
+    def peers(self, *wanted: tuple[str, int, Sequence[str]]) -> list[Peer]:
+        """:meth:`peer` for each ``(namespace, seed, relays)``, all started before any is waited for."""
+        processes = [self.python(namespace, "-m", "fairtable.node.natworld.peer", "peer", "--seed", str(seed),
+                                 "--port", str(5000 + seed), *[flag for relay in relays for flag in ("--relay", relay)])
+                     for namespace, seed, relays in wanted]
+        return [Peer(self, process, [address.replace("/ip4/0.0.0.0/", f"/ip4/{self._ip(namespace)}/")
+                                     for address in self.answer(process)["addresses"]])
+                for (namespace, _seed, _relays), process in zip(wanted, processes, strict=True)]
+
+    def _ip(self, namespace: str) -> str:
+        return RELAY_IP if namespace == self.public else self.home_ip(next(name for name, home in self.homes.items() if home == namespace))
 
     def tcp_echo(self, namespace: str, seed: int, port: int) -> None:
         """A seat echoing over today's TCP channel at ``port`` in ``namespace``."""

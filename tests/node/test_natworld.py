@@ -41,6 +41,10 @@ class World:
     def peer(self, home: str, seed: int, *relays: str) -> Peer:
         return self.world.peer(self.world.homes[home], seed, *relays)
 
+    def peers(self, *wanted: tuple[str, int, tuple[str, ...]]) -> list[Peer]:
+        """Peers ``(home, seed, relays)``, started side by side."""
+        return self.world.peers(*[(self.world.homes[home], seed, relays) for home, seed, relays in wanted])
+
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
@@ -58,7 +62,7 @@ def reach(peer: Peer) -> str:
 
 
 def test_two_homes_talk_through_the_relay_which_sees_only_ciphertext(world: World) -> None:
-    listener, dialler = world.peer("a", 1, world.relay), world.peer("b", 2, world.relay)
+    listener, dialler = world.peers(("a", 1, (world.relay,)), ("b", 2, (world.relay,)))
     tcp = {**dialler.ask({"do": "tcp", "address": TCP, "peer": 9}), **dialler.ask({"do": "echo", "count": 50})}
     relayed = {**dialler.ask({"do": "dial", "reach": listener.circuit(world.relay), "peer": 1}),
                **dialler.ask({"do": "echo", "count": 50})}
@@ -73,7 +77,7 @@ def test_two_homes_talk_through_the_relay_which_sees_only_ciphertext(world: Worl
 
 
 def test_endpoint_independent_nats_punch_a_hole_to_a_direct_connection(world: World) -> None:
-    listener, dialler = world.peer("a", 3, world.relay), world.peer("b", 4, world.relay)
+    listener, dialler = world.peers(("a", 3, (world.relay,)), ("b", 4, (world.relay,)))
     assert dialler.ask({"do": "dial", "reach": listener.circuit(world.relay), "peer": 3})["relayed"]
     punch = dialler.ask({"do": "punch"})
     fresh = dialler.ask({"do": "dial", "reach": listener.circuit(world.relay), "peer": 3})
@@ -82,7 +86,7 @@ def test_endpoint_independent_nats_punch_a_hole_to_a_direct_connection(world: Wo
 
 
 def test_a_symmetric_nat_stays_on_the_relay(world: World) -> None:
-    listener, dialler = world.peer("a", 5, world.relay), world.peer("c", 6, world.relay)
+    listener, dialler = world.peers(("a", 5, (world.relay,)), ("c", 6, (world.relay,)))
     assert dialler.ask({"do": "dial", "reach": listener.circuit(world.relay), "peer": 5})["relayed"]
     punch = dialler.ask({"do": "punch"})
     fresh = dialler.ask({"do": "dial", "reach": listener.circuit(world.relay), "peer": 5})
@@ -93,8 +97,8 @@ def test_a_symmetric_nat_stays_on_the_relay(world: World) -> None:
 
 def test_a_relay_dying_leaves_a_punched_channel_alone_and_a_relayed_one_redials_through_the_other_relay(world: World) -> None:
     dying, dying_address = world.world.relay(world.tmp / "dying", 4003)
-    listener = world.peer("a", 7, dying_address, world.relay)
-    punched, relayed = world.peer("b", 8, world.relay), world.peer("c", 10, world.relay)
+    listener, punched, relayed = world.peers(("a", 7, (dying_address, world.relay)), ("b", 8, (world.relay,)),
+                                             ("c", 10, (world.relay,)))
     for dialler in (punched, relayed):
         assert dialler.ask({"do": "dial", "reach": listener.circuit(dying_address), "peer": 7})["relayed"]
     assert punched.ask({"do": "punch"})["direct"]
@@ -111,7 +115,7 @@ def test_a_relay_dying_leaves_a_punched_channel_alone_and_a_relayed_one_redials_
 
 def test_a_restarted_relay_is_reserved_again_and_one_that_stalls_costs_time_not_the_channel(world: World) -> None:
     restarting, address = world.world.relay(world.tmp / "restarting", 4004)
-    listener, dialler = world.peer("a", 11, address), world.peer("c", 12, world.relay)
+    listener, dialler = world.peers(("a", 11, (address,)), ("c", 12, (world.relay,)))
     restarting.kill()
     restarting.wait()
     _, same = world.world.relay(world.tmp / "restarting", 4004)  # its key file: the same address
@@ -129,7 +133,7 @@ def test_a_restarted_relay_is_reserved_again_and_one_that_stalls_costs_time_not_
 
 
 def test_a_peer_killed_behind_its_nat_and_started_again_is_reached_at_the_reach_it_announced(world: World) -> None:
-    listener, dialler = world.peer("a", 13, world.relay), world.peer("c", 14, world.relay)
+    listener, dialler = world.peers(("a", 13, (world.relay,)), ("c", 14, (world.relay,)))
     announced = reach(listener)
     assert dialler.ask({"do": "dial", "reach": announced, "peer": 13})["relayed"]
     listener.process.kill()

@@ -62,15 +62,14 @@ def run(path: str, round_trips: int) -> dict:
 def _measure(world: NatWorld, root: Path, path: str, round_trips: int) -> dict:
     relay_process, relay = world.relay(root / "relay", 4001)
     world.tcp_echo(world.public, TCP_SEED, TCP_PORT)
-    dialler = world.peer(world.homes["b"], DIALLER_SEED, relay)
+    far = (world.public, PUBLIC_SEED, ()) if path == "direct" else (world.homes["a"], HOME_SEED, (relay,))
+    dialler, peer = world.peers((world.homes["b"], DIALLER_SEED, (relay,)), far)
     tcp = _channel(dialler, {"do": "tcp", "address": f"{RELAY_IP}:{TCP_PORT}", "peer": TCP_SEED}, round_trips)
     figures: dict = {"path": path, "round_trips": round_trips}
     if path == "direct":
-        public = world.peer(world.public, PUBLIC_SEED)
-        measured = _channel(dialler, {"do": "dial", "reach": public.addresses[0], "peer": PUBLIC_SEED}, round_trips)
+        measured = _channel(dialler, {"do": "dial", "reach": peer.addresses[0], "peer": PUBLIC_SEED}, round_trips)
     else:
-        home = world.peer(world.homes["a"], HOME_SEED, relay)
-        dial = {"do": "dial", "reach": home.circuit(relay), "peer": HOME_SEED}
+        dial = {"do": "dial", "reach": peer.circuit(relay), "peer": HOME_SEED}
         measured = _channel(dialler, dial, round_trips)
         if path == "relay":
             cpu = world.cpu_seconds(relay_process)
