@@ -162,7 +162,7 @@ class Node:
 
     async def _run_p2p(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Run the libp2p host beside the TCP server: its streams pass the same admission, and it
-        holds a reservation at each configured relay it can reach; the reach names both."""
+        holds a reservation at each configured relay (trying again where it could not); the reach names both."""
         from fairtable.node.peer.p2p import open_host  # libp2p costs about a second to import: only when asked
 
         listen = [f"/ip4/{'0.0.0.0' if self.config.host in WILDCARDS else self.config.host}/tcp/{self.config.p2p_port}"]
@@ -171,10 +171,10 @@ class Node:
             self.p2p = host
             for relay in self.config.relays:
                 try:
-                    await host.reserve(relay)
+                    await host.hold(relay)
                     log.info("relay %s: reservation held", relay)
                 except ChannelError as exc:
-                    log.warning("relay %s: %s", relay, exc)
+                    log.warning("relay %s: %s (its circuit is announced; the node tries again every few seconds)", relay, exc)
             own = [address.replace("/ip4/0.0.0.0/", f"/ip4/{dialable('0.0.0.0')}/") for address in host.addresses()]
             self.address, left_out = fit([*own, self.tcp_address])
             for part in left_out:

@@ -57,7 +57,11 @@ async def join_first(service: NodeService, peer: str) -> None:
 
 async def join_invite(service: NodeService, invite: Invite) -> None:
     """Take the seat an invite offers, asking again while its host cannot be reached (it may not listen
-    yet, a relay may be restarting); a refusal that asking again cannot change raises :class:`JoinRefused`."""
+    yet, a relay may be restarting); a refusal that asking again cannot change raises :class:`JoinRefused`.
+    A node started again with the same ``--join`` already sits at the table (its journal): nothing to do."""
+    if any(update.lobby_id == invite.lobby_id for update in await service.my_tables()):
+        log.info("table %s: already seated here", invite.lobby_id)
+        return
     while True:
         try:
             await service.join(invite.address, invite.lobby_id, invite.fingerprint)

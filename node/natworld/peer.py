@@ -2,7 +2,8 @@
 
 - ``tcp-echo``: a seat that echoes every value on every channel over today's direct TCP (the baseline).
 - ``peer``: a libp2p host for seat key ``--seed`` that echoes every value on every channel it
-  accepts and holds a reservation at each ``--relay`` (renewed as a node renews them). It prints
+  accepts and holds a reservation at each ``--relay`` (as a node does: announced even while the
+  relay does not answer, made again when lost). It prints
   ``{"addresses": [...]}``, then answers each command read from stdin (one JSON object a line)
   with one JSON line, and ends at the end of stdin:
 
@@ -22,6 +23,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import sys
@@ -133,7 +135,8 @@ async def peer(args: argparse.Namespace) -> None:
     async with open_host(secret, [f"/ip4/0.0.0.0/tcp/{args.port}"], echo, handshake_timeout=TIMEOUT) as host, \
             trio.open_nursery() as nursery:
         for relay in args.relay:
-            await host.reserve(relay)
+            with contextlib.suppress(ChannelError):  # announced anyway, and reserved once the relay answers
+                await host.hold(relay)
         nursery.start_soon(host.keep_reservations, RENEW_SECONDS)
         print(json.dumps({"addresses": host.addresses()}), flush=True)
         driver = Driver(host, secret)

@@ -205,6 +205,14 @@ class P2PHost:
         if address not in self.relays:
             self.relays.append(address)
 
+    async def hold(self, relay: str) -> None:
+        """Reserve at ``relay`` now and keep it reserved (:meth:`keep_reservations`), even when this first
+        try fails: its circuit is announced either way, and serves once the relay answers."""
+        address, _key = parse_address(relay)
+        if address not in self.relays:
+            self.relays.append(address)
+        await self.reserve(relay)
+
     def holds(self, relay: str, margin: float) -> bool:
         """Whether this host is connected to ``relay`` and holds a reservation there for ``margin`` seconds more."""
         address, _key = parse_address(relay)
@@ -231,7 +239,7 @@ class P2PHost:
                     lost.discard(relay)
                 except ChannelError as exc:
                     if relay not in lost:
-                        log.warning("relay %s: reservation lost, trying again every %g s: %s", relay, every, exc)
+                        log.warning("relay %s: no reservation, trying again every %g s: %s", relay, every, exc)
                     lost.add(relay)
 
     async def dial(self, address: str, expected: PublicKey | None = None) -> Channel:

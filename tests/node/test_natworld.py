@@ -42,8 +42,11 @@ class World:
         return self.world.peer(self.world.homes[home], seed, *relays)
 
     def peers(self, *wanted: tuple[str, int, tuple[str, ...]]) -> list[Peer]:
-        """Peers ``(home, seed, relays)``, started side by side."""
-        return self.world.peers(*[(self.world.homes[home], seed, relays) for home, seed, relays in wanted])
+        """Peers ``(home, seed, relays)``, started side by side, each holding its reservations."""
+        started = self.world.peers(*[(self.world.homes[home], seed, relays) for home, seed, relays in wanted])
+        for peer, (_home, _seed, relays) in zip(started, wanted, strict=True):
+            assert all(held(peer, relay) for relay in relays)
+        return started
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +59,18 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         FIGURES.write_text(json.dumps(made.figures, indent=1))
 
 
+def held(peer: Peer, relay: str) -> bool:
+    """Whether ``peer`` holds (or, within its timeout, comes to hold) its reservation at ``relay``."""
+    return bool(peer.ask({"do": "held", "relay": relay})["held"])
+
+
+def dial(dialler: Peer, reach: str, seed: int) -> dict:
+    """Open the dialler's channel to seat ``seed`` at ``reach``: its answer (why not, when it failed)."""
+    answer = dialler.ask({"do": "dial", "reach": reach, "peer": seed})
+    assert "failed" not in answer, answer["failed"]
+    return answer
+
+
 def reach(peer: Peer) -> str:
     """What a node would announce: every address of the peer, without its own peer id."""
     return compact(",".join(peer.addresses))
@@ -64,32 +79,32 @@ def reach(peer: Peer) -> str:
 def test_two_homes_talk_through_the_relay_which_sees_only_ciphertext(world: World) -> None:
     listener, dialler = world.peers(("a", 1, (world.relay,)), ("b", 2, (world.relay,)))
     tcp = {**dialler.ask({"do": "tcp", "address": TCP, "peer": 9}), **dialler.ask({"do": "echo", "count": 50})}
-    relayed = {**dialler.ask({"do": "dial", "reach": listener.circuit(world.relay), "peer": 1}),
+    relayed = {**dial(dialler, listener.circuit(world.relay), 1),
                **dialler.ask({"do": "echo", "count": 50})}
     cpu, before = world.world.cpu_seconds(world.relay_process), world.capture.stat().st_size
     assert "broken" not in dialler.ask({"do": "echo", "count": BULK, "bulk": 60000})
     forwarded = world.capture.stat().st_size - before
     world.figures["relayed"] = {"tcp": tcp, "relay": relayed,
                                 "relay_cpu_seconds_per_mb": (world.world.cpu_seconds(world.relay_process) - cpu) / (forwarded / 1e6)}
-    assert relayed["relayed"] and len(relayed["rtts"]) == 50 and not tcp["relayed"]
+    assert relayed["relayed"] and len(relayed["rtts"]) == 50 and not tcp["relayed"], relayed
     assert forwarded > 2 * BULK * 60000, "the relay forwarded the channel's frames, both ways"
     assert MARKER.encode() not in world.capture.read_bytes()
 
 
 def test_endpoint_independent_nats_punch_a_hole_to_a_direct_connection(world: World) -> None:
     listener, dialler = world.peers(("a", 3, (world.relay,)), ("b", 4, (world.relay,)))
-    assert dialler.ask({"do": "dial", "reach": listener.circuit(world.relay), "peer": 3})["relayed"]
+    assert dial(dialler, listener.circuit(world.relay), 3)["relayed"]
     punch = dialler.ask({"do": "punch"})
-    fresh = dialler.ask({"do": "dial", "reach": listener.circuit(world.relay), "peer": 3})
+    fresh = dial(dialler, listener.circuit(world.relay), 3)
     world.figures["punched"] = {**punch, **fresh, **dialler.ask({"do": "echo", "count": 50})}
     assert punch["direct"] and not fresh["relayed"], (punch, fresh)
 
 
 def test_a_symmetric_nat_stays_on_the_relay(world: World) -> None:
     listener, dialler = world.peers(("a", 5, (world.relay,)), ("c", 6, (world.relay,)))
-    assert dialler.ask({"do": "dial", "reach": listener.circuit(world.relay), "peer": 5})["relayed"]
+    assert dial(dialler, listener.circuit(world.relay), 5)["relayed"]
     punch = dialler.ask({"do": "punch"})
-    fresh = dialler.ask({"do": "dial", "reach": listener.circuit(world.relay), "peer": 5})
+    fresh = dial(dialler, listener.circuit(world.relay), 5)
     world.figures["symmetric"] = punch
     assert not punch["direct"] and fresh["relayed"]
     assert dialler.ask({"do": "echo", "count": 3})["relayed"]
@@ -100,27 +115,29 @@ def test_a_relay_dying_leaves_a_punched_channel_alone_and_a_relayed_one_redials_
     listener, punched, relayed = world.peers(("a", 7, (dying_address, world.relay)), ("b", 8, (world.relay,)),
                                              ("c", 10, (world.relay,)))
     for dialler in (punched, relayed):
-        assert dialler.ask({"do": "dial", "reach": listener.circuit(dying_address), "peer": 7})["relayed"]
+        assert dial(dialler, listener.circuit(dying_address), 7)["relayed"]
     assert punched.ask({"do": "punch"})["direct"]
-    assert not punched.ask({"do": "dial", "reach": listener.circuit(dying_address), "peer": 7})["relayed"]
+    assert not dial(punched, listener.circuit(dying_address), 7)["relayed"]
     dying.kill()
     dying.wait()
     assert "broken" not in punched.ask({"do": "echo", "count": 3})
     assert "broken" in relayed.ask({"do": "echo", "count": 3})
     start = time.monotonic()
-    redialled = relayed.ask({"do": "dial", "reach": reach(listener), "peer": 7})  # the dead circuit, then the other relay's
+    redialled = dial(relayed, reach(listener), 7)  # the dead circuit, then the other relay's
     world.figures["redial_after_relay_died"] = {**redialled, "wall": time.monotonic() - start}
     assert redialled["relayed"] and "broken" not in relayed.ask({"do": "echo", "count": 3})
 
 
-def test_a_restarted_relay_is_reserved_again_and_one_that_stalls_costs_time_not_the_channel(world: World) -> None:
+def test_a_restarted_relay_is_reserved_again_even_by_a_peer_started_while_it_was_away_and_one_that_stalls_costs_time_not_the_channel(world: World) -> None:
     restarting, address = world.world.relay(world.tmp / "restarting", 4004)
     listener, dialler = world.peers(("a", 11, (address,)), ("c", 12, (world.relay,)))
     restarting.kill()
     restarting.wait()
+    late = world.peer("a", 15, address)  # started while the relay is away: its circuit is announced all the same
     _, same = world.world.relay(world.tmp / "restarting", 4004)  # its key file: the same address
-    assert same == address and listener.ask({"do": "held", "relay": address})["held"]
-    assert dialler.ask({"do": "dial", "reach": listener.circuit(address), "peer": 11})["relayed"]
+    assert same == address and held(listener, address) and held(late, address)
+    assert dial(dialler, late.circuit(address), 15)["relayed"]
+    assert dial(dialler, listener.circuit(address), 11)["relayed"]
     world.world.blackhole(4004, True)
     assert dialler.process.stdin is not None
     dialler.process.stdin.write(json.dumps({"do": "echo", "count": 1}) + "\n")
@@ -135,13 +152,13 @@ def test_a_restarted_relay_is_reserved_again_and_one_that_stalls_costs_time_not_
 def test_a_peer_killed_behind_its_nat_and_started_again_is_reached_at_the_reach_it_announced(world: World) -> None:
     listener, dialler = world.peers(("a", 13, (world.relay,)), ("c", 14, (world.relay,)))
     announced = reach(listener)
-    assert dialler.ask({"do": "dial", "reach": announced, "peer": 13})["relayed"]
+    assert dial(dialler, announced, 13)["relayed"]
     listener.process.kill()
     listener.process.wait()
     assert "broken" in dialler.ask({"do": "echo", "count": 1})
-    restarted = world.peer("a", 13, world.relay)  # same key, same port: the same reach
+    (restarted,) = world.peers(("a", 13, (world.relay,)))  # same key, same port: the same reach
     assert reach(restarted) == announced
-    assert dialler.ask({"do": "dial", "reach": announced, "peer": 13})["relayed"]
+    assert dial(dialler, announced, 13)["relayed"]
     assert "broken" not in dialler.ask({"do": "echo", "count": 3})
 
 

@@ -1,12 +1,12 @@
 """Whole games between nodes in different homes behind NAT routers, each ``fairtable node`` its own process.
 
-The world (:mod:`tests.node.natworld`): ``fairtable relay`` in the public namespace, capturing
+The world (:mod:`fairtable.node.natworld`): ``fairtable relay`` in the public namespace, capturing
 what it forwards; homes ``a`` and ``b`` behind endpoint-independent NATs, home ``c`` behind a
 symmetric one. A host in ``a`` logs its invite; a guest in another home joins by it. Both run
 with ``--relay`` and bots, and each game ends with the same transcript on both nodes, which
 verifies, while the relay's capture holds none of its envelopes (not even a signature).
 They take a minute or more each, so they run with ``FAIRTABLE_NAT_GAMES=1`` (the normal suite
-proves the punch and the symmetric router at the channel level, ``test_natworld.py``).
+proves the punch, the symmetric router and the faults at the channel level, ``test_natworld.py``).
 """
 
 from __future__ import annotations

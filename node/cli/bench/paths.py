@@ -64,6 +64,9 @@ def _measure(world: NatWorld, root: Path, path: str, round_trips: int) -> dict:
     world.tcp_echo(world.public, TCP_SEED, TCP_PORT)
     far = (world.public, PUBLIC_SEED, ()) if path == "direct" else (world.homes["a"], HOME_SEED, (relay,))
     dialler, peer = world.peers((world.homes["b"], DIALLER_SEED, (relay,)), far)
+    for started, relays in ((dialler, (relay,)), (peer, far[2])):
+        if not all(_ask(started, {"do": "held", "relay": held})["held"] for held in relays):
+            raise SystemExit("fairtable bench net --path: a seat holds no reservation at the relay")
     tcp = _channel(dialler, {"do": "tcp", "address": f"{RELAY_IP}:{TCP_PORT}", "peer": TCP_SEED}, round_trips)
     figures: dict = {"path": path, "round_trips": round_trips}
     if path == "direct":

@@ -12,7 +12,7 @@ import trio
 from fairtable.node.cli import control
 from fairtable.node.lobby.exchange import OTHER_KEY, JoinRefused
 from fairtable.node.lobby.invite import Invite
-from fairtable.node.service import ServiceError
+from fairtable.node.service import ServiceError, TableUpdate
 from tests.node.nodes import running
 from tests.paths import ROOT
 
@@ -22,9 +22,13 @@ INVITE = Invite("192.0.2.7:7400", "b71c0e", "Z5NG-N48B-8BB8-8ZSX-KJS2-VP24")
 class Answers:
     """A service whose ``join`` fails as told, then succeeds."""
 
-    def __init__(self, *failures: Exception) -> None:
+    def __init__(self, *failures: Exception, seated: tuple[str, ...] = ()) -> None:
         self.failures = list(failures)
+        self.seated = seated
         self.calls = 0
+
+    async def my_tables(self) -> tuple[TableUpdate, ...]:
+        return tuple(TableUpdate(lobby_id, "ab" * 32, "towers", "normal", 1, (), "playing") for lobby_id in self.seated)
 
     async def join(self, peer: str, lobby_id: str, fingerprint: str | None = None) -> None:
         self.calls += 1
@@ -37,6 +41,12 @@ async def test_unreachable_hosts_and_a_stale_seat_are_asked_again_until_the_join
                       JoinRefused("seated", "192.0.2.7:7400 refused: you already sit at table b71c0e"))
     await control.join_invite(service, INVITE)  # type: ignore[arg-type]
     assert service.calls == 4 and "joined table b71c0e" in capsys.readouterr().out
+
+
+async def test_a_node_started_again_with_the_same_join_and_already_seated_asks_nobody():
+    service = Answers(JoinRefused("started", "table b71c0e has already started"), seated=("b71c0e",))
+    await control.join_invite(service, INVITE)  # type: ignore[arg-type]
+    assert service.calls == 0
 
 
 @pytest.mark.parametrize("refusal", sorted(control.FINAL_REFUSALS))
