@@ -32,10 +32,11 @@ from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.exchange import ExchangeHost
 from fairtable.node.lobby.tables import Guest, Host
-from fairtable.node.peer.channel import Channel, open_channel
+from fairtable.node.peer.channel import Channel
+from fairtable.node.peer.dial import connect
 from fairtable.node.peer.errors import ChannelError
 from fairtable.node.peer.messages import message
-from fairtable.node.peer.reach import alternatives, compact, is_multiaddr, is_relayed, parse_address
+from fairtable.node.peer.reach import MAX_REACH, alternatives, fit, parse_address
 from fairtable.node.peer.server import PeerLimits, PeerServer
 from fairtable.node.service import (
     ILLEGAL,
@@ -66,9 +67,6 @@ __all__ = ["Node", "NodeConfig", "parse_address"]
 
 
 WILDCARDS = ("0.0.0.0", "::", "")
-DIRECT_SECONDS = 3.0
-"""How long a direct address is tried before the next, when a relayed one remains: a home
-address of a node behind NAT is often silently dropped, not refused."""
 
 
 def dialable(host: str) -> str:
@@ -164,7 +162,7 @@ class Node:
 
     async def _run_p2p(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Run the libp2p host beside the TCP server: its streams pass the same admission, and it
-        holds a reservation at each configured relay it can reach; the reach names both."""
+        holds a reservation at each configured relay (trying again where it could not); the reach names both."""
         from fairtable.node.peer.p2p import open_host  # libp2p costs about a second to import: only when asked
 
         listen = [f"/ip4/{'0.0.0.0' if self.config.host in WILDCARDS else self.config.host}/tcp/{self.config.p2p_port}"]
@@ -173,14 +171,17 @@ class Node:
             self.p2p = host
             for relay in self.config.relays:
                 try:
-                    await host.reserve(relay)
+                    await host.hold(relay)
                     log.info("relay %s: reservation held", relay)
                 except ChannelError as exc:
-                    log.warning("relay %s: %s", relay, exc)
+                    log.warning("relay %s: %s (its circuit is announced; the node tries again every few seconds)", relay, exc)
             own = [address.replace("/ip4/0.0.0.0/", f"/ip4/{dialable('0.0.0.0')}/") for address in host.addresses()]
-            self.address = compact(",".join([*own, self.tcp_address]))
+            self.address, left_out = fit([*own, self.tcp_address])
+            for part in left_out:
+                log.warning("reach: %s left out of what this node announces (a reach holds at most %d characters)",
+                            part, MAX_REACH)
             task_status.started()
-            await trio.sleep_forever()
+            await host.keep_reservations()
 
     async def _connect_link(self, reach: str, expected: PublicKey) -> Channel:
         """A channel for a table's link (``node.table.mesh``); one through a relay is moved to a direct
@@ -240,36 +241,8 @@ class Node:
                    for table in self.tables.values())
 
     async def _connect(self, reach: str, expected: PublicKey | None = None) -> Channel:
-        """A channel to the node at ``reach``: its direct addresses first, each given a short while
-        when a relayed one remains, then through its relays; an address of another key is passed over."""
-        options = alternatives(reach, expected)
-        if self.p2p is None:
-            options = [option for option in options if not is_multiaddr(option)] or options
-        failures = []
-        for number, option in enumerate(options):
-            relayed_left = any(is_relayed(later) for later in options[number + 1:])
-            timeout = min(DIRECT_SECONDS, self.config.handshake_timeout) if relayed_left else self.config.handshake_timeout
-            try:
-                with trio.fail_after(timeout):
-                    return await self._connect_one(option, expected)
-            except (OSError, ValueError, ChannelError, trio.TooSlowError) as exc:
-                failures.append(f"{option}: {exc or type(exc).__name__}")
-        if len(failures) == 1:
-            raise ChannelError(failures[0])
-        raise ChannelError("no address answered: " + "; ".join(failures))
-
-    async def _connect_one(self, address: str, expected: PublicKey | None) -> Channel:
-        if is_multiaddr(address):
-            if self.p2p is None:
-                raise ChannelError("a libp2p address, and this node runs no libp2p host (start it with --relay)")
-            from fairtable.node.peer.p2p import relayed
-
-            channel: Channel = await self.p2p.dial(address, expected)
-            log.info("libp2p channel to %s: %s", channel.peer.fingerprint, "relayed" if relayed(channel) else "direct")
-            return channel
-        host, port = parse_address(address)
-        stream = await trio.open_tcp_stream(host, port)
-        return await open_channel(stream, self.key, expected=expected, timeout=self.config.handshake_timeout)
+        """A channel to the node at ``reach`` (``node.peer.dial``)."""
+        return await connect(reach, expected, self.key, self.p2p, self.config.handshake_timeout)
 
     # ------------------------------------------------------------ NodeService
 

@@ -17,6 +17,7 @@ from typing import Any
 import trio
 
 from fairtable.games import describe
+from fairtable.node.lobby.exchange import OTHER_KEY, JoinRefused
 from fairtable.node.lobby.invite import Invite
 from fairtable.node.node import Node
 from fairtable.node.service import NodeService, ServiceError
@@ -24,6 +25,9 @@ from fairtable.node.service import NodeService, ServiceError
 log = logging.getLogger("fairtable.node")
 
 RETRY = 0.2
+FINAL_REFUSALS = frozenset({"unknown", "full", "started", "version", "bad-request", OTHER_KEY})
+"""Refusals of a join that asking again cannot change (``seated`` can: the host has not yet seen
+this node's previous connection close)."""
 SETTLE_SECONDS = 10.0
 """How long a finished node waits for its peers to confirm they hold the end of every table."""
 LINGER_SECONDS = 120.0
@@ -52,12 +56,21 @@ async def join_first(service: NodeService, peer: str) -> None:
 
 
 async def join_invite(service: NodeService, invite: Invite) -> None:
-    """Take the seat an invite offers, asking again until its host answers (it may not listen yet)."""
+    """Take the seat an invite offers, asking again while its host cannot be reached (it may not listen
+    yet, a relay may be restarting); a refusal that asking again cannot change raises :class:`JoinRefused`.
+    A node started again with the same ``--join`` already sits at the table (its journal): nothing to do."""
+    if any(update.lobby_id == invite.lobby_id for update in await service.my_tables()):
+        log.info("table %s: already seated here", invite.lobby_id)
+        return
     while True:
         try:
             await service.join(invite.address, invite.lobby_id, invite.fingerprint)
             print(f"joined table {invite.lobby_id} at {invite.fingerprint}", flush=True)
             return
+        except JoinRefused as exc:
+            if exc.refusal in FINAL_REFUSALS:
+                raise
+            log.info("%s", exc)
         except ServiceError as exc:
             log.info("%s", exc)
         await trio.sleep(RETRY)

@@ -63,6 +63,18 @@ class Entrant:
     """What the entrant committed to when it joined (a tournament's draw value); empty at a table."""
 
 
+OTHER_KEY = "other-key"
+"""Not a host's code: the node reached holds another key than the one the joiner was told to expect."""
+
+
+class JoinRefused(ServiceError):
+    """A join the host refused: ``refusal`` is its code (``unknown``, ``full``, ``version``, ...), or :data:`OTHER_KEY`."""
+
+    def __init__(self, refusal: str, message: str) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+
+
 @dataclass(frozen=True)
 class Refusal:
     """Why a join is refused: ``code`` for programs (unknown, full, started, seated, bad-request)."""
@@ -403,15 +415,15 @@ class ExchangeGuest(_Side[T, L, R, S]):
             raise ServiceError(f"cannot reach {peer}: {exc}") from None
         if fingerprint is not None and channel.peer.fingerprint != fingerprint:
             await channel.aclose()
-            raise ServiceError(f"the node at {peer} is not the host of the invite: its key is {channel.peer.fingerprint}, "
-                               f"the invite names {fingerprint}")
+            raise JoinRefused(OTHER_KEY, f"the node at {peer} is not the host of the invite: its key is {channel.peer.fingerprint}, "
+                                         f"the invite names {fingerprint}")
         commit, reveal = self.kind.secret()
         try:
             await channel.send(message("join", v=PEER_VERSION, kind=self.kind.name, lobby=lobby_id, name=self._name(),
                                        addr=self._address(), commit=commit))
             reply = parse(await channel.receive(timeout=self.timeout), "joined", "refused")
             if reply["t"] == "refused":
-                raise ServiceError(f"{peer} refused: {reply['reason']}")
+                raise JoinRefused(reply["code"], f"{peer} refused: {reply['reason']}")
             listing = self.kind.parse_listing(reply["offer"], peer)
         except (ChannelError, BadMessage, ServiceError) as exc:
             await channel.aclose()

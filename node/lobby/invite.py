@@ -9,8 +9,9 @@ Two forms (``spec/node.md``, "Invites"):
   (``node.peer.reach``): direct and relayed multiaddrs, without the peer id each would end
   in, and perhaps ``HOST:PORT``. A guest dials the direct addresses first, else through a relay.
 
-Either way the joining node checks the key of the node it reaches against the invite, so an
-invite cannot be redirected to someone else's table.
+A fingerprint form whose multiaddrs end in the host's peer id (what the browser page writes from
+the node's own reach) is read as the peer id form. Either way the joining node checks the key
+of the node it reaches against the invite, so an invite cannot be redirected to someone else's table.
 """
 
 from __future__ import annotations
@@ -55,8 +56,14 @@ def parse_invite(text: str) -> Invite:
         if named.startswith("12D3KooW"):
             key = seat_key(named)
             return Invite(",".join(alternatives(reach, key)), lobby_id, key.fingerprint)
-        if any(is_multiaddr(part) for part in alternatives(reach)):
+        fingerprint = parse_fingerprint(named)
+        if not any(is_multiaddr(part) for part in alternatives(reach)):
+            return Invite(reach, lobby_id, fingerprint)
+        named_key = key_of(reach)
+        if named_key is None:
             raise ValueError("an invite with libp2p addresses names the host by its peer id (12D3KooW…), not a fingerprint")
-        return Invite(reach, lobby_id, parse_fingerprint(named))
+        if named_key.fingerprint != fingerprint:
+            raise ValueError(f"its addresses name the key {named_key.fingerprint}, not the fingerprint {fingerprint}")
+        return Invite(",".join(alternatives(reach, named_key)), lobby_id, fingerprint)
     except (ValueError, IdentityError, PeerIdError) as exc:
         raise InviteError(f"not a valid invite: {exc}") from None

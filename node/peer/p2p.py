@@ -13,6 +13,9 @@ can break a connection but never read or alter a message or reach the wrong seat
 
 Upstream behaviour worked around here, each named where it is handled:
 
+- A peer whose every address failed is not dialled again for 60 s (the swarm's negative
+  cache), which would keep a restarted relay or node out of reach that long: every dial and
+  reservation here clears it for the peers it dials first (:meth:`P2PHost._dial_again`).
 - ``RelayDiscovery`` runs its first pass when its service starts, before any relay is
   connected, and then sleeps for its interval (minutes); a reservation would wait that long.
   :meth:`P2PHost.reserve` connects to the relay and then runs the pass itself.
@@ -20,7 +23,9 @@ Upstream behaviour worked around here, each named where it is handled:
 Upstream behaviour the node must know (not worked around here):
 
 - ``DCUtRProtocol`` tries a hole punch by itself every 2 s towards each peer it reaches only
-  through a relay (a few attempts per peer), whether or not :meth:`P2PHost.hole_punch` is called.
+  through a relay (a few attempts per peer), whether or not :meth:`P2PHost.hole_punch` is called;
+  an explicit punch meanwhile returns False at once, and :meth:`P2PHost.hole_punch` waits for
+  the one under way.
 - After a punch succeeds, libp2p closes the relayed connection once ``RELAY_CLOSE_GRACE_PERIOD``
   (60 s) has passed. A channel still on it then ends as a broken connection; a fresh
   :meth:`P2PHost.dial` to the same address lands on the direct connection, so the node's
@@ -32,6 +37,7 @@ Upstream behaviour the node must know (not worked around here):
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import TypeVar
@@ -45,10 +51,11 @@ from libp2p.crypto.ed25519 import create_new_key_pair
 from libp2p.crypto.keys import KeyPair
 from libp2p.custom_types import TProtocol
 from libp2p.network.stream.exceptions import StreamClosed, StreamEOF, StreamError, StreamReset
+from libp2p.network.swarm import Swarm
 from libp2p.peer.id import ID
 from libp2p.peer.peerinfo import info_from_p2p_addr
 from libp2p.relay.circuit_v2.config import RelayConfig, RelayRole
-from libp2p.relay.circuit_v2.dcutr import DCUtRProtocol
+from libp2p.relay.circuit_v2.dcutr import MAX_HOLE_PUNCH_ATTEMPTS, DCUtRProtocol
 from libp2p.relay.circuit_v2.protocol import CircuitV2Protocol
 from libp2p.relay.circuit_v2.resources import RelayLimits
 from libp2p.relay.circuit_v2.transport import CircuitV2Transport
@@ -61,6 +68,9 @@ from fairtable.protocol import PublicKey, SecretKey
 
 PROTOCOL_ID = TProtocol("/fairtable/channel/1")
 CIRCUIT = "/p2p-circuit"
+RENEW_SECONDS = 5.0
+"""How often a host checks that it still holds its relay reservations (no traffic while it does)."""
+RESERVE_RETRY_SECONDS = 0.5
 PUNCH_SECONDS = 30.0
 """How long a hole punch may take (DCUtR retries a few times, a couple of seconds apart)."""
 _STREAM_FAILURES = (StreamError, StreamReset, StreamClosed)  # StreamEOF is a StreamError too: caught first
@@ -174,18 +184,63 @@ class P2PHost:
         address, _key = parse_address(relay)
         info = info_from_p2p_addr(address)
         discovery = self.transport.discovery
-        reserved = False
+        connected = reserved = False
         with trio.move_on_after(self.handshake_timeout):
+            self._dial_again(info.peer_id)
             await self._libp2p(f"relay {relay}: cannot connect", self.host.connect(info))
-            # Upstream RelayDiscovery ran its first pass before this connection existed and would not
-            # look again for its whole interval: run the pass now that the relay is connected.
-            await discovery.discover_relays()
-            reserved = info.peer_id in discovery.get_relays() and await discovery.make_reservation(info.peer_id)
-            if not reserved:
-                raise P2PError(f"relay {relay}: no reservation (it does not offer circuit relay v2, or it is full)")
+            connected = True
+            while not reserved:
+                # Upstream RelayDiscovery ran its first pass before this connection existed and would not
+                # look again for its whole interval: run the pass now that the relay is connected. Its
+                # protocol check gives up after a few seconds on a busy machine: ask again until the timeout.
+                await discovery.discover_relays()
+                reserved = info.peer_id in discovery.get_relays() and await discovery.make_reservation(info.peer_id)
+                if not reserved:
+                    await trio.sleep(RESERVE_RETRY_SECONDS)
+        if not reserved and connected:
+            raise P2PError(f"relay {relay}: no reservation within {self.handshake_timeout:g} s "
+                           "(it does not offer circuit relay v2, or it is full)")
         if not reserved:
-            raise ChannelTimeout(f"relay {relay}: no reservation within {self.handshake_timeout:g} s")
-        self.relays.append(address)
+            raise ChannelTimeout(f"relay {relay}: cannot connect within {self.handshake_timeout:g} s")
+        if address not in self.relays:
+            self.relays.append(address)
+
+    async def hold(self, relay: str) -> None:
+        """Reserve at ``relay`` now and keep it reserved (:meth:`keep_reservations`), even when this first
+        try fails: its circuit is announced either way, and serves once the relay answers."""
+        address, _key = parse_address(relay)
+        if address not in self.relays:
+            self.relays.append(address)
+        await self.reserve(relay)
+
+    def holds(self, relay: str, margin: float) -> bool:
+        """Whether this host is connected to ``relay`` and holds a reservation there for ``margin`` seconds more."""
+        address, _key = parse_address(relay)
+        peer = info_from_p2p_addr(address).peer_id
+        held = self.transport.discovery.get_relay_info(peer)
+        expires = held.reservation_expires_at if held is not None else None
+        return (bool(self.host.get_network().get_connections(peer)) and held is not None and held.has_reservation
+                and (expires is None or expires - time.time() > margin))
+
+    async def keep_reservations(self, every: float = RENEW_SECONDS) -> None:
+        """Hold the reservations of :attr:`relays` for as long as this runs: every ``every`` seconds,
+        one whose relay connection ended (the relay restarted, the route changed) or whose term
+        ends within ``2 * every`` is made again. libp2p renews none of these by itself once the
+        connection is gone, and a restarted relay has forgotten every reservation."""
+        lost: set[str] = set()
+        while True:
+            await trio.sleep(every)
+            for relay in map(str, list(self.relays)):
+                if self.holds(relay, 2 * every):
+                    continue
+                try:
+                    await self.reserve(relay)
+                    log.info("relay %s: reservation held again", relay)
+                    lost.discard(relay)
+                except ChannelError as exc:
+                    if relay not in lost:
+                        log.warning("relay %s: no reservation, trying again every %g s: %s", relay, every, exc)
+                    lost.add(relay)
 
     async def dial(self, address: str, expected: PublicKey | None = None) -> Channel:
         """A channel to the seat ``address`` names (direct or through a relay); ``expected`` must agree.
@@ -198,6 +253,8 @@ class P2PHost:
             raise HandshakeError(f"address {address} names {key.fingerprint}, expected {expected.fingerprint}")
         stream: INetStream | None = None
         with trio.move_on_after(self.handshake_timeout):
+            for peer in (target, *([multiaddr.Multiaddr(str(target).split(CIRCUIT)[0])] if is_relayed(target) else [])):
+                self._dial_again(info_from_p2p_addr(peer).peer_id)
             connect = self.transport.dial(target) if is_relayed(target) else self.host.connect(info_from_p2p_addr(target))
             await self._libp2p(f"cannot reach {address}", connect)
             stream = await self._libp2p(f"{address}: no fairtable stream", self.host.new_stream(ID(peer_id_bytes(key)), [PROTOCOL_ID]))
@@ -205,6 +262,17 @@ class P2PHost:
             raise ChannelTimeout(f"cannot reach {address} within {self.handshake_timeout:g} s")
         return await open_channel(StreamAdapter(stream, self.host.get_network()), self.secret, expected=key,
                                   timeout=self.handshake_timeout)
+
+    def _dial_again(self, peer: ID) -> None:
+        """Let libp2p dial ``peer`` even if every address of it failed within the last minute.
+
+        libp2p refuses such a dial outright for 60 s (its "negative cache"); a relay that restarts
+        or a node started again behind its NAT would stay out of reach that long. The node paces
+        its own dials (the mesh's redial, :meth:`keep_reservations`), so the cache only costs time.
+        """
+        network = self.host.get_network()
+        if isinstance(network, Swarm):
+            network.unblock_peer(peer)
 
     @staticmethod
     async def _libp2p(failure: str, call: Awaitable[T]) -> T:
@@ -215,8 +283,26 @@ class P2PHost:
             raise P2PError(f"{failure}: {exc or type(exc).__name__}") from None
 
     async def hole_punch(self, peer: PublicKey) -> bool:
-        """Try DCUtR towards a peer this host reaches through a relay; True when a direct connection holds."""
-        return await self.dcutr.initiate_hole_punch(ID(peer_id_bytes(peer)))
+        """Try DCUtR towards a peer this host reaches through a relay; True once a direct connection holds.
+
+        libp2p answers False at once while a punch with that peer is under way (its own, started
+        every 2 s, or one the peer started); that punch may still succeed, so this asks again,
+        a second apart, until a direct connection holds or libp2p has no attempt left.
+        """
+        target = ID(peer_id_bytes(peer))
+        while True:
+            try:
+                punched = await self.dcutr.initiate_hole_punch(target)
+            except Exception as exc:  # libp2p's many failure types for a punch that did not work
+                log.info("hole punch to %s failed: %s", peer.fingerprint, exc or type(exc).__name__)
+                punched = False
+            if punched or self.is_direct(peer):
+                return True
+            # libp2p keeps these two private: whether a punch runs now, and how many it made.
+            running = target in self.dcutr._in_progress
+            if not running and self.dcutr._hole_punch_attempts.get(target, 0) >= MAX_HOLE_PUNCH_ATTEMPTS:
+                return False
+            await trio.sleep(1.0)
 
     async def move_off_relay(self, channel: Channel) -> bool:
         """Punch a hole to the peer of a relayed channel; once a direct connection holds, reset the channel's stream.
@@ -228,11 +314,8 @@ class P2PHost:
         """
         if not relayed(channel) or not isinstance(channel.stream, StreamAdapter):
             return False
-        try:
-            with trio.move_on_after(PUNCH_SECONDS):
-                await self.hole_punch(channel.peer)
-        except Exception as exc:  # libp2p's many failure types for a punch that did not work
-            log.info("hole punch to %s failed: %s", channel.peer.fingerprint, exc or type(exc).__name__)
+        with trio.move_on_after(PUNCH_SECONDS):
+            await self.hole_punch(channel.peer)
         if not self.is_direct(channel.peer):
             return False
         try:

@@ -15,11 +15,16 @@ and relays them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from fairtable.node.peer.messages import MAX_TEXT
 from fairtable.node.peer.peerid import PeerIdError, peer_id_text, seat_key
 from fairtable.protocol import PublicKey
 
 CIRCUIT = "/p2p-circuit"
 PEER = "/p2p/"
+MAX_REACH = MAX_TEXT
+"""The longest reach a node announces: it travels as text of at most 256 characters (``addr`` of ``join``)."""
 
 
 def parse_address(address: str) -> tuple[str, int]:
@@ -97,3 +102,23 @@ def compact(reach: str) -> str:
         peer = _own_peer(part) if is_multiaddr(part) else None
         out.append(part[: -len(PEER + peer)] if peer is not None else part)
     return ",".join(out)
+
+
+def fit(parts: Sequence[str], limit: int = MAX_REACH) -> tuple[str, list[str]]:
+    """The reach a node announces from its alternatives ``parts`` (own direct multiaddrs, ``HOST:PORT``,
+    one circuit per relay in ``--relay`` order), within ``limit`` characters; and the parts left out.
+
+    Kept first, while they fit: the first circuit (what a peer behind another NAT needs), then
+    the direct multiaddrs and ``HOST:PORT`` (a peer on the same network, a reachable node), then
+    the other circuits in order (spares for a relay that dies). Announced compact, in dial order.
+    """
+    whole = [compact(part) for part in parts]
+    circuits = [part for part in whole if is_relayed(part)]
+    order = circuits[:1] + [part for part in whole if not is_relayed(part)] + circuits[1:]
+    kept: list[str] = []
+    for part in order:
+        if len(",".join([*kept, part])) <= limit:
+            kept.append(part)
+    if not kept:
+        raise ValueError(f"no alternative of the reach fits in {limit} characters: {parts[0][:80]!r}…")
+    return ",".join(alternatives(",".join(kept))), [part for part in whole if part not in kept]

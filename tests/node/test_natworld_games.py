@@ -1,12 +1,12 @@
 """Whole games between nodes in different homes behind NAT routers, each ``fairtable node`` its own process.
 
-The world (:mod:`tests.node.natworld`): ``fairtable relay`` in the public namespace, capturing
+The world (:mod:`fairtable.node.natworld`): ``fairtable relay`` in the public namespace, capturing
 what it forwards; homes ``a`` and ``b`` behind endpoint-independent NATs, home ``c`` behind a
 symmetric one. A host in ``a`` logs its invite; a guest in another home joins by it. Both run
 with ``--relay`` and bots, and each game ends with the same transcript on both nodes, which
 verifies, while the relay's capture holds none of its envelopes (not even a signature).
 They take a minute or more each, so they run with ``FAIRTABLE_NAT_GAMES=1`` (the normal suite
-proves the punch and the symmetric router at the channel level, ``test_natworld.py``).
+proves the punch, the symmetric router and the faults at the channel level, ``test_natworld.py``).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from fairtable.node.natworld import EIM, SYMMETRIC, NatWorld, nat_world, unavailable
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.session.slots import ABSENT, RESIGN
 from fairtable.protocol.session.verify import verify_chunks
 from fairtable.protocol.transcript_file import TranscriptReader
-from tests.node.natworld import EIM, RELAY_IP, SYMMETRIC, NatWorld, nat_world, unavailable
 from tests.node.test_processes import journal_length
 
 pytestmark = [
@@ -42,15 +42,8 @@ class Homes:
         self.world = world
         self.tmp = tmp
         self.capture = tmp / "relay-capture.bin"
-        self.relay_process, self.relay = self.start_relay("relay", 4001, "--capture", str(self.capture))
-        self.spare_process, self.spare = self.start_relay("spare", 4002)
-
-    def start_relay(self, name: str, port: int, *flags: str) -> tuple[subprocess.Popen[str], str]:
-        process = self.world.start(self.world.public, [sys.executable, "-m", "fairtable.node.cli", "relay", "--data",
-                                                       str(self.tmp / name), "--host", RELAY_IP, "--port", str(port), *flags])
-        address = process.stdout.readline().strip() if process.stdout else ""
-        assert address.startswith(f"/ip4/{RELAY_IP}/tcp/{port}/p2p/"), self.world.stderr(process)
-        return process, address
+        self.relay_process, self.relay = world.relay(tmp / "relay", 4001, "--capture", str(self.capture))
+        self.spare_process, self.spare = world.relay(tmp / "spare", 4002)
 
     def node(self, home: str, name: str, *flags: str, port: int = 7400) -> subprocess.Popen[str]:
         return self.world.start(self.world.homes[home], [

@@ -43,6 +43,8 @@ async def test_a_table_joined_by_invite_plays_over_libp2p_and_both_files_verify(
                 lobby = await host.host("towers", "normal", {}, 2)
                 me = await host.identity()
                 invite = parse_invite(str(Invite(me.address, lobby.lobby_id, me.fingerprint)))
+                # the browser page writes its invites from the node's fingerprint and whole reach: the same invite
+                assert parse_invite(f"ft:{lobby.lobby_id}.{me.fingerprint.replace('-', '')}@{me.address}") == invite
                 await guest.join(invite.address, invite.lobby_id, invite.fingerprint)
                 await host.start(lobby.lobby_id)
                 with trio.fail_after(90):

@@ -14,6 +14,8 @@ journal fsyncs (one per batch, before the node acts on it: spec/node.md) are tim
 TCP games: ``fsync_s_per_game`` is their total, ``ratio_without_fsync`` the ratio with it taken
 out, i.e. what the node adds beyond the disk's latency, which the journal cannot avoid, and
 ``fsync_floor_ratio`` the least ``ratio`` can be on this disk: the in-process game plus the fsyncs.
+
+With ``--path direct|relay|punched`` it measures a libp2p path instead (:mod:`.paths`, needs root).
 """
 
 from __future__ import annotations
@@ -28,18 +30,21 @@ from typing import Any
 
 import trio
 
+from fairtable.node.cli.bench import paths
 from fairtable.node.node import Node, NodeConfig
 from fairtable.node.table.live import LiveTable
 from fairtable.protocol.session import TableSession
 from fairtable.protocol.testing import SelfPlay
 
 NAME = "net"
-HELP = "move round trip and game time between two nodes over TCP, against the same games in-process"
+HELP = ("move round trip and game time between two nodes over TCP, against the same games in-process; "
+        "with --path, a libp2p path behind NAT routers against direct TCP (needs root)")
 GOAL = 1.3
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=3, help="games to play (default 3)")
+    paths.configure(parser)
 
 
 class Replay:
@@ -166,5 +171,7 @@ async def _measure(root: Path, games: int) -> dict:
 
 
 def run(args: argparse.Namespace) -> dict:
+    if args.path is not None:
+        return paths.run(args.path, args.round_trips)
     with tempfile.TemporaryDirectory(prefix="fairtable-bench-net-") as root:
         return trio.run(_measure, Path(root), args.games)

@@ -26,6 +26,7 @@ from fairtable.node.cli.options import parse_options, parse_tournament_options
 from fairtable.node.datalock import hold
 from fairtable.node.discovery import factory_for
 from fairtable.node.keystore import KeyFileError
+from fairtable.node.lobby.exchange import JoinRefused
 from fairtable.node.lobby.invite import PREFIX, Invite, InviteError, parse_invite
 from fairtable.node.node import Node, NodeConfig, parse_address
 from fairtable.node.peer.reach import is_multiaddr, key_of
@@ -206,7 +207,8 @@ def _tournament(args: argparse.Namespace) -> tuple[int, dict]:
 
 async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, tournament: tuple[int, dict] | None,
                 token: str | None, interrupt: Interrupt) -> str | None:
-    """Run the node until done or interrupted; what kept it from listening, if anything did."""
+    """Run the node until done or interrupted; what kept it from listening or joining, if anything did."""
+    refused: list[str] = []
     async with trio.open_nursery() as nursery:
         nursery.start_soon(interrupt.watch, nursery.cancel_scope)
         try:
@@ -233,7 +235,7 @@ async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, tou
         if hosting is not None:
             nursery.start_soon(control.host_and_start, node, *hosting)
         if isinstance(args.join, Invite):
-            nursery.start_soon(control.join_invite, node, args.join)
+            nursery.start_soon(_join_or_stop, node, args.join, refused, nursery.cancel_scope)
         elif args.join:
             nursery.start_soon(control.join_first, node, args.join)
         if tournament is not None:
@@ -246,4 +248,13 @@ async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, tou
             else:
                 await control.until_done(node)
             nursery.cancel_scope.cancel()
-    return None
+    return f"--join: {refused[0]}" if refused else None
+
+
+async def _join_or_stop(node: Node, invite: Invite, refused: list[str], scope: trio.CancelScope) -> None:
+    """Join by ``invite``; a refusal that retrying cannot change stops the node, saying why, in ``refused``."""
+    try:
+        await control.join_invite(node, invite)
+    except JoinRefused as exc:
+        refused.append(str(exc))
+        scope.cancel()

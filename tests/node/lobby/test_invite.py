@@ -64,6 +64,17 @@ def test_invite_vectors(vector):
     assert len(vector["invite"]) < 300  # pastes into a chat line
 
 
+def test_a_fingerprint_invite_whose_multiaddrs_name_that_key_reads_as_the_peer_id_form():
+    """The browser page writes its invites from the node's fingerprint and its whole reach."""
+    key = SecretKey.from_seed(bytes([11]) * 32).public
+    vector = INVITES[1]
+    whole = ",".join(alternatives(vector["reach"], key))
+    assert parse_invite(f"ft:b71c0e.{key.fingerprint.replace('-', '')}@{whole}") == parse_invite(vector["invite"])
+    other = SecretKey.from_seed(bytes([12]) * 32).public
+    with pytest.raises(InviteError, match=f"name the key {key.fingerprint}, not the fingerprint {other.fingerprint}"):
+        parse_invite(f"ft:b71c0e.{other.fingerprint}@{whole}")
+
+
 @pytest.mark.parametrize(("text", "words"), [
     ("ft:b71c0e.Z5NGN48B8BB88ZSXKJS2VP24@/ip4/192.0.2.7/tcp/7401", "names the host by its peer id"),
     ("ft:b71c0e.12D3KooWGjSE7eCu5f1Pa8pGxscmoEcdQ5BRMGqbyMvL2dhr@/ip4/192.0.2.7/tcp/7401", "not a valid invite"),

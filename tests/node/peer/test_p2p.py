@@ -7,13 +7,18 @@ naming another key is refused before anything is sent.
 
 from pathlib import Path
 
+import multiaddr
 import pytest
 import trio
+from libp2p import new_host
 from libp2p.host.autonat.autonat import AUTONAT_PROTOCOL_ID
 from libp2p.peer.id import ID
+from libp2p.relay.circuit_v2.protocol import CircuitV2Protocol
+from libp2p.relay.circuit_v2.resources import RelayLimits
+from libp2p.tools.anyio_service import background_trio_service
 
-from fairtable.node.peer.errors import ChannelTimeout, HandshakeError
-from fairtable.node.peer.p2p import P2PError, open_host, parse_address, relayed
+from fairtable.node.peer.errors import ChannelError, ChannelTimeout, HandshakeError
+from fairtable.node.peer.p2p import P2PError, key_pair, open_host, parse_address, relayed
 from fairtable.node.peer.peerid import peer_id_bytes, peer_id_text
 from fairtable.node.relay import RelayOptions, RelayStatus, run_relay
 from fairtable.protocol.identity import SecretKey
@@ -109,3 +114,43 @@ async def test_a_peer_that_is_no_relay_gives_no_reservation_and_a_silent_port_ti
 def test_bad_addresses_are_refused_naming_why(text, problem):
     with pytest.raises(P2PError, match=problem):
         parse_address(text)
+
+
+class LyingRelay(CircuitV2Protocol):
+    """A relay that connects whoever asks for ``victim`` to ``instead``, another peer holding a reservation."""
+
+    def __init__(self, *args, victim: ID, instead: ID, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.victim, self.instead, self.lied = victim, instead, 0
+
+    async def _handle_connect(self, stream, msg) -> None:
+        if ID(msg.peer.id) == self.victim:
+            msg.peer.id = self.instead.to_bytes()
+            self.lied += 1
+        await super()._handle_connect(stream, msg)
+
+
+async def test_a_relay_connecting_a_dialler_to_another_peer_than_asked_fails_the_channel_and_reaches_no_seat():
+    """Carol holds a reservation at a relay that sends Bob to her when he asks for Alice: Bob's
+    dial fails (libp2p's own handshake or the channel's finds another key), nobody's seat is reached."""
+    reached: list = []
+
+    async def accept(channel) -> None:
+        reached.append(channel.peer)
+
+    relay_key = SecretKey.from_seed(bytes([14]) * 32)
+    host = new_host(key_pair=key_pair(relay_key))
+    limits = RelayLimits(duration=60, data=1 << 20, max_circuit_conns=4, max_reservations=4)
+    lying = LyingRelay(host, limits=limits, allow_hop=True, victim=ID(peer_id_bytes(ALICE.public)),
+                       instead=ID(peer_id_bytes(CAROL.public)))
+    with trio.fail_after(60):
+        async with host.run(listen_addrs=[multiaddr.Multiaddr("/ip4/127.0.0.1/tcp/0")]), background_trio_service(lying):
+            relay_address = f"{host.get_addrs()[0]}"
+            relay_address += "" if "/p2p/" in relay_address else f"/p2p/{peer_id_text(relay_key.public)}"
+            async with open_host(ALICE, LOCAL, accept) as alice, open_host(CAROL, LOCAL, accept) as carol, \
+                    open_host(BOB, LOCAL, accept, handshake_timeout=5) as bob:
+                await alice.reserve(relay_address)
+                await carol.reserve(relay_address)
+                with pytest.raises(ChannelError, match="cannot reach"):  # libp2p's secure upgrade finds Carol's key
+                    await bob.dial(f"{relay_address}/p2p-circuit/p2p/{alice.peer_id}", ALICE.public)
+    assert lying.lied == 1 and reached == []

@@ -1,5 +1,8 @@
 """A small internet on one machine: Linux network namespaces, a public segment and homes behind NAT routers.
 
+Built by the NAT-world tests and by ``fairtable bench net --path``; its peers are
+:mod:`fairtable.node.natworld.peer` processes and ``fairtable relay``/``fairtable node`` runs.
+
     public (203.0.113.0/24 on a bridge; the relay at .1)
       ├── router k: wan 203.0.113.(10+k) ── nftables masquerade ── lan 10.0.k.1
       │     └── home k: 10.0.k.2, default route via its router
@@ -13,12 +16,13 @@ port a peer learnt from the relay is useless for a punch). Only documentation an
 addresses are used, and only inside the namespaces.
 
 Needs root, ``ip`` (iproute2) and ``nft`` (nftables); :func:`unavailable` says why not when
-not. Namespaces are named with the test process's id and removed on exit, failed test or not.
+not. Namespaces are named with the building process's id and removed on exit, failed run or not.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import shutil
 import subprocess
@@ -32,7 +36,6 @@ _worlds = itertools.count()
 EIM = "eim"
 SYMMETRIC = "symmetric"
 RELAY_IP = "203.0.113.1"
-REPO = Path(__file__).resolve().parents[2]
 
 
 def unavailable() -> str | None:
@@ -73,6 +76,30 @@ table inet filter {{
 """
 
 
+class WorldError(RuntimeError):
+    """A process of the world that did not start or answer as it should; the message holds its stderr."""
+
+
+@dataclass
+class Peer:
+    """A :mod:`fairtable.node.natworld.peer` process: its addresses, and :meth:`ask` to drive it."""
+
+    world: NatWorld
+    process: subprocess.Popen[str]
+    addresses: list[str]
+
+    def ask(self, command: dict) -> dict:
+        """Send one command; its answer (a :class:`WorldError` with the process's stderr when none came)."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.flush()
+        return self.world.answer(self.process)
+
+    def circuit(self, relay: str) -> str:
+        """This peer's address through ``relay``."""
+        return next(address for address in self.addresses if address.startswith(f"{relay}/p2p-circuit/"))
+
+
 @dataclass
 class NatWorld:
     """The namespaces of one world and the processes started in them (all ended by :meth:`close`)."""
@@ -88,13 +115,13 @@ class NatWorld:
         return f"10.0.{list(self.homes).index(name) + 1}.2"
 
     def start(self, namespace: str, argv: Sequence[str]) -> subprocess.Popen[str]:
-        """Start ``argv`` in ``namespace`` from the repository root; stdout is a pipe of text lines.
+        """Start ``argv`` in ``namespace``; stdin and stdout are pipes of text lines.
 
         Its stderr goes to a file (:meth:`stderr`): a pipe nobody reads would stall a chatty process.
         """
         with open(self.logs / f"{len(self.processes)}.stderr", "w") as stderr:
-            process = subprocess.Popen(["ip", "netns", "exec", namespace, *argv], cwd=REPO, stdout=subprocess.PIPE,
-                                       stderr=stderr, text=True)
+            process = subprocess.Popen(["ip", "netns", "exec", namespace, *argv], stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, stderr=stderr, text=True)
         self.processes.append(process)
         return process
 
@@ -103,6 +130,66 @@ class NatWorld:
 
     def python(self, namespace: str, *args: str) -> subprocess.Popen[str]:
         return self.start(namespace, [sys.executable, *args])
+
+    def answer(self, process: subprocess.Popen[str]) -> dict:
+        """The next JSON line ``process`` prints; a :class:`WorldError` with its stderr when it printed none or an error."""
+        text = process.stdout.readline() if process.stdout else ""
+        value = json.loads(text) if text else {"error": "printed nothing"}
+        if "error" in value:
+            process.kill()
+            process.wait()
+            raise WorldError(f"{value['error']}: {self.stderr(process)}")
+        return dict(value)
+
+    def peer(self, namespace: str, seed: int, *relays: str) -> Peer:
+        """A peer process for seat key ``seed`` in ``namespace`` (at port 5000 + seed), holding a reservation at each of
+        ``relays``; its addresses name the namespace's own IP address where the host lists the wildcard it listens on."""
+        return self.peers((namespace, seed, relays))[0]
+
+    def peers(self, *wanted: tuple[str, int, Sequence[str]]) -> list[Peer]:
+        """:meth:`peer` for each ``(namespace, seed, relays)``, all started before any is waited for."""
+        processes = [self.python(namespace, "-m", "fairtable.node.natworld.peer", "peer", "--seed", str(seed),
+                                 "--port", str(5000 + seed), *[flag for relay in relays for flag in ("--relay", relay)])
+                     for namespace, seed, relays in wanted]
+        return [Peer(self, process, [address.replace("/ip4/0.0.0.0/", f"/ip4/{self._ip(namespace)}/")
+                                     for address in self.answer(process)["addresses"]])
+                for (namespace, _seed, _relays), process in zip(wanted, processes, strict=True)]
+
+    def _ip(self, namespace: str) -> str:
+        return RELAY_IP if namespace == self.public else self.home_ip(next(name for name, home in self.homes.items() if home == namespace))
+
+    def tcp_echo(self, namespace: str, seed: int, port: int) -> None:
+        """A seat echoing over today's TCP channel at ``port`` in ``namespace``."""
+        self.answer(self.python(namespace, "-m", "fairtable.node.natworld.peer", "tcp-echo", "--seed", str(seed),
+                                "--port", str(port)))
+
+    def relay(self, data: Path, port: int, *flags: str) -> tuple[subprocess.Popen[str], str]:
+        """``fairtable relay`` in the public namespace: the process and the address it printed."""
+        process = self.python(self.public, "-m", "fairtable.node.cli", "relay", "--data", str(data), "--host", RELAY_IP,
+                              "--port", str(port), *flags)
+        address = process.stdout.readline().strip() if process.stdout else ""
+        if not address.startswith(f"/ip4/{RELAY_IP}/tcp/{port}/p2p/"):
+            raise WorldError(f"the relay did not start: {self.stderr(process)}")
+        return process, address
+
+    @staticmethod
+    def cpu_seconds(process: subprocess.Popen[str]) -> float:
+        """User and system CPU ``process`` has used (``ip netns exec`` execs it, so the pid is its own)."""
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def blackhole(self, port: int, on: bool) -> None:
+        """Drop (``on``) or pass again every packet to or from ``port`` in the public namespace: a relay
+        that stops forwarding for a while, its connections kept (TCP retransmits once it passes again)."""
+        if on:
+            _in(self.public, "nft", "-f", "-", stdin=f"""
+table inet blackhole {{
+    chain input {{ type filter hook input priority -10; tcp dport {port} drop; }}
+    chain output {{ type filter hook output priority -10; tcp sport {port} drop; }}
+}}
+""")
+        else:
+            _in(self.public, "nft", "delete", "table", "inet", "blackhole")
 
     def close(self) -> None:
         for process in self.processes:
