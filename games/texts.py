@@ -8,7 +8,8 @@ so a name exists once, in its game's data file, and the page and the terminal sa
 Keys: ``GAME.FILE.ID`` for a catalogue entry's name (``towers.cards.5``, ``zeeslag.fleets.classic.0``
 for ship 0 of a fleet, ``zeeslag.starships.fighter``), ``towers.cards.ID.text`` for a card's
 effect, ``drachenherz.cards.KIND.field`` for a kind's field (``dwarves``), ``duel.types.TYPE``,
-and ``plural.MESSAGE.CATEGORY`` for the texts with a count.
+``plural.MESSAGE.CATEGORY`` for the texts with a count, and ``page.KEY`` for the page's own fixed
+words (results, seats, violations; ``{field}`` placeholders filled in by the page).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def catalogue(language: str) -> dict[str, str]:
             f"drachenherz.cards.{SPECIAL.id}": named(SPECIAL),
             **{f"plural.{message}.{category}": template for message, forms in messages()["plural"].items()
                for category, template in forms.items()},
+            **{f"page.{key}": template for key, template in messages()["page"].items()},
         }
     return dict(sorted(texts.items()))
 

@@ -115,10 +115,18 @@ def check(state: ZeeslagState, seat: int, ability: Ability, target: int) -> None
     if afloat(state, seat, name) is False:
         raise blame(state, seat, *_missing(state, seat, name))
     grid = waters(state).seas[target]
-    if name == "laser" and not (0 <= ability.cell < grid.size and grid.xy(ability.cell)[1] in (0, grid.height - 1)):
+    if name == "laser" and ability.cell not in aims(grid, name):
         raise RuleError("zeeslag.ability", f"a laser starts at a cell of row A or row J, not {ability.cell!r}")
-    if name == "scan" and not 0 <= ability.cell < grid.size:
+    if name == "scan" and ability.cell not in aims(grid, name):
         raise RuleError("zeeslag.ability", f"a scan is centred on a cell of the field, not {ability.cell!r}")
+
+
+def aims(grid: Grid, name: str) -> range | tuple[int, ...]:
+    """The cells of an enemy field a laser or scan may be aimed at: a laser at a cell of row A
+    (its beam runs down) or of the last row (up), a scan at any cell (a nuke is a shot)."""
+    if name == "laser":
+        return tuple(grid.cell(x, y) for y in (0, grid.height - 1) for x in range(grid.width))
+    return range(grid.size)
 
 
 def used(state: ZeeslagState, seat: int, name: str) -> ZeeslagState:

@@ -100,18 +100,17 @@ def move_hint(view: dict) -> str | None:
 
 
 def ready_abilities(view: dict) -> list[str]:
-    """The abilities this seat may use in the round it chooses now (space battle), as far as it knows."""
+    """The abilities this seat may use in the round it chooses now (space battle), as far as it
+    knows: the view's ``ready`` (its cycle allows it) with a ship of its kind afloat."""
     seat = view["seat"]
     if view["variant"] != "space" or seat is None:
         return []
-    turn = own_round(view)
-    return [entry["ability"] for entry in view["fleets"][seat]["abilities"] if entry["afloat"] and entry["next"] <= turn]
+    return [entry["ability"] for entry in view["fleets"][seat]["abilities"] if entry["afloat"] and entry["ready"]]
 
 
 def own_round(view: dict) -> int:
-    """The own round this seat chooses for now (space battle): the duel turn under way, else the next."""
-    seat = view["seat"]
-    return view["fleets"][seat]["rounds"] + (0 if view["turn"] == seat and view["actions"] else 1)
+    """The own round this seat chooses for now (space battle), as the view counts it."""
+    return int(view["fleets"][view["seat"]]["round"])
 
 
 def parse_move(view: dict, text: str) -> dict | None:

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from fairtable.games.contract import CommitHidden, Request, Simultaneous
 from fairtable.games.zeeslag import abilities, reserve
+from fairtable.games.zeeslag.duel import ACTIONS
 from fairtable.games.zeeslag.fleet import IDS
 from fairtable.games.zeeslag.outcome import opening_step
 from fairtable.games.zeeslag.salvo import due
-from fairtable.games.zeeslag.starships import ABILITIES, CATALOGUE, SPACE
+from fairtable.games.zeeslag.starships import ABILITIES, CAPITALS, CATALOGUE, SPACE
 from fairtable.games.zeeslag.state import Sea, Shot, ZeeslagState, fleet_of, fleet_size
 from fairtable.games.zeeslag.targets import is_out, living, sunk_ships, teams_for, waters
+from fairtable.games.zeeslag.waters import SharedSea
 
 
 def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
@@ -57,9 +59,48 @@ def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
         "recent": [_shot(shot, space) for shot in state.recent],
         "result": None if state.outcome is None else state.outcome.to_value(),
     }
+    if layout.shared:
+        value["seas"][0]["holders"] = _holders(layout)
     if space:
         value |= _space(state, seat, request)
+    else:
+        value["placing"] = _berths(state, seat) if _commits(seat, request) else None
     return value
+
+
+def _holders(layout: SharedSea) -> list[list[int]]:
+    """Per cell of the shared sea, the seats whose ships may lie there (a shot there may go at
+    them), the one whose home block it is first."""
+    def home_last(seat: int, cell: int) -> bool:
+        board = layout.to_board(seat, cell)
+        return board is None or not layout.home(board)
+    return [sorted(layout.holders(0, cell), key=lambda seat: home_last(seat, cell)) for cell in range(layout.sea.size)]
+
+
+def _commits(seat: int | None, request: Request) -> bool:
+    return seat is not None and isinstance(request, CommitHidden) and seat in request.seats
+
+
+def _berths(state: ZeeslagState, seat: int) -> dict:
+    """Where this seat may put its ships (or fighters), by the rules' own geometry, so a client
+    tells a legal placement without a rule of its own: its board's size and ``first`` sea column
+    (the shared sea's window), ``home`` (the board cells a ship needs one of; every cell in its
+    own sea), ``off`` (board cells outside the sea) and ``neighbours`` (per board cell, the cells
+    no other ship of the fleet may take: ships never touch, not even diagonally)."""
+    layout = waters(state)
+    grid = layout.board
+    cells = range(grid.size)
+    home = [cell for cell in cells if layout.home(cell)] if layout.shared else list(cells)
+    corner = layout.to_sea(seat, 1)
+    first = layout.sea.xy(corner)[0] - 1 if layout.shared and corner is not None else 0
+    return {
+        "width": grid.width,
+        "height": grid.height,
+        "first": first,
+        "home": home,
+        "off": [cell for cell in cells if layout.to_sea(seat, cell) is None],
+        "neighbours": [list(grid.neighbours(cell)) for cell in cells],
+    }
 
 
 def _answering(state: ZeeslagState) -> int | None:
@@ -74,12 +115,14 @@ def _answering(state: ZeeslagState) -> int | None:
 def _space(state: ZeeslagState, seat: int | None, request: Request) -> dict:
     """The space battle's fields: the catalogue, the slots, and what this seat places now."""
     placing = None
-    if seat is not None and isinstance(request, CommitHidden) and seat in request.seats:
+    if _commits(seat, request):
+        assert seat is not None
         free = reserve.free_cells(state, seat) if state.committed else None
         placing = {"layers": list(request.layers), "fighters": CATALOGUE.squadron if state.committed else 0,
-                   "free": None if free is None else list(free)}
+                   "free": None if free is None else list(free), **_berths(state, seat)}
     return {
         "money": state.options["money"],
+        "capitals": CAPITALS,
         "catalogue": [
             {"kind": kind.id, "name": kind.name, "name_en": kind.name_en, "cells": kind.cells, "price": kind.price,
              "max": kind.most, "capital": kind.capital, "ability": kind.ability, "cycle": kind.cycle,
@@ -88,7 +131,9 @@ def _space(state: ZeeslagState, seat: int | None, request: Request) -> dict:
         ],
         "slots": [[ship.kind, CATALOGUE.slots(ship.kind).index(ship.index) + 1] for ship in SPACE.ships],
         "squadron": CATALOGUE.squadron,
+        "aims": {name: list(abilities.aims(waters(state).board, name)) for name in ("laser", "scan")},
         "actions": state.actions,
+        "most_actions": ACTIONS,
         "placing": placing,
     }
 
@@ -146,12 +191,14 @@ def _fleet(state: ZeeslagState, seat: int, own: bool) -> dict:
 def _space_fleet(state: ZeeslagState, seat: int, own: bool) -> dict:
     """What everyone knows of a seat's space fleet, and its fighters where this view may show them."""
     board = state.boards[seat]
+    now = abilities.own_round(state, seat)
     return {
         "ships": fleet_size(state, seat),
         "squadrons": len(board.squadrons),
         "fighters": _fighters(state, seat, own),
         "rounds": board.rounds,
-        "abilities": [{"ability": name, "next": abilities.next_round(state, seat, name),
+        "round": now,
+        "abilities": [{"ability": name, "next": (ready := abilities.next_round(state, seat, name)), "ready": ready <= now,
                        "afloat": abilities.afloat(state, seat, name, knowing=own)} for name in ABILITIES],
     }
 

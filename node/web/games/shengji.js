@@ -1,6 +1,7 @@
 // shengji: levels and trump, the trick around the table, the last trick, the hand by suit; select
 // cards, then play one of the legal moves they make up.
 import { catalogue, fill, h, moveButton, s } from "../dom.js";
+import { counted } from "../words.js";
 
 const SUIT = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠", joker: "★" };
 const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
@@ -38,7 +39,7 @@ export async function render(ctx) {
   const seats = [0, 1, 2, 3].map((offset) => (bottom + offset) % 4);
   const played = new Map(view.trick.map((play) => [play.seat, play.cards]));
   const trick = h("div", { class: "trick" }, seats.map((seat, i) => h("div", { class: `place ${places[i]}${view.turn === seat ? " turn" : ""}`, "data-seat": seat },
-    h("small", {}, `${who(seat)} · ${view.cards[seat]} cards`), h("div", { class: "cards" }, (played.get(seat) || []).map((face) => card(cards, face))))));
+    h("small", {}, `${who(seat)} · ${counted("card", view.cards[seat])}`), h("div", { class: "cards" }, (played.get(seat) || []).map((face) => card(cards, face))))));
   const last = view.last ? h("div", { class: "recent" }, h("h3", {}, `Last trick, won by ${who(view.last.winner)}`),
     h("div", { class: "cards" }, view.last.plays.map((play) => h("span", { class: "play" }, h("small", {}, who(play.seat)), play.cards.map((face) => card(cards, face)))))) : null;
   const kitty = Array.isArray(view.kitty) && view.kitty.length ? h("div", { class: "recent" }, h("h3", {}, "Kitty"), h("div", { class: "cards" }, view.kitty.map((face) => card(cards, face)))) : null;

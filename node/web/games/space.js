@@ -3,6 +3,7 @@
 // three or more: a salvo) and use the abilities laser, scan, nuke and reserve. Each seat's 20×10
 // star field shows its ships by kind, hits, sunk ships, scanned ship cells and fighters.
 import { fill, h, moveButton, moveKey, s } from "../dom.js";
+import { counted } from "../words.js";
 import {
   aiming, CELL, cellName, cellRect, centre, dueNow, fleetLayers, frame, onRotate, salvoPanel, seaCells, shotTargets, shots, touching,
 } from "./seas.js";
@@ -108,7 +109,7 @@ function field(ctx, index) {
   const enemy = me !== null && seat !== me && !view.fleets[me].out && view.living.includes(seat);
   const { cells, aimed, aiming: aims } = seaCells(ctx, index, { look, extra, targets: enemy ? targets(ctx, index, seat) : new Map(), salvo: !ctx.state.mode });
   const title = me === null ? `Star field of seat ${seat}` : seat === me ? "Your star field" : `Enemy field (seat ${seat})`;
-  const count = fleet.ships === null ? "fleet size not declared yet" : `${fleet.afloat} of ${fleet.ships} ships afloat${fleet.squadrons ? ` (${fleet.squadrons} squadron${fleet.squadrons > 1 ? "s" : ""} landed)` : ""}`;
+  const count = fleet.ships === null ? "fleet size not declared yet" : `${fleet.afloat} of ${counted("ship", fleet.ships)} afloat${fleet.squadrons ? ` (${counted("squadron", fleet.squadrons)} landed)` : ""}`;
   const own = (fleet.layout || []).length ? [...new Set(fleet.layout.map(([, id]) => id - 1))] : [];
   return h("div", { class: `sea-panel star-field${aims ? " aiming" : ""}`, "data-seat": seat, "data-sea": index },
     h("h3", {}, title), h("p", { class: "count" }, count), aimed, frame(data.width, data.height, cells),
@@ -130,8 +131,7 @@ function targets(ctx, index, seat) {
   if (!view.due.some(([enemy]) => enemy === seat)) return new Map();
   const data = view.seas[index];
   const open = new Set([...data.shots, ...data.water]);
-  const cells = [...Array(data.width * data.height).keys()].filter((cell) => (mode === "laser" ? cell < data.width || cell >= data.width * (data.height - 1)
-    : mode === "nuke" ? !open.has(cell) : true));
+  const cells = mode === "nuke" ? [...Array(data.width * data.height).keys()].filter((cell) => !open.has(cell)) : view.aims[mode];
   return new Map(cells.map((cell) => {
     const move = { [mode]: cell, at: seat };
     return [cell, { key: moveKey(move), label: mode, act: () => choose(ctx, move, `${mode} ${cellName(cell, data.width)} at seat ${seat}`) }];
@@ -152,21 +152,15 @@ function choose(ctx, move, text) {
   ctx.repaint();
 }
 
-// The own round being chosen now, as ready_abilities in the game's render.py counts it.
-function ownRound(view, seat) {
-  return view.fleets[seat].rounds + (view.turn === seat && view.actions ? 0 : 1);
-}
-
 function abilityStates(view, seat) {
   const fleet = view.fleets[seat];
   if (!fleet.abilities || fleet.out) return null;
-  const round = ownRound(view, seat);
   return h("ul", { class: "abilities" }, fleet.abilities.map((entry) => {
     const kind = view.catalogue.find((k) => k.ability === entry.ability);
-    const wait = entry.next - round;
-    const state = entry.afloat === false ? `no ${kind.name_en} afloat` : wait <= 0 ? "ready" : `ready in ${wait} round${wait > 1 ? "s" : ""}`;
-    return h("li", { class: `ability${entry.afloat !== false && wait <= 0 ? " ready" : ""}`, "data-ability": entry.ability },
-      `${entry.ability} (${kind.name_en}, every ${kind.cycle}): ${state}${entry.afloat === null && wait <= 0 ? " if one is afloat" : ""}`);
+    const wait = entry.next - fleet.round;
+    const state = entry.afloat === false ? `no ${kind.name_en} afloat` : entry.ready ? "ready" : `ready in ${counted("round", wait)}`;
+    return h("li", { class: `ability${entry.afloat !== false && entry.ready ? " ready" : ""}`, "data-ability": entry.ability },
+      `${entry.ability} (${kind.name_en}, every ${kind.cycle}): ${state}${entry.afloat === null && entry.ready ? " if one is afloat" : ""}`);
   }));
 }
 
@@ -177,8 +171,7 @@ function abilityPanel(ctx) {
   if (!ctx.send || me === null) return null;
   const salvo = aiming(ctx);
   const listed = (name) => (ctx.legal || []).filter((move) => name in move);
-  const round = ownRound(view, me);
-  const ready = ABILITIES.filter((name) => (salvo ? view.fleets[me].abilities.some((e) => e.ability === name && e.afloat && e.next <= round) : listed(name).length));
+  const ready = ABILITIES.filter((name) => (salvo ? view.fleets[me].abilities.some((e) => e.ability === name && e.afloat && e.ready) : listed(name).length));
   if (!ready.length) return null;
   const chosen = salvo && ctx.state.ability;
   if (chosen) {
@@ -220,9 +213,9 @@ function cost(view, counts) {
 // Why one more ship of ``kind`` may not be bought (as the game's purchase rules would refuse it), or null.
 function refusal(view, counts, kind) {
   const left = view.money - cost(view, counts);
-  if ((counts[kind.kind] || 0) >= kind.max) return `at most ${kind.max} ${kind.name_en}${kind.max > 1 ? "s" : ""}`;
-  const capital = view.catalogue.find((other) => other.capital && counts[other.kind]);
-  if (kind.capital && capital) return `at most one capital ship: you have the ${capital.name_en} already`;
+  if ((counts[kind.kind] || 0) >= kind.max) return `at most ${kind.max} of the ${kind.name_en}`;
+  const capitals = view.catalogue.filter((other) => other.capital && counts[other.kind]);
+  if (kind.capital && capitals.length >= view.capitals) return `at most ${counted("capital", view.capitals)}: you have the ${capitals.map((other) => other.name_en).join(", ")} already`;
   if (kind.price > left) return `over budget: a ${kind.name_en} costs ${kind.price} and ${left} is left`;
   return null;
 }
@@ -265,9 +258,9 @@ function purchase(ctx, memo, paint) {
     h("td", {}, h("button", { class: "sell", "data-kind": kind.kind, disabled: !counts[kind.kind], onclick: change(kind, -1) }, "−"),
       h("button", { class: "buy", "data-kind": kind.kind, onclick: change(kind, 1) }, "+"))));
   return [
-    h("h3", {}, "Buy your fleet: at most one capital ship, each kind up to its count"),
+    h("h3", {}, `Buy your fleet: at most ${counted("capital", view.capitals)}, each kind up to its count`),
     h("table", { class: "catalogue" }, h("tr", {}, ["shape", "ship", "cells", "price", "ability (cycle)", "bought", ""].map((t) => h("th", {}, t))), rows),
-    h("p", { id: "budget", class: "budget" }, `${bought} ship${bought === 1 ? "" : "s"} for ${spent}; ${view.money - spent} of ${view.money} left`),
+    h("p", { id: "budget", class: "budget" }, `${counted("ship", bought)} for ${spent}; ${view.money - spent} of ${view.money} left`),
     h("p", { id: "fleet-message", class: "notice" }, memo.note || "\u00a0"),
     h("div", { class: "moves" },
       h("button", { id: "to-placement", disabled: !bought, onclick: place }, "Place these ships"),
@@ -297,7 +290,7 @@ function placement(ctx, memo, paint) {
   };
   const problem = (cells) => {
     if (!cells) return `the ${kind.name_en} would leave the field`;
-    const other = touching(cells, memo.ships, width, height);
+    const other = touching(cells, memo.ships, view.placing.neighbours);
     if (other === undefined) return null;
     const overlap = cells.some((cell) => taken.get(cell) === other.index);
     return `the ${kind.name_en} would ${overlap ? "lie on" : "touch"} the ${shipName(view, other.index)} (ships may not touch, not even diagonally)`;
@@ -387,7 +380,7 @@ function landing(ctx, placing) {
         onclick: () => {
           if (chosen) memo.cells = memo.cells.filter((c) => c !== cell);
           else if (!free.has(cell)) memo.note = `Refused: ${cellName(cell, width)} ${why(cell)}`;
-          else if (touching([cell], memo.cells.map((c) => ({ index: c, cells: [c] })), width, height) !== undefined) memo.note = `Refused: fighters may not touch each other`;
+          else if (touching([cell], memo.cells.map((c) => ({ index: c, cells: [c] })), placing.neighbours) !== undefined) memo.note = `Refused: fighters may not touch each other`;
           else if (memo.cells.length >= placing.fighters) memo.note = `Refused: a squadron is ${placing.fighters} fighters`;
           else memo.cells.push(cell);
           if (chosen || memo.cells.includes(cell)) memo.note = "";

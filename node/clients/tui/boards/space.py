@@ -314,7 +314,7 @@ class SpaceBoard(ZeeslagBoard):
         rows = ["".join(MARKS["ship"] if (x, y) in shape else " " for x in range(max(p[0] for p in shape) + 1))
                 for y in range(max(p[1] for p in shape) + 1)]
         turns = len(kind.shape.turns)
-        notes = [f"{named(kind)}: {turns} turn{'s' if turns > 1 else ''} (r turns it when placing)", "* capital ship: one at most"]
+        notes = [f"{named(kind)}: {counted('turn', turns)} (r turns it when placing)", f"* capital ship: {self.seen['capitals']} at most"]
         for row in range(3):
             shown = rows[row] if row < len(rows) else ""
             text.append(f"  {shown:<8}{notes[row] if row < len(notes) else ''}".rstrip() + "\n")
@@ -420,14 +420,14 @@ class SpaceBoard(ZeeslagBoard):
                     "arrows, r turn, Enter, Bksp back, a Enter random")
         placing = self.landing()
         if placing:
-            return f"land fighter {len(self.fighters) + 1} of {placing['fighters']} on a shaded cell: arrows + Enter, Backspace undo, a Enter random"
+            return f"land fighter {len(self.fighters) + 1} of {placing['fighters']} on a shaded cell: arrows, Enter, Bksp undo, a Enter random"
         if self.aim is not None and update.get("your_turn"):
             return self._aiming()
         doing = super()._doing(update)
         ready = [f"{key} {name}" for key, name in KEYS.items() if name in ready_abilities(self.seen)]
         if any(isinstance(move, dict) and "shoot" in move for move in update.get("legal_moves") or ()):
             action = self.seen["actions"] + 1
-            doing = f"arrows aim, Enter fires at {self.grid().name(self.cursor_cell())} (action {action} of 3)"
+            doing = f"arrows aim, Enter fires at {self.grid().name(self.cursor_cell())} (action {action} of {self.seen['most_actions']})"
         keys = " · " + ", ".join(ready)
         if (update.get("legal_moves") or self.due()) and ready and self.ability is None and len(doing + keys) <= WIDTH:
             doing += keys
