@@ -14,6 +14,9 @@ fleet sizes declared, squadrons, own rounds and when each ability is ready; scan
 
 from __future__ import annotations
 
+from functools import cache
+from typing import Any
+
 from fairtable.games.contract import CommitHidden, Request, Simultaneous
 from fairtable.games.zeeslag import abilities, reserve
 from fairtable.games.zeeslag.duel import ACTIONS
@@ -23,7 +26,7 @@ from fairtable.games.zeeslag.salvo import due
 from fairtable.games.zeeslag.starships import ABILITIES, CAPITALS, CATALOGUE, SPACE
 from fairtable.games.zeeslag.state import Sea, Shot, ZeeslagState, fleet_of, fleet_size
 from fairtable.games.zeeslag.targets import is_out, living, sunk_ships, teams_for, waters
-from fairtable.games.zeeslag.waters import SharedSea
+from fairtable.games.zeeslag.waters import SharedSea, Waters
 
 
 def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
@@ -69,12 +72,17 @@ def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
 
 
 def _holders(layout: SharedSea) -> list[list[int]]:
+    return [list(seats) for seats in _holders_of(layout)]
+
+
+@cache
+def _holders_of(layout: SharedSea) -> tuple[tuple[int, ...], ...]:
     """Per cell of the shared sea, the seats whose ships may lie there (a shot there may go at
     them), the one whose home block it is first."""
     def home_last(seat: int, cell: int) -> bool:
         board = layout.to_board(seat, cell)
         return board is None or not layout.home(board)
-    return [sorted(layout.holders(0, cell), key=lambda seat: home_last(seat, cell)) for cell in range(layout.sea.size)]
+    return tuple(tuple(sorted(layout.holders(0, cell), key=lambda seat: home_last(seat, cell))) for cell in range(layout.sea.size))
 
 
 def _commits(seat: int | None, request: Request) -> bool:
@@ -82,12 +90,17 @@ def _commits(seat: int | None, request: Request) -> bool:
 
 
 def _berths(state: ZeeslagState, seat: int) -> dict:
+    return {key: [list(item) if isinstance(item, tuple) else item for item in value] if isinstance(value, tuple) else value
+            for key, value in _berths_of(waters(state), seat).items()}
+
+
+@cache
+def _berths_of(layout: Waters, seat: int) -> dict[str, Any]:
     """Where this seat may put its ships (or fighters), by the rules' own geometry, so a client
     tells a legal placement without a rule of its own: its board's size and ``first`` sea column
     (the shared sea's window), ``home`` (the board cells a ship needs one of; every cell in its
     own sea), ``off`` (board cells outside the sea) and ``neighbours`` (per board cell, the cells
     no other ship of the fleet may take: ships never touch, not even diagonally)."""
-    layout = waters(state)
     grid = layout.board
     cells = range(grid.size)
     home = [cell for cell in cells if layout.home(cell)] if layout.shared else list(cells)
@@ -97,9 +110,9 @@ def _berths(state: ZeeslagState, seat: int) -> dict:
         "width": grid.width,
         "height": grid.height,
         "first": first,
-        "home": home,
-        "off": [cell for cell in cells if layout.to_sea(seat, cell) is None],
-        "neighbours": [list(grid.neighbours(cell)) for cell in cells],
+        "home": tuple(home),
+        "off": tuple(cell for cell in cells if layout.to_sea(seat, cell) is None),
+        "neighbours": tuple(grid.neighbours(cell) for cell in cells),
     }
 
 

@@ -1,6 +1,6 @@
 // zeeslag's space battle (variant space): buy a fleet from the catalogue within the budget, place
 // its shaped ships turning them (R), land a reserve's fighters, shoot (two seats: the listed moves;
-// three or more: a salvo) and use the abilities laser, scan, nuke and reserve. Each seat's 20×10
+// three or more: a salvo) and use the abilities laser, scan, nuke and reserve. Each seat's
 // star field shows its ships by kind, hits, sunk ships, scanned ship cells and fighters.
 import { fill, h, moveButton, moveKey, s } from "../dom.js";
 import { counted } from "../words.js";
@@ -31,7 +31,7 @@ export function render(ctx) {
   if (me !== null) order.sort((a, b) => (b === me) - (a === me));
   const answers = (ctx.legal || []).filter((move) => !("shoot" in move) && !ABILITIES.some((name) => name in move));
   return h("div", { class: "zeeslag space" },
-    h("p", { class: "field" }, `Space battle: fleets of at most ${view.money}, star fields of 20×10${view.water_ring ? ", water ring on" : ""}`),
+    h("p", { class: "field" }, `Space battle: fleets of at most ${view.money}, star fields of ${view.seas[0].width}×${view.seas[0].height}${view.water_ring ? ", water ring on" : ""}`),
     placing ? (placing.fighters ? landing(ctx, placing) : builder(ctx)) : null,
     placing ? null : abilityPanel(ctx),
     h("div", { class: "seas" }, order.map((index) => (placing && index === me ? null : field(ctx, index)))),
@@ -185,7 +185,7 @@ function abilityPanel(ctx) {
   };
   const buttons = ready.flatMap((name) => {
     if (name !== "reserve") return [h("button", { id: `ability-${name}`, class: `ability${mode === name ? " chosen" : ""}`, onclick: pick(name) }, mode === name ? `${name}: pick a cell (click to cancel)` : name)];
-    if (!salvo) return [moveButton(ctx, listed(name)[0], "reserve: land 3 fighters", { id: "ability-reserve", class: "ability" })];
+    if (!salvo) return [moveButton(ctx, listed(name)[0], `reserve: land ${view.squadron} fighters`, { id: "ability-reserve", class: "ability" })];
     if (view.salvo === "focus") return [h("button", { id: "ability-reserve", class: "ability", onclick: () => choose(ctx, { reserve: true }, "reserve instead of the salvo") }, "reserve instead of the salvo")];
     return view.due.map(([enemy]) => h("button", { class: "ability", id: `ability-reserve-${enemy}`, onclick: () => choose(ctx, { reserve: true, at: enemy }, `reserve instead of the shots at seat ${enemy}`) },
       `reserve instead of the shots at seat ${enemy}`));

@@ -1,5 +1,5 @@
 """Zeeslag's space battle: buying the fleet, placing shaped ships, landing a reserve, shots and
-abilities, on 20×10 star fields one character a cell, yours and one enemy's side by side (Tab
+abilities, on star fields one character a cell, yours and one enemy's side by side (Tab
 pages through the others) with your fleet, your abilities and that enemy's fleet beside them.
 
 Buying (first): ↑↓ choose a kind, → or + buys one, ← or - sells one, Enter goes on to placing
