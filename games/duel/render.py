@@ -146,7 +146,7 @@ def triangle(view: dict) -> str:
 def _draft_lines(view: dict, names: list[str]) -> list[str]:
     draft = view["draft"]
     made = sum(len(picks) for picks in draft["picks"])
-    lines = [f"Draft: {len(draft['pool'])} cards in the pool, {made} of {DECK_SIZE * len(names)} picked"]
+    lines = [f"Draft: {counted('card', len(draft['pool']))} in the pool, {made} of {DECK_SIZE * len(names)} picked"]
     if view["seat"] is not None:
         mine = ", ".join(named(CARDS[card]) for card in draft["picks"][view["seat"]])
         lines.extend(textwrap.wrap(f"Your picks: {mine or 'none yet'}", 78, max_lines=3))

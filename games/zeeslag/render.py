@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fairtable.games.lang import choose, named
+from fairtable.games.lang import choose, counted, named
 from fairtable.games.zeeslag.fleet import FLEETS, Fleet
 from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
 from fairtable.games.zeeslag.starships import ABILITIES, CATALOGUE, SPACE
@@ -64,7 +64,7 @@ def move_line(view: dict, move: dict) -> str:
     if "beam" in move:
         return "beam hits nothing" if move["beam"] == -1 else f"beam hits {name(move['beam'])}"
     if "ships" in move:
-        return f"declare {move['ships']} ships"
+        return f"declare {counted('ship', move['ships'])}"
     ships = move.get("sunk") or []
     return "sunk: " + ("; ".join(" ".join(map(name, ship)) for ship in ships) if ships else "none")
 
@@ -189,7 +189,7 @@ def describe_move(before: dict, move: dict, after: dict) -> str:
     if "shoot" in move:
         shot = next((shot for shot in reversed(after["recent"]) if shot["cell"] == move["shoot"] and shot["seat"] == before["seat"]), None)
         hit = None if shot is None else shot["hit"]
-        outcome = "?" if hit is None else ("hit" if hit == 1 else f"{hit} ships hit") if hit else "miss"
+        outcome = "?" if hit is None else counted("ships_hit", hit) if hit else "miss"
         at = f" at seat {shot['target']}" if shot is not None and after["seats"] > 2 and after["variant"] != "shared" else ""
         return f"{name(move['shoot'])}{at}: {outcome}" + (" (timeout)" if move.get("timeout") else "")
     if "sunk" in move and not move.get("timeout"):
@@ -378,7 +378,7 @@ def _fleet_line(fleet: Fleet, entry: dict, title: str) -> str:
 
 
 def _shot_line(shot: dict, fleet: Fleet, names: list[str], view: dict) -> str:
-    outcome = "being opened" if shot["hit"] is None else ("hit" if shot["hit"] == 1 else f"{shot['hit']} ships hit") if shot["hit"] else "miss"
+    outcome = "being opened" if shot["hit"] is None else counted("ships_hit", shot["hit"]) if shot["hit"] else "miss"
     for seat, ship in shot["sunk"]:
         owner = "" if view["seats"] == 2 else f" of {names[seat]}"
         outcome += f", {_ship_name(view, ship)}{owner} sunk"
@@ -528,9 +528,9 @@ def _abilities_line(view: dict, seat: int) -> str:
 def _enemy_fleet_line(view: dict, index: int, names: list[str]) -> str:
     fleet = view["fleets"][index]
     who = "the enemy" if names[index] == "enemy" else names[index]
-    line = f"Fleet of {who}: {'?' if fleet['ships'] is None else fleet['ships']} ships"
+    line = f"Fleet of {who}: {'? ships' if fleet['ships'] is None else counted('ship', fleet['ships'])}"
     if fleet["squadrons"]:
-        line += f" ({fleet['squadrons']} reserves)"
+        line += f" ({counted('squadron', fleet['squadrons'])})"
     if fleet["sunk"]:
         line += f", sunk: {kinds(fleet['sunk'])}"
     return line if len(line) <= WIDTH else line[: WIDTH - 3] + "..."

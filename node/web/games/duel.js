@@ -50,7 +50,7 @@ function title(view, cards) {
   const where = view.variant === "ffa" ? `cycle ${Math.min(view.cycle, options.cycles)} of ${options.cycles}`
     : `${view.tiebreaks ? `tie-break ${view.tiebreaks} after ${counted("round", options.rounds)}` : `round ${Math.max(view.round, 1)} of ${options.rounds}`}, tie: ${options.tie}`;
   const triangle = Object.entries(view.beats).map(([type, beaten]) => `${typeName(cards, type)} beats ${typeName(cards, beaten)}`).join(", ");
-  return `Duel ${view.variant}${options.draft ? ", draft" : ""}: ${where} · ${triangle} (+${view.bonus})`;
+  return `Duel ${view.variant}${options.draft ? ", draft" : ""}: ${where} · ${triangle} (+${view.bonus} attack)`;
 }
 
 function scores(view, names) {

@@ -21,7 +21,7 @@ export function onRotate(turn) {
 
 export function frame(width, height, content, attrs = {}, first = 0) {
   const labels = [];
-  for (let x = 0; x < width; x++) labels.push(s("text", { x: (x + 1.5) * CELL, y: CELL * 0.7, "text-anchor": "middle", class: "label" }, String(first + x + 1)));
+  for (let x = 0; x < width; x++) labels.push(s("text", { x: (x + 1.5) * CELL, y: CELL * 0.7, "text-anchor": "middle", class: "label" }, first + x >= 0 ? String(first + x + 1) : ""));
   for (let y = 0; y < height; y++) labels.push(s("text", { x: CELL * 0.5, y: (y + 1.65) * CELL, "text-anchor": "middle", class: "label" }, LETTERS[y]));
   return s("svg", { class: "sea", viewBox: `0 0 ${(width + 1) * CELL} ${(height + 1) * CELL}`, ...attrs }, labels, content);
 }

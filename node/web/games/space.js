@@ -2,7 +2,7 @@
 // its shaped ships turning them (R), land a reserve's fighters, shoot (two seats: the listed moves;
 // three or more: a salvo) and use the abilities laser, scan, nuke and reserve. Each seat's
 // star field shows its ships by kind, hits, sunk ships, scanned ship cells and fighters.
-import { fill, h, moveButton, moveKey, s } from "../dom.js";
+import { catalogue, fill, h, moveButton, moveKey, s } from "../dom.js";
 import { counted } from "../words.js";
 import {
   aiming, CELL, cellName, cellRect, centre, dueNow, fleetLayers, frame, onRotate, salvoPanel, seaCells, shotTargets, shots, touching,
@@ -16,7 +16,9 @@ const HOW = {
   nuke: "click a target: if it hits, every cell within 2 (the diamond) is hit too",
 };
 
-export function render(ctx) {
+export async function render(ctx) {
+  const ships = await catalogue("zeeslag", "starships");
+  ctx.view = spoken(ctx.view, ships);
   const view = ctx.view;
   const me = view.seat;
   onRotate(null);
@@ -42,6 +44,13 @@ export function render(ctx) {
 }
 
 const kindOf = (view, id) => view.catalogue.find((kind) => kind.kind === id);
+
+// The view with its catalogue's names (and the fighter's, as ``fighter``) in the page's language,
+// from the game's data file ``ships`` as the page reads it: one language at a time.
+function spoken(view, ships) {
+  const names = new Map(ships.kinds.map((kind) => [kind.id, kind.name]));
+  return { ...view, fighter: ships.fighter.name, catalogue: view.catalogue.map((kind) => ({ ...kind, name: names.get(kind.kind), name_en: names.get(kind.kind) })) };
+}
 
 // Ship id ``id`` (slot id - 1) by its kind and copy: "Lancer 2".
 function shipName(view, index) {
@@ -103,7 +112,7 @@ function field(ctx, index) {
       const [x, y] = centre(cell, data.width);
       marks.push(s("circle", { cx: x, cy: y, r: 6, class: "seen-mark" }));
     }
-    if (named.has(cell)) marks.push(label(cell, data.width, named.get(cell), kindOf(view, named.get(cell))?.name_en || "Fighter"));
+    if (named.has(cell)) marks.push(label(cell, data.width, named.get(cell), kindOf(view, named.get(cell))?.name_en || view.fighter));
     return marks;
   };
   const enemy = me !== null && seat !== me && !view.fleets[me].out && view.living.includes(seat);
@@ -114,7 +123,7 @@ function field(ctx, index) {
   return h("div", { class: `sea-panel star-field${aims ? " aiming" : ""}`, "data-seat": seat, "data-sea": index },
     h("h3", {}, title), h("p", { class: "count" }, count), aimed, frame(data.width, data.height, cells),
     own.length ? h("ul", { class: "ships" }, own.map((i) => h("li", { class: fleet.sunk.includes(i) ? "gone" : "" }, shipName(view, i)))) : null,
-    data.sunk.length ? h("p", { class: "sunk-list" }, "Sunk: ", data.sunk.map((entry) => (entry.kind === "fighter" ? "Fighter" : kindOf(view, entry.kind).name_en)).join(", ")) : null,
+    data.sunk.length ? h("p", { class: "sunk-list" }, "Sunk: ", data.sunk.map((entry) => (entry.kind === "fighter" ? view.fighter : kindOf(view, entry.kind).name_en)).join(", ")) : null,
     abilityStates(view, seat));
 }
 
@@ -252,7 +261,7 @@ function purchase(ctx, memo, paint) {
   };
   const rows = view.catalogue.map((kind) => h("tr", { "data-kind": kind.kind },
     h("td", {}, shapePicture(kind.turns[0])),
-    h("td", {}, kind.name_en, kind.name !== kind.name_en ? h("small", {}, ` (${kind.name})`) : null, kind.capital ? h("small", {}, " capital") : null),
+    h("td", {}, kind.name_en, kind.capital ? h("small", {}, " capital") : null),
     h("td", {}, String(kind.cells)), h("td", {}, String(kind.price)), h("td", {}, kind.ability ? `${kind.ability} (${kind.cycle})` : "—"),
     h("td", { class: "count" }, `${counts[kind.kind] || 0} of ${kind.max}`),
     h("td", {}, h("button", { class: "sell", "data-kind": kind.kind, disabled: !counts[kind.kind], onclick: change(kind, -1) }, "−"),

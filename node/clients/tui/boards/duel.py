@@ -26,7 +26,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games import named, term
+from fairtable.games import counted, named, term
 from fairtable.games.duel import CARDS, DeckListError, attack_value, duel_line, parse, points, title, triangle
 from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick, wrapped
 
@@ -217,9 +217,9 @@ class DuelBoard(Board):
         mine = draft["picks"][me] if me is not None else []
         turn = draft["next"]
         who = "your pick" if turn == me else f"{names[turn]} picks" if turn is not None else "done"
-        text.append(f"Draft: {len(listed)} cards in the pool · {who} · picks: "
+        text.append(f"Draft: {counted('card', len(listed))} in the pool · {who} · picks: "
                     + ", ".join(f"{names[seat]} {len(picks)}" for seat, picks in enumerate(draft["picks"]))[:WIDTH] + "\n")
-        taken = f"Your {len(mine)} cards: " + (", ".join(named(CARDS[card]) for card in mine) or "none yet")
+        taken = f"Your {counted('card', len(mine))}: " + (", ".join(named(CARDS[card]) for card in mine) or "none yet")
         text.append((taken if len(taken) <= WIDTH else taken[: WIDTH - 1] + "…") + "\n")
         self._draw_list(text, listed, None, bool(self.current.get("legal_moves")))
         text.append("↑↓ choose, Enter picks it (or type its name)\n" if self.current.get("legal_moves") else
@@ -265,7 +265,7 @@ class DuelBoard(Board):
         if not hand:
             return
         if view["variant"] == "blind":
-            text.append(f"Your {len(hand)} cards lie face down: nobody knows them; each duel turns one at random\n", style="dim")
+            text.append(f"Your {counted('card', len(hand))} lie face down: nobody knows them; each duel turns one at random\n", style="dim")
             return
         defending = update.get("legal_moves") and view["step"] == "defend"
         text.append("Your hand" + (f"  (defence counts; the attack gets +{self.seen['bonus']} if its type beats yours)" if defending else "") + "\n",

@@ -319,7 +319,7 @@ class SpaceBoard(ZeeslagBoard):
             shown = rows[row] if row < len(rows) else ""
             text.append(f"  {shown:<8}{notes[row] if row < len(notes) else ''}".rstrip() + "\n")
         ships = len(self.purchase())
-        text.append(f"Fleet: {ships} ships, {CATALOGUE.cost(self.purchase())} of {self.seen['money']} spent, "
+        text.append(f"Fleet: {counted('ship', ships)}, {CATALOGUE.cost(self.purchase())} of {self.seen['money']} spent, "
                     f"{self.money_left()} left\n", style="bold")
 
     def columns(self, width: int) -> str:
@@ -375,10 +375,10 @@ class SpaceBoard(ZeeslagBoard):
         if others:
             foe = self.aimed_at()
             entry = view["fleets"][foe]
-            count = "?" if entry["ships"] is None else entry["ships"]
-            reserves = f", {entry['squadrons']} reserves" if entry["squadrons"] else ""
+            count = "? ships" if entry["ships"] is None else counted("ship", entry["ships"])
+            reserves = f", {counted('squadron', entry['squadrons'])}" if entry["squadrons"] else ""
             sunk = f"; sunk: {kinds(entry['sunk'])}" if entry["sunk"] else ""
-            lines += self._wrapped(f"{self.who(foe)}: {count} ships{reserves}{sunk}")
+            lines += self._wrapped(f"{self.who(foe)}: {count}{reserves}{sunk}")
         return lines
 
     def _wrapped(self, line: str) -> list[str]:
