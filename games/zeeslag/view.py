@@ -23,6 +23,7 @@ from fairtable.games.zeeslag.duel import ACTIONS
 from fairtable.games.zeeslag.fleet import IDS
 from fairtable.games.zeeslag.outcome import opening_step
 from fairtable.games.zeeslag.salvo import due
+from fairtable.games.zeeslag.sea import Grid
 from fairtable.games.zeeslag.starships import ABILITIES, CAPITALS, CATALOGUE, SPACE
 from fairtable.games.zeeslag.state import Sea, Shot, ZeeslagState, fleet_of, fleet_size
 from fairtable.games.zeeslag.targets import is_out, living, sunk_ships, teams_for, waters
@@ -62,21 +63,17 @@ def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
         "recent": [_shot(shot, space) for shot in state.recent],
         "result": None if state.outcome is None else state.outcome.to_value(),
     }
-    if layout.shared:
-        value["seas"][0]["holders"] = _holders(layout)
+    if isinstance(layout, SharedSea):
+        value["seas"][0]["holders"] = [list(seats) for seats in _holders(layout)]
     if space:
         value |= _space(state, seat, request)
     else:
-        value["placing"] = _berths(state, seat) if _commits(seat, request) else None
+        value["placing"] = None if seat is None or _committing(seat, request) is None else _berths(layout, seat)
     return value
 
 
-def _holders(layout: SharedSea) -> list[list[int]]:
-    return [list(seats) for seats in _holders_of(layout)]
-
-
 @cache
-def _holders_of(layout: SharedSea) -> tuple[tuple[int, ...], ...]:
+def _holders(layout: SharedSea) -> tuple[tuple[int, ...], ...]:
     """Per cell of the shared sea, the seats whose ships may lie there (a shot there may go at
     them), the one whose home block it is first."""
     def home_last(seat: int, cell: int) -> bool:
@@ -85,35 +82,41 @@ def _holders_of(layout: SharedSea) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(layout.holders(0, cell), key=lambda seat: home_last(seat, cell))) for cell in range(layout.sea.size))
 
 
-def _commits(seat: int | None, request: Request) -> bool:
-    return seat is not None and isinstance(request, CommitHidden) and seat in request.seats
+def _committing(seat: int | None, request: Request) -> CommitHidden | None:
+    """``request`` if it asks ``seat`` for hidden data (its fleet or a squadron), else None."""
+    return request if isinstance(request, CommitHidden) and seat in request.seats else None
 
 
-def _berths(state: ZeeslagState, seat: int) -> dict:
-    return {key: [list(item) if isinstance(item, tuple) else item for item in value] if isinstance(value, tuple) else value
-            for key, value in _berths_of(waters(state), seat).items()}
-
-
-@cache
-def _berths_of(layout: Waters, seat: int) -> dict[str, Any]:
+def _berths(layout: Waters, seat: int) -> dict[str, Any]:
     """Where this seat may put its ships (or fighters), by the rules' own geometry, so a client
     tells a legal placement without a rule of its own: its board's size and ``first`` sea column
     (the shared sea's window), ``home`` (the board cells a ship needs one of; every cell in its
     own sea), ``off`` (board cells outside the sea) and ``neighbours`` (per board cell, the cells
     no other ship of the fleet may take: ships never touch, not even diagonally)."""
     grid = layout.board
-    cells = range(grid.size)
-    home = [cell for cell in cells if layout.home(cell)] if layout.shared else list(cells)
-    corner = layout.to_sea(seat, 1)
-    first = layout.sea.xy(corner)[0] - 1 if layout.shared and corner is not None else 0
+    first = 0
+    if isinstance(layout, SharedSea):  # the window's column 1 is its home block's first
+        home = layout.to_sea(seat, 1)
+        first = 0 if home is None else layout.sea.xy(home)[0] - 1
     return {
         "width": grid.width,
         "height": grid.height,
         "first": first,
-        "home": tuple(home),
-        "off": tuple(cell for cell in cells if layout.to_sea(seat, cell) is None),
-        "neighbours": tuple(grid.neighbours(cell) for cell in cells),
+        "home": list(_home(layout)),
+        "off": [cell for cell in range(grid.size) if layout.to_sea(seat, cell) is None],
+        "neighbours": [list(cells) for cells in _neighbours(grid)],
     }
+
+
+@cache
+def _home(layout: Waters) -> tuple[int, ...]:
+    cells = range(layout.board.size)
+    return tuple(cell for cell in cells if layout.home(cell)) if isinstance(layout, SharedSea) else tuple(cells)
+
+
+@cache
+def _neighbours(grid: Grid) -> tuple[tuple[int, ...], ...]:
+    return tuple(grid.neighbours(cell) for cell in range(grid.size))
 
 
 def _answering(state: ZeeslagState) -> int | None:
@@ -128,11 +131,11 @@ def _answering(state: ZeeslagState) -> int | None:
 def _space(state: ZeeslagState, seat: int | None, request: Request) -> dict:
     """The space battle's fields: the catalogue, the slots, and what this seat places now."""
     placing = None
-    if _commits(seat, request):
-        assert seat is not None
+    commit = _committing(seat, request)
+    if seat is not None and commit is not None:
         free = reserve.free_cells(state, seat) if state.committed else None
-        placing = {"layers": list(request.layers), "fighters": CATALOGUE.squadron if state.committed else 0,
-                   "free": None if free is None else list(free), **_berths(state, seat)}
+        placing = {"layers": list(commit.layers), "fighters": CATALOGUE.squadron if state.committed else 0,
+                   "free": None if free is None else list(free), **_berths(waters(state), seat)}
     return {
         "money": state.options["money"],
         "capitals": CAPITALS,

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from fairtable.games import LANGUAGES, catalogue
 from fairtable.games.lang import messages
 from tests.paths import ROOT
 
@@ -30,3 +31,18 @@ def test_no_client_writes_a_game_rule_of_its_own(script):
     text = script.read_text()
     found = {why: match.group(0) for pattern, why in RULES.items() if (match := re.search(pattern, text))}
     assert not found, f"{script.name} holds rules the view should carry: {found}"
+
+
+def test_the_pages_own_words_come_from_the_catalogue_of_each_language():
+    """words.js writes no sentence of its own: every text is a ``page.*`` or ``plural.*`` entry of
+    the catalogue served per language, and every entry the page asks for is in each one."""
+    words = (CLIENTS / "web" / "words.js").read_text()
+    code = "\n".join(line for line in words.splitlines() if not line.lstrip().startswith("//"))
+    sentences = [text for text in re.findall(r'"([^"\n]*)"|`([^`\n]*)`', code) for text in text if re.search(r"[A-Za-z]+ [A-Za-z]", text)]
+    assert sentences == [], f"words.js writes its own words: {sentences}"
+    asked = {f"page.{key}" for script in SCRIPTS if script.suffix == ".js" for key in re.findall(r'say\("page\.(\w+)"', script.read_text())}
+    asked |= {f"plural.{message}.{form}" for script in SCRIPTS if script.suffix == ".js"
+              for message in re.findall(r'counted\("(\w+)"', script.read_text()) for form in ("one", "other")}
+    assert asked, "the page asks the catalogue for nothing"
+    for language in LANGUAGES:
+        assert asked <= set(catalogue(language)), f"{language}: {sorted(asked - set(catalogue(language)))} missing"
