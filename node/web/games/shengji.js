@@ -13,6 +13,9 @@ const handles = (move) => {
   return kind === undefined ? [] : Array.isArray(move[kind]) ? move[kind] : [move[kind]];
 };
 
+// The team (the view's teams) seat ``seat`` plays in.
+const teamOf = (view, seat) => view.teams.find((team) => team.includes(seat)) || [seat];
+
 export function card(cards, id, attrs = {}) {
   const known = id !== null && id !== undefined;
   const entry = known ? cards[id] : null;
@@ -29,14 +32,14 @@ export async function render(ctx) {
   const view = ctx.view;
   const me = view.seat;
   const bottom = me === null ? 0 : me;
-  const who = (seat) => (seat === me ? "you" : me !== null && seat % 2 === me % 2 ? `partner (seat ${seat})` : `seat ${seat}`);
+  const who = (seat) => (seat === me ? "you" : me !== null && teamOf(view, seat).includes(me) ? `partner (seat ${seat})` : `seat ${seat}`);
   const trump = view.trump ? `${SUIT[view.trump]} ${view.trump}` : view.trump_fixed ? "no trump suit" : "not declared yet";
   const info = h("p", { class: "field" },
-    `Deal ${view.deal + 1}: level ${rankName(view.level)}; team 0+2 at ${rankName(view.levels[0])}, team 1+3 at ${rankName(view.levels[1])}; trump ${trump}`,
+    `Deal ${view.deal + 1}: level ${rankName(view.level)}; ${view.teams.map((team, i) => `team ${team.join("+")} at ${rankName(view.levels[i])}`).join(", ")}; trump ${trump}`,
     view.declaration ? ` (declared by ${who(view.declaration.seat)})` : "",
-    view.dealer !== null ? `; dealer ${who(view.dealer)}; attackers ${view.attackers}+${view.attackers + 2}: ${view.points[view.attackers]} points` : "");
+    view.dealer !== null ? `; dealer ${who(view.dealer)}; attackers ${teamOf(view, view.attackers).join("+")}: ${view.points[view.attackers]} points, ${counted("trick", view.tricks)}` : "");
   const places = ["bottom", "left", "top", "right"];
-  const seats = [0, 1, 2, 3].map((offset) => (bottom + offset) % 4);
+  const seats = [...Array(view.seats).keys()].map((offset) => (bottom + offset) % view.seats);
   const played = new Map(view.trick.map((play) => [play.seat, play.cards]));
   const trick = h("div", { class: "trick" }, seats.map((seat, i) => h("div", { class: `place ${places[i]}${view.turn === seat ? " turn" : ""}`, "data-seat": seat },
     h("small", {}, `${who(seat)} · ${counted("card", view.cards[seat])}`), h("div", { class: "cards" }, (played.get(seat) || []).map((face) => card(cards, face))))));
