@@ -101,15 +101,20 @@ def _missing(state: ZeeslagState, seat: int, name: str) -> tuple[str, str]:
     return "zeeslag.ability", f"seat {seat} has no {kind.name_en} afloat for its {name}"
 
 
+def ready(state: ZeeslagState, seat: int, name: str) -> bool:
+    """Whether ``name``'s cycle lets ``seat`` use it in the own round it chooses for now."""
+    return own_round(state, seat) >= next_round(state, seat, name)
+
+
 def usable(state: ZeeslagState, seat: int, name: str) -> bool:
     """Whether ``seat`` may use ``name`` now, as far as this state knows."""
-    return own_round(state, seat) >= next_round(state, seat, name) and afloat(state, seat, name) is not False
+    return ready(state, seat, name) and afloat(state, seat, name) is not False
 
 
 def check(state: ZeeslagState, seat: int, ability: Ability, target: int) -> None:
     """``zeeslag.ability`` unless ``seat`` may use ``ability`` now at ``target``'s field (its own for a reserve)."""
     name = ability.name
-    if own_round(state, seat) < next_round(state, seat, name):
+    if not ready(state, seat, name):
         raise RuleError("zeeslag.ability", f"seat {seat} may use its {name} from its own round {next_round(state, seat, name)} on, "
                                            f"not in round {own_round(state, seat)}")
     if afloat(state, seat, name) is False:

@@ -207,14 +207,13 @@ def _fleet(state: ZeeslagState, seat: int, own: bool) -> dict:
 def _space_fleet(state: ZeeslagState, seat: int, own: bool) -> dict:
     """What everyone knows of a seat's space fleet, and its fighters where this view may show them."""
     board = state.boards[seat]
-    now = abilities.own_round(state, seat)
     return {
         "ships": fleet_size(state, seat),
         "squadrons": len(board.squadrons),
         "fighters": _fighters(state, seat, own),
         "rounds": board.rounds,
-        "round": now,
-        "abilities": [{"ability": name, "next": (ready := abilities.next_round(state, seat, name)), "ready": ready <= now,
+        "round": abilities.own_round(state, seat),
+        "abilities": [{"ability": name, "next": abilities.next_round(state, seat, name), "ready": abilities.ready(state, seat, name),
                        "afloat": abilities.afloat(state, seat, name, knowing=own)} for name in ABILITIES],
     }
 
