@@ -73,7 +73,7 @@ function onTable(view, cards, names) {
 // The moves of a card of the hand: attack or defend with it (at a target seat in a free-for-all).
 function hand(ctx, cards) {
   const view = ctx.view;
-  if (!view.hand_cards) return null;
+  if (!view.hand_cards || !view.hand_cards.length) return null;
   const blind = view.variant === "blind";
   const entries = view.hand_cards.map(({ handle, card }) => {
     const moves = (ctx.legal || []).filter((move) => move.attack === handle || move.defend === handle);
