@@ -78,7 +78,8 @@ def term(group: str, word: str) -> str:
 @cache
 def messages() -> dict[str, Any]:
     """``messages/en.json``: under ``plural`` the messages with counts, each mapping a plural
-    category to a template; under ``terms`` the rule text's fixed words by group."""
+    category to a template; under ``terms`` the rule text's fixed words by group; under ``page``
+    the browser page's own fixed words."""
     text = resources.files("fairtable.games").joinpath("messages", "en.json").read_text(encoding="utf-8")
     return dict(json.loads(text))
 

@@ -9,8 +9,10 @@ Keys: ``GAME.FILE.ID`` for a catalogue entry's name (``towers.cards.5``, ``zeesl
 for ship 0 of a fleet, ``zeeslag.starships.fighter``), ``towers.cards.ID.text`` for a card's
 effect, ``drachenherz.cards.KIND.field`` for a kind's field (``dwarves``), ``duel.types.TYPE``,
 ``shengji.suits.SUIT`` (``trump`` too), ``plural.MESSAGE.CATEGORY`` for the texts with a count,
-and ``refusal.KEY`` for the words of a :class:`~fairtable.games.contract.Refusal` (a template:
-``{count}`` prints its value, ``{card:name}`` the catalogue's text for its value; :func:`say`).
+``refusal.KEY`` for the words of a :class:`~fairtable.games.contract.Refusal` (a template:
+``{count}`` prints its value, ``{card:name}`` the catalogue's text for its value; :func:`say`),
+and ``page.KEY`` for the page's own fixed words (results, seats, violations; ``{field}``
+placeholders filled in by the page).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ def catalogue(language: str) -> dict[str, str]:
                for category, template in forms.items()},
             **{f"refusal.{key}": str(forms.get(ORIGINAL, forms[ENGLISH]) if language == ORIGINAL else forms[ENGLISH])
                for key, forms in messages()["refusals"].items()},
+            **{f"page.{key}": template for key, template in messages()["page"].items()},
         }
     return dict(sorted(texts.items()))
 

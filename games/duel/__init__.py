@@ -57,7 +57,7 @@ Rulings this engine relies on (the text wins where it speaks):
 from fairtable.games.duel.catalogue import CARDS, attack_value, points
 from fairtable.games.duel.decklist import DeckListError, parse
 from fairtable.games.duel.game import DuelGame
-from fairtable.games.duel.render import duel_line, title
+from fairtable.games.duel.render import duel_line, title, triangle
 from fairtable.games.registry import register
 
 GAME = register(DuelGame())
@@ -71,5 +71,6 @@ __all__ = [
     "parse",
     "points",
     "title",
+    "triangle",
 ]
 """What the game's own terminal board draws with: its catalogue, renderer and shape checks."""

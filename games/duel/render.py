@@ -11,7 +11,7 @@ import textwrap
 
 from fairtable.games.duel.catalogue import BEATS, BONUS, CARDS
 from fairtable.games.duel.decks import DECK_SIZE
-from fairtable.games.lang import named, term
+from fairtable.games.lang import counted, named, term
 from fairtable.games.people import player
 
 LABEL, COLUMN = 14, 10
@@ -124,16 +124,28 @@ def title(view: dict) -> str:
     if view["variant"] == "ffa":
         where = f"cycle {min(view['cycle'], options['cycles'])} of {options['cycles']}"
     else:
-        where = f"round {view['round']} of {options['rounds']}" + (f" (+{view['tiebreaks']} tie-break)" if view["tiebreaks"] else "")
+        where = f"tie-break {view['tiebreaks']} after {counted('round', options['rounds'])}" if view["tiebreaks"] \
+            else f"round {max(view['round'], 1)} of {options['rounds']}"
         where += f", tie: {options['tie']}"
     draft = ", draft" if options["draft"] else ""
     return f"Duel {view['variant']}{draft}: {where}"
 
 
+def triangle(view: dict) -> str:
+    """The view's type triangle and bonus in the language in use: ``Sea beats Land beats Air beats Sea (+50 attack)``."""
+    beats = view["beats"]
+    first = next(iter(beats))
+    chain, kind = [first], beats[first]
+    while kind != first:
+        chain.append(kind)
+        kind = beats[kind]
+    return " beats ".join(term("duel", kind) for kind in [*chain, first]) + f" (+{view['bonus']} attack)"
+
+
 def _draft_lines(view: dict, names: list[str]) -> list[str]:
     draft = view["draft"]
     made = sum(len(picks) for picks in draft["picks"])
-    lines = [f"Draft: {len(draft['pool'])} cards in the pool, {made} of {DECK_SIZE * len(names)} picked"]
+    lines = [f"Draft: {counted('card', len(draft['pool']))} in the pool, {made} of {DECK_SIZE * len(names)} picked"]
     if view["seat"] is not None:
         mine = ", ".join(named(CARDS[card]) for card in draft["picks"][view["seat"]])
         lines.extend(textwrap.wrap(f"Your picks: {mine or 'none yet'}", 78, max_lines=3))
@@ -162,7 +174,8 @@ def _status(view: dict, names: list[str]) -> str:
     if step == "prepare":
         return "Building decks and drawing cards."
     if step in ("pick", "reveal"):
-        return f"{names[view['attacker']]} attack(s) {names[view['defender']]}: a random face-down card of each is turned over."
+        attacker = names[view["attacker"]]
+        return f"{attacker} attack{'' if attacker == 'you' else 's'} {names[view['defender']]}: a random face-down card of each is turned over."
     due = {"draft": view["draft"]["next"] if view["draft"] else None, "attack": view["attacker"], "defend": view["defender"]}[step]
     doing = {"draft": "pick a card from the pool", "attack": "attack", "defend": "defend"}[step]
     if due == view["seat"]:

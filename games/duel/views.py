@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from fairtable.games.duel import decks, draft
+from fairtable.games.duel.catalogue import BEATS, BONUS
 from fairtable.games.duel.state import Duel, DuelState, Player
 
 OPTIONS_SHOWN = ("rounds", "tie", "playoff_attacker", "swap_after_round", "reshuffle_every", "round_starter", "cycles", "draft")
@@ -70,6 +71,8 @@ def view(state: DuelState, seat: int | None) -> dict:
     return {
         "attack": attack,
         "attacker": state.attacker,
+        "beats": dict(BEATS),
+        "bonus": BONUS,
         "cycle": state.duel // state.seats + 1 if state.variant == "ffa" else None,
         "defender": state.defender,
         "draft": _draft(state),

@@ -101,25 +101,38 @@ def _missing(state: ZeeslagState, seat: int, name: str) -> tuple[str, str]:
     return "zeeslag.ability", f"seat {seat} has no {kind.name_en} afloat for its {name}"
 
 
+def ready(state: ZeeslagState, seat: int, name: str) -> bool:
+    """Whether ``name``'s cycle lets ``seat`` use it in the own round it chooses for now."""
+    return own_round(state, seat) >= next_round(state, seat, name)
+
+
 def usable(state: ZeeslagState, seat: int, name: str) -> bool:
     """Whether ``seat`` may use ``name`` now, as far as this state knows."""
-    return own_round(state, seat) >= next_round(state, seat, name) and afloat(state, seat, name) is not False
+    return ready(state, seat, name) and afloat(state, seat, name) is not False
 
 
 def check(state: ZeeslagState, seat: int, ability: Ability, target: int) -> None:
     """``zeeslag.ability`` unless ``seat`` may use ``ability`` now at ``target``'s field (its own for a reserve)."""
     name = ability.name
-    if own_round(state, seat) < next_round(state, seat, name):
+    if not ready(state, seat, name):
         raise RuleError("zeeslag.ability", f"seat {seat} may use its {name} from its own round {next_round(state, seat, name)} on, "
                                            f"not in round {own_round(state, seat)}", "zeeslag.ability:round",
                               ability=name, round=next_round(state, seat, name))
     if afloat(state, seat, name) is False:
         raise blame(state, seat, *_missing(state, seat, name), "zeeslag.ability:afloat", ability=name)
     grid = waters(state).seas[target]
-    if name == "laser" and not (0 <= ability.cell < grid.size and grid.xy(ability.cell)[1] in (0, grid.height - 1)):
+    if name == "laser" and ability.cell not in aims(grid, name):
         raise RuleError("zeeslag.ability", f"a laser starts at a cell of row A or row J, not {ability.cell!r}", "zeeslag.ability:laser-row")
-    if name == "scan" and not 0 <= ability.cell < grid.size:
+    if name == "scan" and ability.cell not in aims(grid, name):
         raise RuleError("zeeslag.ability", f"a scan is centred on a cell of the field, not {ability.cell!r}", "zeeslag.target:off")
+
+
+def aims(grid: Grid, name: str) -> range | tuple[int, ...]:
+    """The cells of an enemy field a laser or scan may be aimed at: a laser at a cell of row A
+    (its beam runs down) or of the last row (up), a scan at any cell (a nuke is a shot)."""
+    if name == "laser":
+        return tuple(grid.cell(x, y) for y in (0, grid.height - 1) for x in range(grid.width))
+    return range(grid.size)
 
 
 def used(state: ZeeslagState, seat: int, name: str) -> ZeeslagState:

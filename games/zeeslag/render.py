@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fairtable.games.lang import choose, named
+from fairtable.games.lang import choose, counted, named
 from fairtable.games.people import player
 from fairtable.games.zeeslag.fleet import FLEETS, Fleet
 from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
@@ -65,7 +65,7 @@ def move_line(view: dict, move: dict) -> str:
     if "beam" in move:
         return "beam hits nothing" if move["beam"] == -1 else f"beam hits {name(move['beam'])}"
     if "ships" in move:
-        return f"declare {move['ships']} ships"
+        return f"declare {counted('ship', move['ships'])}"
     ships = move.get("sunk") or []
     return "sunk: " + ("; ".join(" ".join(map(name, ship)) for ship in ships) if ships else "none")
 
@@ -101,18 +101,17 @@ def move_hint(view: dict) -> str | None:
 
 
 def ready_abilities(view: dict) -> list[str]:
-    """The abilities this seat may use in the round it chooses now (space battle), as far as it knows."""
+    """The abilities this seat may use in the round it chooses now (space battle), as far as it
+    knows: the view's ``ready`` (its cycle allows it) with a ship of its kind afloat."""
     seat = view["seat"]
     if view["variant"] != "space" or seat is None:
         return []
-    turn = own_round(view)
-    return [entry["ability"] for entry in view["fleets"][seat]["abilities"] if entry["afloat"] and entry["next"] <= turn]
+    return [entry["ability"] for entry in view["fleets"][seat]["abilities"] if entry["afloat"] and entry["ready"]]
 
 
 def own_round(view: dict) -> int:
-    """The own round this seat chooses for now (space battle): the duel turn under way, else the next."""
-    seat = view["seat"]
-    return view["fleets"][seat]["rounds"] + (0 if view["turn"] == seat and view["actions"] else 1)
+    """The own round this seat chooses for now (space battle), as the view counts it."""
+    return int(view["fleets"][view["seat"]]["round"])
 
 
 def parse_move(view: dict, text: str) -> dict | None:
@@ -191,7 +190,7 @@ def describe_move(before: dict, move: dict, after: dict) -> str:
     if "shoot" in move:
         shot = next((shot for shot in reversed(after["recent"]) if shot["cell"] == move["shoot"] and shot["seat"] == before["seat"]), None)
         hit = None if shot is None else shot["hit"]
-        outcome = "?" if hit is None else ("hit" if hit == 1 else f"{hit} ships hit") if hit else "miss"
+        outcome = "?" if hit is None else counted("ships_hit", hit) if hit else "miss"
         at = f" at {player(shot['target'])}" if shot is not None and after["seats"] > 2 and after["variant"] != "shared" else ""
         return f"{name(move['shoot'])}{at}: {outcome}" + (" (timeout)" if move.get("timeout") else "")
     if "sunk" in move and not move.get("timeout"):
@@ -377,7 +376,7 @@ def _fleet_line(fleet: Fleet, entry: dict, title: str) -> str:
 
 
 def _shot_line(shot: dict, fleet: Fleet, names: list[str], view: dict) -> str:
-    outcome = "being opened" if shot["hit"] is None else ("hit" if shot["hit"] == 1 else f"{shot['hit']} ships hit") if shot["hit"] else "miss"
+    outcome = "being opened" if shot["hit"] is None else counted("ships_hit", shot["hit"]) if shot["hit"] else "miss"
     for seat, ship in shot["sunk"]:
         owner = "" if view["seats"] == 2 else f" of {names[seat]}"
         outcome += f", {_ship_name(view, ship)}{owner} sunk"
@@ -527,9 +526,9 @@ def _abilities_line(view: dict, seat: int) -> str:
 def _enemy_fleet_line(view: dict, index: int, names: list[str]) -> str:
     fleet = view["fleets"][index]
     who = names[index]
-    line = f"Fleet of {who}: {'?' if fleet['ships'] is None else fleet['ships']} ships"
+    line = f"Fleet of {who}: {'? ships' if fleet['ships'] is None else counted('ship', fleet['ships'])}"
     if fleet["squadrons"]:
-        line += f" ({fleet['squadrons']} reserves)"
+        line += f" ({counted('squadron', fleet['squadrons'])})"
     if fleet["sunk"]:
         line += f", sunk: {kinds(fleet['sunk'])}"
     return line if len(line) <= WIDTH else line[: WIDTH - 3] + "..."

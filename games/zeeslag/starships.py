@@ -24,6 +24,8 @@ from fairtable.games.zeeslag.fleet import Fleet, Ship
 from fairtable.games.zeeslag.shape import Shape
 
 ABILITIES = ("laser", "scan", "nuke", "reserve")
+CAPITALS = 1
+"""The most capital ships (Dreadnought, space station) a purchase may hold."""
 
 
 @dataclass(frozen=True)
@@ -98,10 +100,10 @@ class Catalogue:
     def most_ships(self, money: int) -> int:
         """The most ships ``money`` buys (the cheapest first, one capital ship at most): a
         declared fleet size above it is a lie anyone can see."""
-        count, left, capital = 0, money, False
+        count, left, capitals = 0, money, 0
         for kind in sorted(self.kinds, key=lambda kind: (kind.price, kind.id)):
-            copies = 0 if kind.capital and capital else min(kind.most, left // kind.price)
-            count, left, capital = count + copies, left - copies * kind.price, capital or (kind.capital and copies > 0)
+            copies = min(kind.most, left // kind.price, CAPITALS - capitals if kind.capital else kind.most)
+            count, left, capitals = count + copies, left - copies * kind.price, capitals + (copies if kind.capital else 0)
         return count
 
     def purchase_problem(self, ships: Sequence[int], money: int) -> str | None:
@@ -114,7 +116,7 @@ class Catalogue:
             count = len(bought & set(slots))
             if bought & set(slots) != set(slots[:count]):
                 return f"its {kind.name_en} ships are not its first {kind.name_en} slots"
-        if sum(self._kind(ship).capital for ship in bought) > 1:
+        if sum(self._kind(ship).capital for ship in bought) > CAPITALS:
             return "it bought more than one capital ship (Dreadnought or space station)"
         cost = self.cost(sorted(bought))
         if cost > money:
@@ -128,7 +130,7 @@ class Catalogue:
         left = money
         while True:
             kinds = [kind for kind in self.kinds if kind.price <= left and self._copies(bought, kind) < kind.most
-                     and not (kind.capital and any(self._kind(ship).capital for ship in bought))]
+                     and not (kind.capital and sum(self._kind(ship).capital for ship in bought) >= CAPITALS)]
             if not kinds:
                 return tuple(sorted(bought))
             kind = kinds[rng.randrange(len(kinds))]

@@ -14,14 +14,20 @@ fleet sizes declared, squadrons, own rounds and when each ability is ready; scan
 
 from __future__ import annotations
 
+from functools import cache
+from typing import Any
+
 from fairtable.games.contract import CommitHidden, Request, Simultaneous
 from fairtable.games.zeeslag import abilities, reserve
+from fairtable.games.zeeslag.duel import ACTIONS
 from fairtable.games.zeeslag.fleet import IDS
 from fairtable.games.zeeslag.outcome import opening_step
 from fairtable.games.zeeslag.salvo import due
-from fairtable.games.zeeslag.starships import ABILITIES, CATALOGUE, SPACE
+from fairtable.games.zeeslag.sea import Grid
+from fairtable.games.zeeslag.starships import ABILITIES, CAPITALS, CATALOGUE, SPACE
 from fairtable.games.zeeslag.state import Sea, Shot, ZeeslagState, fleet_of, fleet_size
 from fairtable.games.zeeslag.targets import is_out, living, sunk_ships, teams_for, waters
+from fairtable.games.zeeslag.waters import SharedSea, Waters
 
 
 def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
@@ -57,9 +63,60 @@ def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
         "recent": [_shot(shot, space) for shot in state.recent],
         "result": None if state.outcome is None else state.outcome.to_value(),
     }
+    if isinstance(layout, SharedSea):
+        value["seas"][0]["holders"] = [list(seats) for seats in _holders(layout)]
     if space:
         value |= _space(state, seat, request)
+    else:
+        value["placing"] = None if seat is None or _committing(seat, request) is None else _berths(layout, seat)
     return value
+
+
+@cache
+def _holders(layout: SharedSea) -> tuple[tuple[int, ...], ...]:
+    """Per cell of the shared sea, the seats whose ships may lie there (a shot there may go at
+    them), the one whose home block it is first."""
+    def home_last(seat: int, cell: int) -> bool:
+        board = layout.to_board(seat, cell)
+        return board is None or not layout.home(board)
+    return tuple(tuple(sorted(layout.holders(0, cell), key=lambda seat: home_last(seat, cell))) for cell in range(layout.sea.size))
+
+
+def _committing(seat: int | None, request: Request) -> CommitHidden | None:
+    """``request`` if it asks ``seat`` for hidden data (its fleet or a squadron), else None."""
+    return request if isinstance(request, CommitHidden) and seat in request.seats else None
+
+
+def _berths(layout: Waters, seat: int) -> dict[str, Any]:
+    """Where this seat may put its ships (or fighters), by the rules' own geometry, so a client
+    tells a legal placement without a rule of its own: its board's size and ``first`` sea column
+    (the shared sea's window), ``home`` (the board cells a ship needs one of; every cell in its
+    own sea), ``off`` (board cells outside the sea) and ``neighbours`` (per board cell, the cells
+    no other ship of the fleet may take: ships never touch, not even diagonally)."""
+    grid = layout.board
+    first = 0
+    if isinstance(layout, SharedSea):  # the window's column 1 is its home block's first
+        home = layout.to_sea(seat, 1)
+        first = 0 if home is None else layout.sea.xy(home)[0] - 1
+    return {
+        "width": grid.width,
+        "height": grid.height,
+        "first": first,
+        "home": list(_home(layout)),
+        "off": [cell for cell in range(grid.size) if layout.to_sea(seat, cell) is None],
+        "neighbours": [list(cells) for cells in _neighbours(grid)],
+    }
+
+
+@cache
+def _home(layout: Waters) -> tuple[int, ...]:
+    cells = range(layout.board.size)
+    return tuple(cell for cell in cells if layout.home(cell)) if isinstance(layout, SharedSea) else tuple(cells)
+
+
+@cache
+def _neighbours(grid: Grid) -> tuple[tuple[int, ...], ...]:
+    return tuple(grid.neighbours(cell) for cell in range(grid.size))
 
 
 def _answering(state: ZeeslagState) -> int | None:
@@ -74,12 +131,14 @@ def _answering(state: ZeeslagState) -> int | None:
 def _space(state: ZeeslagState, seat: int | None, request: Request) -> dict:
     """The space battle's fields: the catalogue, the slots, and what this seat places now."""
     placing = None
-    if seat is not None and isinstance(request, CommitHidden) and seat in request.seats:
+    commit = _committing(seat, request)
+    if seat is not None and commit is not None:
         free = reserve.free_cells(state, seat) if state.committed else None
-        placing = {"layers": list(request.layers), "fighters": CATALOGUE.squadron if state.committed else 0,
-                   "free": None if free is None else list(free)}
+        placing = {"layers": list(commit.layers), "fighters": CATALOGUE.squadron if state.committed else 0,
+                   "free": None if free is None else list(free), **_berths(waters(state), seat)}
     return {
         "money": state.options["money"],
+        "capitals": CAPITALS,
         "catalogue": [
             {"kind": kind.id, "name": kind.name, "name_en": kind.name_en, "cells": kind.cells, "price": kind.price,
              "max": kind.most, "capital": kind.capital, "ability": kind.ability, "cycle": kind.cycle,
@@ -88,7 +147,9 @@ def _space(state: ZeeslagState, seat: int | None, request: Request) -> dict:
         ],
         "slots": [[ship.kind, CATALOGUE.slots(ship.kind).index(ship.index) + 1] for ship in SPACE.ships],
         "squadron": CATALOGUE.squadron,
+        "aims": {name: list(abilities.aims(waters(state).board, name)) for name in ("laser", "scan")},
         "actions": state.actions,
+        "most_actions": ACTIONS,
         "placing": placing,
     }
 
@@ -151,7 +212,8 @@ def _space_fleet(state: ZeeslagState, seat: int, own: bool) -> dict:
         "squadrons": len(board.squadrons),
         "fighters": _fighters(state, seat, own),
         "rounds": board.rounds,
-        "abilities": [{"ability": name, "next": abilities.next_round(state, seat, name),
+        "round": abilities.own_round(state, seat),
+        "abilities": [{"ability": name, "next": abilities.next_round(state, seat, name), "ready": abilities.ready(state, seat, name),
                        "afloat": abilities.afloat(state, seat, name, knowing=own)} for name in ABILITIES],
     }
 

@@ -4,7 +4,7 @@
 import { board } from "./boards.js";
 import { fill, h, short } from "./dom.js";
 import { tree } from "./generic.js";
-import { seatName, tableId, violationText } from "./words.js";
+import { counted, seatName, tableId, violationText } from "./words.js";
 
 export function replayPage(app) {
   const viewer = h("div", { id: "viewer" });
@@ -63,7 +63,7 @@ export function replayPage(app) {
 export function verdictText(record) {
   const count = record.violations.length;
   if (record.status === "valid") return "Verified: every message, shuffle, deal, move and hidden answer checks out.";
-  if (record.status === "violation") return `NOT VERIFIED: ${count} violation${count === 1 ? "" : "s"} found.`;
+  if (record.status === "violation") return `NOT VERIFIED: ${counted("violation", count)} found.`;
   if (record.status === "incomplete") {
     const names = record.seats.map((seat) => seat.name);
     const owed = record.owed.map((o) => `${seatName(o.seat, null, names)} was due to send '${o.kind}' (envelope ${o.index})`).join("; ");

@@ -1,29 +1,47 @@
-// What a table event says, in words shared by the lobby, the table and the replay viewer.
+// The page's own words, from the node's message catalogue of the page's language (its page.* and
+// plural.* entries, games/messages/en.json): what a table event says, shared by the lobby, the
+// table and the replay viewer, and every text with a count.
+import { words } from "./dom.js";
+
+const said = await words();
+const PLURAL = new Intl.PluralRules("en");
+
+// Catalogue entry ``key`` with its ``{field}`` placeholders filled from ``fields``.
+export function say(key, fields = {}) {
+  return (said[key] ?? key).replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+}
+
+// ``count`` things of message ``message`` in the plural form the count takes: "1 trick", "2 tricks".
+export function counted(message, count) {
+  return say(`plural.${message}.${PLURAL.select(count)}`, { count });
+}
+
 export function outcome(result, seat, names) {
   if (!result) return null;
   const winners = result.winners || [];
-  const why = result.reason ? ` (${result.reason})` : "";
-  if (!winners.length) return result.reason === "disputed" ? "No winner: the game was disputed" : `Draw${why}`;
+  const why = result.reason ? say("page.why", { reason: result.reason }) : "";
+  if (!winners.length) return result.reason === "disputed" ? say("page.disputed") : say("page.draw", { why });
   const others = listed(winners, null, names);
-  if (seat === null || seat === undefined) return `${others} won${why}`;
-  return winners.includes(seat) ? `You won${why}` : `You lost${why}: ${others} won`;
+  if (seat === null || seat === undefined) return say("page.won_by", { names: others, why });
+  return winners.includes(seat) ? say("page.you_won", { why }) : say("page.you_lost", { why, names: others });
 }
 
 // A player by name (`names`: the event's `seats`, the genesis's names, told apart by the node), "you"
 // for this page's own seat; a seat number only when no name is known.
 export function seatName(seat, me, names) {
-  if (seat === me) return "you";
-  return names && names[seat] !== undefined ? names[seat] : `seat ${seat}`;
+  if (seat === me) return say("page.you");
+  return names && names[seat] !== undefined ? names[seat] : say("page.seat", { seat });
 }
 
 function listed(seats, me, names) {
-  const said = seats.map((seat) => seatName(seat, me, names));
-  return said.length > 1 ? `${said.slice(0, -1).join(", ")} and ${said[said.length - 1]}` : said[0] || "nobody";
+  const each = seats.map((seat) => seatName(seat, me, names));
+  if (each.length > 1) return say("page.and", { most: each.slice(0, -1).join(", "), last: each[each.length - 1] });
+  return each[0] || say("page.nobody");
 }
 
 export function violationText(violation, names) {
-  const who = violation.seat === null ? `one of ${listed(violation.suspects || [], null, names)}` : seatName(violation.seat, null, names);
-  return `envelope ${violation.index}: ${who} broke ${violation.rule}: ${violation.detail}`;
+  const who = violation.seat === null ? say("page.suspects", { seats: listed(violation.suspects || [], null, names) }) : seatName(violation.seat, null, names);
+  return say("page.violation", { index: violation.index, who, rule: violation.rule, detail: violation.detail });
 }
 
 // The final score by name, e.g. "you 3, bob 5"; null for a game that keeps none or whose scores are

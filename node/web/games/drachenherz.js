@@ -1,7 +1,7 @@
 // drachenherz: the fields of the board with their cards, each seat's collection and pile, the
 // ship marks, the dragon, the hand as cards, and each legal play as a button showing its cards.
 import { catalogue, h, moveButton, s } from "../dom.js";
-import { seatName } from "../words.js";
+import { counted, seatName } from "../words.js";
 
 const HUE = {
   chest: "#c9a227", fire_dragon: "#c0392b", huntress: "#7d5ba6", fossil: "#7f8c8d", princess: "#d35f8d",
@@ -16,7 +16,7 @@ export async function render(ctx) {
   const names = view.players.map((_, seat) => seatName(seat, view.seat, ctx.names));
   return h("div", { class: "drachenherz" },
     h("p", { class: "field" }, matchLine(view), ` · ship marks ${view.marks} of ${set.marks}`,
-      view.left !== null ? ` · ${view.left} turn${view.left === 1 ? "" : "s"} left` : ""),
+      view.left !== null ? ` · ${counted("turn", view.left)} left` : ""),
     players(view, names, set),
     h("div", { class: "fields" }, fields.map((field) => fieldPanel(set, kinds, field, view.board[field] || []))),
     hand(ctx, set, kinds),
@@ -83,5 +83,5 @@ function recent(view, set, kinds, names) {
   return h("div", { class: "recent" }, h("h3", {}, "Last plays"), h("ul", {}, view.recent.map((play) => h("li", {},
     `${names[play.seat]}: `, play.cards.map((face) => cardPicture(set, kinds, face, { width: 22 })),
     play.take ? ` took the ${kinds.get(play.take) ? kinds.get(play.take).plural_en : set.special.name_en.toLowerCase()}` : "",
-    play.taken.length ? ` (${play.taken.length} cards)` : "", play.dragon ? ", the dragon changes hands" : "", play.timeout ? " (timeout)" : ""))));
+    play.taken.length ? ` (${counted("card", play.taken.length)})` : "", play.dragon ? ", the dragon changes hands" : "", play.timeout ? " (timeout)" : ""))));
 }

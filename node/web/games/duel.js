@@ -2,19 +2,16 @@
 // defend; in a free-for-all, the seat to attack under it), the draft pool, the last duels, and the
 // secret deck: at random, from a deck list, or card by card from the catalogue.
 import { catalogue, fill, h, moveButton, s } from "../dom.js";
-import { seatName } from "../words.js";
+import { counted, seatName } from "../words.js";
 
 const HUE = { Aria: "#5b7fb8", Mare: "#2f8a8a", Terra: "#8a6532" };
-const BEATS = { Mare: "Terra", Terra: "Aria", Aria: "Mare" };
-const BONUS = 50;
-const DECK_SIZE = 20;
 
 export async function render(ctx) {
   const cards = await catalogue("duel", "cards");
   const view = ctx.view;
   const names = view.players.map((_, seat) => seatName(seat, view.seat, ctx.names));
   return h("div", { class: "duel" },
-    h("p", { class: "field" }, title(view)),
+    h("p", { class: "field" }, title(view, cards)),
     scores(view, names),
     ctx.decision === "deck" && ctx.send ? deckBuilder(ctx, cards) : null,
     draft(ctx, cards, names),
@@ -24,7 +21,8 @@ export async function render(ctx) {
 }
 
 // A card as a picture: its type's colour, name, attack and defence; face down without a face.
-export function cardPicture(cards, id, attrs = {}) {
+// ``beats`` (the view's type triangle) adds the type it beats to its tooltip.
+export function cardPicture(cards, id, { beats, ...attrs } = {}) {
   if (id === null || id === undefined) {
     return s("svg", { class: "duel-card", viewBox: "0 0 80 112", ...attrs }, s("rect", { x: 1, y: 1, width: 78, height: 110, rx: 7, class: "back" }),
       s("text", { x: 40, y: 62, "text-anchor": "middle", class: "back-mark" }, "?"));
@@ -39,14 +37,20 @@ export function cardPicture(cards, id, attrs = {}) {
     s("text", { x: 72, y: 87, "text-anchor": "end", class: "label" }, "defence"),
     s("text", { x: 8, y: 102, class: "value" }, String(card.attack)),
     s("text", { x: 72, y: 102, "text-anchor": "end", class: "value" }, String(card.defence)),
-    s("title", {}, `${card.name}, ${card.type_name}: attack ${card.attack}, defence ${card.defence}; beats ${BEATS[card.type]}`));
+    s("title", {}, `${card.name}, ${card.type_name}: attack ${card.attack}, defence ${card.defence}${beats ? `; beats ${typeName(cards, beats[card.type])}` : ""}`));
 }
 
-function title(view) {
+// A card type's name in the page's language, as the catalogue's cards of that type carry it.
+function typeName(cards, type) {
+  return (cards.find((card) => card.type === type) || {}).type_name || type;
+}
+
+function title(view, cards) {
   const options = view.options;
   const where = view.variant === "ffa" ? `cycle ${Math.min(view.cycle, options.cycles)} of ${options.cycles}`
-    : `round ${view.round} of ${options.rounds}${view.tiebreaks ? ` (+${view.tiebreaks} tie-break)` : ""}, tie: ${options.tie}`;
-  return `Duel ${view.variant}${options.draft ? ", draft" : ""}: ${where} · Mare beats Terra, Terra beats Aria, Aria beats Mare (+${BONUS})`;
+    : `${view.tiebreaks ? `tie-break ${view.tiebreaks} after ${counted("round", options.rounds)}` : `round ${Math.max(view.round, 1)} of ${options.rounds}`}, tie: ${options.tie}`;
+  const triangle = Object.entries(view.beats).map(([type, beaten]) => `${typeName(cards, type)} beats ${typeName(cards, beaten)}`).join(", ");
+  return `Duel ${view.variant}${options.draft ? ", draft" : ""}: ${where} · ${triangle} (+${view.bonus} attack)`;
 }
 
 function scores(view, names) {
@@ -63,13 +67,13 @@ function onTable(view, cards, names) {
   if (view.attack === null || view.attacker === null) return null;
   return h("div", { class: "on-table", id: "duel-attack" },
     h("h3", {}, `${names[view.attacker]} attack${view.attacker === view.seat ? "" : "s"} ${names[view.defender]} with`),
-    cardPicture(cards, view.attack, { width: 90 }));
+    cardPicture(cards, view.attack, { width: 90, beats: view.beats }));
 }
 
 // The moves of a card of the hand: attack or defend with it (at a target seat in a free-for-all).
 function hand(ctx, cards) {
   const view = ctx.view;
-  if (!view.hand_cards) return null;
+  if (!view.hand_cards || !view.hand_cards.length) return null;
   const blind = view.variant === "blind";
   const entries = view.hand_cards.map(({ handle, card }) => {
     const moves = (ctx.legal || []).filter((move) => move.attack === handle || move.defend === handle);
@@ -77,7 +81,7 @@ function hand(ctx, cards) {
     let chosen = h("div", { class: "face" }, picture);
     if (moves.length === 1) {
       const verb = "attack" in moves[0] ? "attack" : "defend";
-      const facing = verb === "defend" && view.attack !== null ? ` against ${value(cards, view.attack, card)}` : "";
+      const facing = verb === "defend" && view.attack !== null ? ` against ${value(view, cards, view.attack, card)}` : "";
       chosen = moveButton(ctx, moves[0], picture, { class: `face play ${verb}`, title: `${verb} with this card${facing}` });
     }
     return h("div", { class: `duel-hand-card${moves.length ? " playable" : ""}`, "data-handle": handle }, chosen,
@@ -89,9 +93,10 @@ function hand(ctx, cards) {
     h("div", { class: "hand" }, entries));
 }
 
-function value(cards, attack, defence) {
-  const bonus = defence !== null && defence !== undefined && BEATS[cards[attack].type] === cards[defence].type;
-  return bonus ? `${cards[attack].attack}+${BONUS}` : String(cards[attack].attack);
+// An attack's value against ``defence`` (null: unknown), with the view's bonus where its type beats the defence's.
+function value(view, cards, attack, defence) {
+  const bonus = defence !== null && defence !== undefined && view.beats[cards[attack].type] === cards[defence].type;
+  return bonus ? `${cards[attack].attack}+${view.bonus}` : String(cards[attack].attack);
 }
 
 function draft(ctx, cards, names) {
@@ -100,7 +105,7 @@ function draft(ctx, cards, names) {
   const picks = new Map((ctx.legal || []).filter((move) => "pick" in move).map((move) => [move.pick, move]));
   const next = view.draft.next;
   return h("div", { class: "draft" },
-    h("h3", {}, `Draft: ${next === null ? "done" : `${names[next]} pick${next === view.seat ? "" : "s"}`} · ${view.draft.pool.length} cards in the pool`),
+    h("h3", {}, `Draft: ${next === null ? "done" : `${names[next]} pick${next === view.seat ? "" : "s"}`} · ${counted("card", view.draft.pool.length)} in the pool`),
     h("div", { class: "hand small" }, view.draft.pool.map((card) => (picks.has(card)
       ? moveButton(ctx, picks.get(card), cardPicture(cards, card, { width: 64 }), { class: "face draft-pick" })
       : h("div", { class: "face" }, cardPicture(cards, card, { width: 64 }))))),
@@ -117,7 +122,7 @@ function recent(view, cards, names) {
     const defence = duel.defence === null ? "no card" : `${cards[duel.defence].name} ${cards[duel.defence].defence}`;
     const [a, d] = duel.points;
     return h("li", {}, `${duel.playoff ? "playoff" : `round ${duel.round}`}: ${names[duel.attacker]} ${cards[duel.attack].name} `
-      + `${value(cards, duel.attack, duel.defence)} against ${names[duel.defender]} ${defence}: ${a}–${d}`);
+      + `${duel.bonus ? `${cards[duel.attack].attack}+${view.bonus}` : cards[duel.attack].attack} against ${names[duel.defender]} ${defence}: ${a}–${d}`);
   })));
 }
 
@@ -152,7 +157,7 @@ function deckBuilder(ctx, cards) {
   const view = ctx.view;
   const rebuild = view.deck_cards !== null;
   const pool = rebuild ? [...new Set([...view.deck_cards, ...(view.swap_draws || [])])].sort((a, b) => a - b) : cards.map((card) => card.id);
-  const size = rebuild ? view.deck_cards.length : DECK_SIZE;
+  const size = rebuild ? view.deck_cards.length : view.deck_size;
   const memo = ctx.state.deck || (ctx.state.deck = { chosen: new Set(rebuild ? view.deck_cards : []) });
   const panel = h("div", { class: "deck-builder", id: "deck-builder" });
   const list = h("textarea", { id: "deck-list", rows: 8, spellcheck: false, placeholder: "one card a line: its name (Dutch or English) or number" });

@@ -2,7 +2,7 @@
 // share: a sea as an SVG grid with its shots, hits, water and aimable cells; picking and firing a
 // salvo (three or more seats); the last shots; the R key that turns the ship being placed.
 import { h, moveKey, s } from "../dom.js";
-import { seatName } from "../words.js";
+import { counted, seatName } from "../words.js";
 
 export const CELL = 30;
 export const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -21,7 +21,7 @@ export function onRotate(turn) {
 
 export function frame(width, height, content, attrs = {}, first = 0) {
   const labels = [];
-  for (let x = 0; x < width; x++) labels.push(s("text", { x: (x + 1.5) * CELL, y: CELL * 0.7, "text-anchor": "middle", class: "label" }, String(first + x + 1)));
+  for (let x = 0; x < width; x++) labels.push(s("text", { x: (x + 1.5) * CELL, y: CELL * 0.7, "text-anchor": "middle", class: "label" }, first + x >= 0 ? String(first + x + 1) : ""));
   for (let y = 0; y < height; y++) labels.push(s("text", { x: CELL * 0.5, y: (y + 1.65) * CELL, "text-anchor": "middle", class: "label" }, LETTERS[y]));
   return s("svg", { class: "sea", viewBox: `0 0 ${(width + 1) * CELL} ${(height + 1) * CELL}`, ...attrs }, labels, content);
 }
@@ -84,21 +84,12 @@ export function seaCells(ctx, index, { look, extra = () => [], targets = new Map
   return { cells, aimed, owners, aiming: picks.size + targets.size > 0 };
 }
 
-// The first placed ship ({ index, cells }) that ``cells`` would lie on or touch, diagonals
-// included (no two ships of a fleet touch), or undefined.
-export function touching(cells, placed, width, height) {
+// The first placed ship ({ index, cells }) that ``cells`` would lie on or touch, or undefined;
+// ``neighbours`` is the view's placing.neighbours: per cell, the cells no other ship may take.
+export function touching(cells, placed, neighbours) {
   const taken = new Map(placed.flatMap((ship) => ship.cells.map((cell) => [cell, ship])));
-  for (const cell of cells) {
-    const x = cell % width;
-    const y = Math.floor(cell / width);
-    for (let dy = -1; dy <= 1; dy++) {
-      for (let dx = -1; dx <= 1; dx++) {
-        const [nx, ny] = [x + dx, y + dy];
-        if (nx >= 0 && ny >= 0 && nx < width && ny < height && taken.has(ny * width + nx)) return taken.get(ny * width + nx);
-      }
-    }
-  }
-  return undefined;
+  const near = cells.flatMap((cell) => [cell, ...neighbours[cell]]).find((cell) => taken.has(cell));
+  return near === undefined ? undefined : taken.get(near);
 }
 
 // A placed fleet ({ index, cells } per ship, index its id - 1) as the hidden data a seat commits:
@@ -134,7 +125,7 @@ export function dueNow(ctx) {
 
 // The cells of sea ``index`` a shot may go at, each with the enemy it is fired at: the cells chosen
 // already (to take back), and unshot cells of the waters of a due enemy with shots left (in the
-// shared sea, its home block of ten columns or a border column next to it).
+// shared sea, the view's ``holders`` of the cell: its home block's owner first).
 function salvoTargets(ctx, index, owners, width) {
   const view = ctx.view;
   const data = view.seas[index];
@@ -147,9 +138,7 @@ function salvoTargets(ctx, index, owners, width) {
   if (!due.length) return targets;
   for (let cell = 0; cell < width * data.height; cell++) {
     if (taken.has(cell) || own.has(cell) || targets.has(cell)) continue;
-    const column = cell % width;
-    const enemy = view.variant !== "shared" ? due[0]
-      : due.find((seat) => Math.floor(column / 10) === seat) ?? due.find((seat) => column === seat * 10 - 1 || column === seat * 10 + 10);
+    const enemy = data.holders ? data.holders[cell].find((seat) => due.includes(seat)) : due[0];
     if (enemy !== undefined) targets.set(cell, enemy);
   }
   return targets;
@@ -193,7 +182,7 @@ export function salvoPanel(ctx) {
     h("div", { class: "moves" },
       // Fewer shots than due only when no target is left for them (the rules judge the excuse).
       h("button", { id: "fire-salvo", disabled: salvo.length !== wanted && ctx.state.salvoFree > 0, onclick: fire },
-        `Fire ${salvo.length} shot${salvo.length === 1 ? "" : "s"}${ability ? ` and the ${Object.keys(ability.move).find((key) => key !== "at")}` : ""}`),
+        `Fire ${counted("shot", salvo.length)}${ability ? ` and the ${Object.keys(ability.move).find((key) => key !== "at")}` : ""}`),
       h("button", { id: "clear-salvo", onclick: () => { ctx.state.salvo = []; delete ctx.state.ability; ctx.repaint(); } }, "Clear")));
 }
 
@@ -208,8 +197,8 @@ export function shots(view, names) {
     const width = view.seas[view.fleets[shot.target] ? view.fleets[shot.target].sea : 0].width;
     if (shot.kind === "reserve") return h("li", {}, `${who}: a reserve squadron landed`);
     const at = `${DONE[shot.kind] || ""}${shot.cell >= 0 ? cellName(shot.cell, width) : ""}${view.seats > 2 && view.variant !== "shared" ? ` at ${seatName(shot.target, me, names)}` : ""}`;
-    const outcome = shot.hit === null ? "being opened" : shot.kind === "scan" ? `${shot.hit} ship cell${shot.hit === 1 ? "" : "s"} seen`
-      : shot.hit ? (shot.hit === 1 ? "hit" : `${shot.hit} ships hit`) : "miss";
+    const outcome = shot.hit === null ? "being opened" : shot.kind === "scan" ? `${counted("cell", shot.hit)} seen`
+      : shot.hit ? counted("ships_hit", shot.hit) : "miss";
     return h("li", {}, `${who}: ${at}: ${outcome}${shot.sunk.length ? ", sunk" : ""}${shot.timer ? " (timer)" : ""}`);
   })));
 }

@@ -1,7 +1,7 @@
 // shengji: levels and trump, the trick around the table, the last trick, the hand by suit; select
 // cards, then play one of the legal moves they make up.
 import { catalogue, fill, h, moveButton, s } from "../dom.js";
-import { seatName } from "../words.js";
+import { counted, seatName } from "../words.js";
 
 const SUIT = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠", joker: "★" };
 const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
@@ -12,6 +12,9 @@ const handles = (move) => {
   const kind = KINDS.find((k) => k in move);
   return kind === undefined ? [] : Array.isArray(move[kind]) ? move[kind] : [move[kind]];
 };
+
+// The team (the view's teams) seat ``seat`` plays in.
+const teamOf = (view, seat) => view.teams.find((team) => team.includes(seat)) || [seat];
 
 export function card(cards, id, attrs = {}) {
   const known = id !== null && id !== undefined;
@@ -29,17 +32,17 @@ export async function render(ctx) {
   const view = ctx.view;
   const me = view.seat;
   const bottom = me === null ? 0 : me;
-  const who = (seat) => (me !== null && seat !== me && seat % 2 === me % 2 ? `${seatName(seat, me, ctx.names)} (partner)` : seatName(seat, me, ctx.names));
+  const who = (seat) => (me !== null && seat !== me && teamOf(view, seat).includes(me) ? `${seatName(seat, me, ctx.names)} (partner)` : seatName(seat, me, ctx.names));
   const trump = view.trump ? `${SUIT[view.trump]} ${view.trump}` : view.trump_fixed ? "no trump suit" : "not declared yet";
   const info = h("p", { class: "field" },
-    `Deal ${view.deal + 1}: level ${rankName(view.level)}; team 0+2 at ${rankName(view.levels[0])}, team 1+3 at ${rankName(view.levels[1])}; trump ${trump}`,
+    `Deal ${view.deal + 1}: level ${rankName(view.level)}; ${view.teams.map((team, i) => `team ${team.join("+")} at ${rankName(view.levels[i])}`).join(", ")}; trump ${trump}`,
     view.declaration ? ` (declared by ${who(view.declaration.seat)})` : "",
-    view.dealer !== null ? `; dealer ${who(view.dealer)}; attackers ${view.attackers}+${view.attackers + 2}: ${view.points[view.attackers]} points` : "");
+    view.dealer !== null ? `; dealer ${who(view.dealer)}; attackers ${teamOf(view, view.attackers).join("+")}: ${view.points[view.attackers]} points, ${counted("trick", view.tricks)}` : "");
   const places = ["bottom", "left", "top", "right"];
-  const seats = [0, 1, 2, 3].map((offset) => (bottom + offset) % 4);
+  const seats = [...Array(view.seats).keys()].map((offset) => (bottom + offset) % view.seats);
   const played = new Map(view.trick.map((play) => [play.seat, play.cards]));
   const trick = h("div", { class: "trick" }, seats.map((seat, i) => h("div", { class: `place ${places[i]}${view.turn === seat ? " turn" : ""}`, "data-seat": seat },
-    h("small", {}, `${who(seat)} · ${view.cards[seat]} cards`), h("div", { class: "cards" }, (played.get(seat) || []).map((face) => card(cards, face))))));
+    h("small", {}, `${who(seat)} · ${counted("card", view.cards[seat])}`), h("div", { class: "cards" }, (played.get(seat) || []).map((face) => card(cards, face))))));
   const last = view.last ? h("div", { class: "recent" }, h("h3", {}, `Last trick, won by ${who(view.last.winner)}`),
     h("div", { class: "cards" }, view.last.plays.map((play) => h("span", { class: "play" }, h("small", {}, who(play.seat)), play.cards.map((face) => card(cards, face)))))) : null;
   const kitty = Array.isArray(view.kitty) && view.kitty.length ? h("div", { class: "recent" }, h("h3", {}, "Kitty"), h("div", { class: "cards" }, view.kitty.map((face) => card(cards, face)))) : null;

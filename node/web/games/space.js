@@ -1,9 +1,9 @@
 // zeeslag's space battle (variant space): buy a fleet from the catalogue within the budget, place
 // its shaped ships turning them (R), land a reserve's fighters, shoot (two seats: the listed moves;
-// three or more: a salvo) and use the abilities laser, scan, nuke and reserve. Each seat's 20×10
+// three or more: a salvo) and use the abilities laser, scan, nuke and reserve. Each seat's
 // star field shows its ships by kind, hits, sunk ships, scanned ship cells and fighters.
-import { fill, h, moveButton, moveKey, s } from "../dom.js";
-import { seatName } from "../words.js";
+import { catalogue, fill, h, moveButton, moveKey, s } from "../dom.js";
+import { counted, seatName } from "../words.js";
 import {
   aiming, CELL, cellName, cellRect, centre, dueNow, fleetLayers, frame, onRotate, salvoPanel, seaCells, shotTargets, shots, touching,
 } from "./seas.js";
@@ -16,7 +16,9 @@ const HOW = {
   nuke: "click a target: if it hits, every cell within 2 (the diamond) is hit too",
 };
 
-export function render(ctx) {
+export async function render(ctx) {
+  const ships = await catalogue("zeeslag", "starships");
+  ctx.view = spoken(ctx.view, ships);
   const view = ctx.view;
   const me = view.seat;
   onRotate(null);
@@ -31,7 +33,7 @@ export function render(ctx) {
   if (me !== null) order.sort((a, b) => (b === me) - (a === me));
   const answers = (ctx.legal || []).filter((move) => !("shoot" in move) && !ABILITIES.some((name) => name in move));
   return h("div", { class: "zeeslag space" },
-    h("p", { class: "field" }, `Space battle: fleets of at most ${view.money}, star fields of 20×10${view.water_ring ? ", water ring on" : ""}`),
+    h("p", { class: "field" }, `Space battle: fleets of at most ${view.money}, star fields of ${view.seas[0].width}×${view.seas[0].height}${view.water_ring ? ", water ring on" : ""}`),
     placing ? (placing.fighters ? landing(ctx, placing) : builder(ctx)) : null,
     placing ? null : abilityPanel(ctx),
     h("div", { class: "seas" }, order.map((index) => (placing && index === me ? null : field(ctx, index)))),
@@ -42,6 +44,13 @@ export function render(ctx) {
 }
 
 const kindOf = (view, id) => view.catalogue.find((kind) => kind.kind === id);
+
+// The view with its catalogue's names (and the fighter's, as ``fighter``) in the page's language,
+// from the game's data file ``ships`` as the page reads it: one language at a time.
+function spoken(view, ships) {
+  const names = new Map(ships.kinds.map((kind) => [kind.id, kind.name]));
+  return { ...view, fighter: ships.fighter.name, catalogue: view.catalogue.map((kind) => ({ ...kind, name: names.get(kind.kind), name_en: names.get(kind.kind) })) };
+}
 
 // Ship id ``id`` (slot id - 1) by its kind and copy: "Lancer 2".
 function shipName(view, index) {
@@ -103,18 +112,18 @@ function field(ctx, index) {
       const [x, y] = centre(cell, data.width);
       marks.push(s("circle", { cx: x, cy: y, r: 6, class: "seen-mark" }));
     }
-    if (named.has(cell)) marks.push(label(cell, data.width, named.get(cell), kindOf(view, named.get(cell))?.name_en || "Fighter"));
+    if (named.has(cell)) marks.push(label(cell, data.width, named.get(cell), kindOf(view, named.get(cell))?.name_en || view.fighter));
     return marks;
   };
   const enemy = me !== null && seat !== me && !view.fleets[me].out && view.living.includes(seat);
   const { cells, aimed, aiming: aims } = seaCells(ctx, index, { look, extra, targets: enemy ? targets(ctx, index, seat) : new Map(), salvo: !ctx.state.mode });
   const title = seat === me ? "Your star field" : `Star field of ${seatName(seat, me, ctx.names)}`;
-  const count = fleet.ships === null ? "fleet size not declared yet" : `${fleet.afloat} of ${fleet.ships} ships afloat${fleet.squadrons ? ` (${fleet.squadrons} squadron${fleet.squadrons > 1 ? "s" : ""} landed)` : ""}`;
+  const count = fleet.ships === null ? "fleet size not declared yet" : `${fleet.afloat} of ${counted("ship", fleet.ships)} afloat${fleet.squadrons ? ` (${counted("squadron", fleet.squadrons)} landed)` : ""}`;
   const own = (fleet.layout || []).length ? [...new Set(fleet.layout.map(([, id]) => id - 1))] : [];
   return h("div", { class: `sea-panel star-field${aims ? " aiming" : ""}`, "data-seat": seat, "data-sea": index },
     h("h3", {}, title), h("p", { class: "count" }, count), aimed, frame(data.width, data.height, cells),
     own.length ? h("ul", { class: "ships" }, own.map((i) => h("li", { class: fleet.sunk.includes(i) ? "gone" : "" }, shipName(view, i)))) : null,
-    data.sunk.length ? h("p", { class: "sunk-list" }, "Sunk: ", data.sunk.map((entry) => (entry.kind === "fighter" ? "Fighter" : kindOf(view, entry.kind).name_en)).join(", ")) : null,
+    data.sunk.length ? h("p", { class: "sunk-list" }, "Sunk: ", data.sunk.map((entry) => (entry.kind === "fighter" ? view.fighter : kindOf(view, entry.kind).name_en)).join(", ")) : null,
     abilityStates(view, seat));
 }
 
@@ -131,8 +140,7 @@ function targets(ctx, index, seat) {
   if (!view.due.some(([enemy]) => enemy === seat)) return new Map();
   const data = view.seas[index];
   const open = new Set([...data.shots, ...data.water]);
-  const cells = [...Array(data.width * data.height).keys()].filter((cell) => (mode === "laser" ? cell < data.width || cell >= data.width * (data.height - 1)
-    : mode === "nuke" ? !open.has(cell) : true));
+  const cells = mode === "nuke" ? [...Array(data.width * data.height).keys()].filter((cell) => !open.has(cell)) : view.aims[mode];
   return new Map(cells.map((cell) => {
     const move = { [mode]: cell, at: seat };
     return [cell, { key: moveKey(move), label: mode, act: () => choose(ctx, move, `${mode} ${cellName(cell, data.width)} at ${seatName(seat, ctx.view.seat, ctx.names)}`) }];
@@ -153,21 +161,15 @@ function choose(ctx, move, text) {
   ctx.repaint();
 }
 
-// The own round being chosen now, as ready_abilities in the game's render.py counts it.
-function ownRound(view, seat) {
-  return view.fleets[seat].rounds + (view.turn === seat && view.actions ? 0 : 1);
-}
-
 function abilityStates(view, seat) {
   const fleet = view.fleets[seat];
   if (!fleet.abilities || fleet.out) return null;
-  const round = ownRound(view, seat);
   return h("ul", { class: "abilities" }, fleet.abilities.map((entry) => {
     const kind = view.catalogue.find((k) => k.ability === entry.ability);
-    const wait = entry.next - round;
-    const state = entry.afloat === false ? `no ${kind.name_en} afloat` : wait <= 0 ? "ready" : `ready in ${wait} round${wait > 1 ? "s" : ""}`;
-    return h("li", { class: `ability${entry.afloat !== false && wait <= 0 ? " ready" : ""}`, "data-ability": entry.ability },
-      `${entry.ability} (${kind.name_en}, every ${kind.cycle}): ${state}${entry.afloat === null && wait <= 0 ? " if one is afloat" : ""}`);
+    const wait = entry.next - fleet.round;
+    const state = entry.afloat === false ? `no ${kind.name_en} afloat` : entry.ready ? "ready" : `ready in ${counted("round", wait)}`;
+    return h("li", { class: `ability${entry.afloat !== false && entry.ready ? " ready" : ""}`, "data-ability": entry.ability },
+      `${entry.ability} (${kind.name_en}, every ${kind.cycle}): ${state}${entry.afloat === null && entry.ready ? " if one is afloat" : ""}`);
   }));
 }
 
@@ -178,8 +180,7 @@ function abilityPanel(ctx) {
   if (!ctx.send || me === null) return null;
   const salvo = aiming(ctx);
   const listed = (name) => (ctx.legal || []).filter((move) => name in move);
-  const round = ownRound(view, me);
-  const ready = ABILITIES.filter((name) => (salvo ? view.fleets[me].abilities.some((e) => e.ability === name && e.afloat && e.next <= round) : listed(name).length));
+  const ready = ABILITIES.filter((name) => (salvo ? view.fleets[me].abilities.some((e) => e.ability === name && e.afloat && e.ready) : listed(name).length));
   if (!ready.length) return null;
   const chosen = salvo && ctx.state.ability;
   if (chosen) {
@@ -193,7 +194,7 @@ function abilityPanel(ctx) {
   };
   const buttons = ready.flatMap((name) => {
     if (name !== "reserve") return [h("button", { id: `ability-${name}`, class: `ability${mode === name ? " chosen" : ""}`, onclick: pick(name) }, mode === name ? `${name}: pick a cell (click to cancel)` : name)];
-    if (!salvo) return [moveButton(ctx, listed(name)[0], "reserve: land 3 fighters", { id: "ability-reserve", class: "ability" })];
+    if (!salvo) return [moveButton(ctx, listed(name)[0], `reserve: land ${view.squadron} fighters`, { id: "ability-reserve", class: "ability" })];
     if (view.salvo === "focus") return [h("button", { id: "ability-reserve", class: "ability", onclick: () => choose(ctx, { reserve: true }, "reserve instead of the salvo") }, "reserve instead of the salvo")];
     return view.due.map(([enemy]) => h("button", { class: "ability", id: `ability-reserve-${enemy}`, onclick: () => choose(ctx, { reserve: true, at: enemy }, `reserve instead of the shots at ${seatName(enemy, ctx.view.seat, ctx.names)}`) },
       `reserve instead of the shots at ${seatName(enemy, ctx.view.seat, ctx.names)}`));
@@ -221,9 +222,9 @@ function cost(view, counts) {
 // Why one more ship of ``kind`` may not be bought (as the game's purchase rules would refuse it), or null.
 function refusal(view, counts, kind) {
   const left = view.money - cost(view, counts);
-  if ((counts[kind.kind] || 0) >= kind.max) return `at most ${kind.max} ${kind.name_en}${kind.max > 1 ? "s" : ""}`;
-  const capital = view.catalogue.find((other) => other.capital && counts[other.kind]);
-  if (kind.capital && capital) return `at most one capital ship: you have the ${capital.name_en} already`;
+  if ((counts[kind.kind] || 0) >= kind.max) return `at most ${kind.max} of the ${kind.name_en}`;
+  const capitals = view.catalogue.filter((other) => other.capital && counts[other.kind]);
+  if (kind.capital && capitals.length >= view.capitals) return `at most ${counted("capital", view.capitals)}: you have the ${capitals.map((other) => other.name_en).join(", ")} already`;
   if (kind.price > left) return `over budget: a ${kind.name_en} costs ${kind.price} and ${left} is left`;
   return null;
 }
@@ -260,15 +261,15 @@ function purchase(ctx, memo, paint) {
   };
   const rows = view.catalogue.map((kind) => h("tr", { "data-kind": kind.kind },
     h("td", {}, shapePicture(kind.turns[0])),
-    h("td", {}, kind.name_en, kind.name !== kind.name_en ? h("small", {}, ` (${kind.name})`) : null, kind.capital ? h("small", {}, " capital") : null),
+    h("td", {}, kind.name_en, kind.capital ? h("small", {}, " capital") : null),
     h("td", {}, String(kind.cells)), h("td", {}, String(kind.price)), h("td", {}, kind.ability ? `${kind.ability} (${kind.cycle})` : "—"),
     h("td", { class: "count" }, `${counts[kind.kind] || 0} of ${kind.max}`),
     h("td", {}, h("button", { class: "sell", "data-kind": kind.kind, disabled: !counts[kind.kind], onclick: change(kind, -1) }, "−"),
       h("button", { class: "buy", "data-kind": kind.kind, onclick: change(kind, 1) }, "+"))));
   return [
-    h("h3", {}, "Buy your fleet: at most one capital ship, each kind up to its count"),
+    h("h3", {}, `Buy your fleet: at most ${counted("capital", view.capitals)}, each kind up to its count`),
     h("table", { class: "catalogue" }, h("tr", {}, ["shape", "ship", "cells", "price", "ability (cycle)", "bought", ""].map((t) => h("th", {}, t))), rows),
-    h("p", { id: "budget", class: "budget" }, `${bought} ship${bought === 1 ? "" : "s"} for ${spent}; ${view.money - spent} of ${view.money} left`),
+    h("p", { id: "budget", class: "budget" }, `${counted("ship", bought)} for ${spent}; ${view.money - spent} of ${view.money} left`),
     h("p", { id: "fleet-message", class: "notice" }, memo.note || "\u00a0"),
     h("div", { class: "moves" },
       h("button", { id: "to-placement", disabled: !bought, onclick: place }, "Place these ships"),
@@ -298,7 +299,7 @@ function placement(ctx, memo, paint) {
   };
   const problem = (cells) => {
     if (!cells) return `the ${kind.name_en} would leave the field`;
-    const other = touching(cells, memo.ships, width, height);
+    const other = touching(cells, memo.ships, view.placing.neighbours);
     if (other === undefined) return null;
     const overlap = cells.some((cell) => taken.get(cell) === other.index);
     return `the ${kind.name_en} would ${overlap ? "lie on" : "touch"} the ${shipName(view, other.index)} (ships may not touch, not even diagonally)`;
@@ -388,7 +389,7 @@ function landing(ctx, placing) {
         onclick: () => {
           if (chosen) memo.cells = memo.cells.filter((c) => c !== cell);
           else if (!free.has(cell)) memo.note = `Refused: ${cellName(cell, width)} ${why(cell)}`;
-          else if (touching([cell], memo.cells.map((c) => ({ index: c, cells: [c] })), width, height) !== undefined) memo.note = `Refused: fighters may not touch each other`;
+          else if (touching([cell], memo.cells.map((c) => ({ index: c, cells: [c] })), placing.neighbours) !== undefined) memo.note = `Refused: fighters may not touch each other`;
           else if (memo.cells.length >= placing.fighters) memo.note = `Refused: a squadron is ${placing.fighters} fighters`;
           else memo.cells.push(cell);
           if (chosen || memo.cells.includes(cell)) memo.note = "";

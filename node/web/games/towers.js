@@ -1,6 +1,6 @@
 // towers: two castles (tower, wall), three resources with their producers, cards with their costs.
 import { catalogue, h, moveButton, moveKey, s } from "../dom.js";
-import { seatName } from "../words.js";
+import { counted, seatName } from "../words.js";
 
 const COLOUR = { red: "ore", blue: "mana", green: "soldiers" };
 const RESOURCES = [["ore", "mines"], ["mana", "monasteries"], ["soldiers", "barracks"]];
@@ -14,7 +14,7 @@ export async function render(ctx) {
   const me = view.seat;
   const order = me === null ? view.players.map((_, i) => i) : [me, ...view.players.map((_, i) => i).filter((i) => i !== me)];
   const names = view.players.map((_, i) => (i === me ? "You" : seatName(i, me, ctx.names)));
-  const deck = view.deck === null ? "infinite deck" : `${view.deck} cards in the deck, ${view.discard} discarded`;
+  const deck = view.deck === null ? "infinite deck" : `${counted("card", view.deck)} in the deck, ${view.discard} discarded`;
   return h("div", { class: "towers" },
     h("p", { class: "field" }, `${field.name}: win with a tower of ${view.victory.tower} or ${view.victory.resource} of a resource · ${deck}`),
     castles(view, order, names),
@@ -43,7 +43,7 @@ function castles(view, order, names) {
       s("rect", { x: x + 78, y: 210 - wallHeight, width: 26, height: wallHeight, class: "wall" }),
       s("text", { x: x + 44, y: 228, "text-anchor": "middle", class: "small" }, `tower ${player.tower}`),
       s("text", { x: x + 91, y: 228, "text-anchor": "middle", class: "small" }, `wall ${player.wall}`),
-      s("text", { x: x + 128, y: 50, class: "small" }, `${player.cards} cards${player.timeouts ? `, ${player.timeouts} timeouts` : ""}`),
+      s("text", { x: x + 128, y: 50, class: "small" }, `${counted("card", player.cards)}${player.timeouts ? `, ${counted("timeout", player.timeouts)}` : ""}`),
       resources);
   });
   return s("svg", { class: "castles", viewBox: `0 0 ${width * order.length} 240`, role: "img" }, panels);

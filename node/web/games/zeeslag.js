@@ -18,16 +18,15 @@ export async function render(ctx) {
   const mine = me === null ? null : view.fleets[me].sea;
   const order = view.seas.map((_, i) => i);
   if (mine !== null) order.sort((a, b) => (b === mine) - (a === mine));
-  const placing = ctx.decision === "hidden" && ctx.send;
+  const placing = ctx.decision === "hidden" && ctx.send && view.placing;
   if (!aiming(ctx)) delete ctx.state.salvo;
   else if (!ctx.state.salvo) ctx.state.salvo = [];
   ctx.state.salvoFree = 0;
   onRotate(null);
   const answers = (ctx.legal || []).filter((move) => !("shoot" in move));
-  const size = (index) => [view.seas[index].width, view.seas[index].height];
   return h("div", { class: "zeeslag" },
     h("p", { class: "field" }, `Fleet ${fleet.name}, ${view.variant}${view.water_ring ? ", water ring on" : ""}`),
-    placing ? placement(ctx, fleet, windowOf(view, size(mine))) : null,
+    placing ? placement(ctx, fleet, windowOf(view.placing)) : null,
     h("div", { class: "seas" }, order.map((index) => (placing && index === mine && view.variant !== "shared"
       ? null : sea(ctx, index, fleet)))),
     answers.length ? h("div", { class: "moves" }, answers.map((move) => moveButton(ctx, move, (ctx.texts || [])[ctx.legal.indexOf(move)] || moveKey(move), { class: "move" }))) : null,
@@ -35,13 +34,11 @@ export async function render(ctx) {
     shots(view, ctx.names));
 }
 
-// Where a seat places its fleet: its own sea, or in the shared sea its window of twelve columns, its
-// home block and the neighbours' border columns beside it (games.md, zeeslag), `first` the window's
-// first column in the sea; a column outside the sea is no place, and each ship needs a home cell.
-function windowOf(view, [seaWidth, height]) {
-  if (view.variant !== "shared") return { width: seaWidth, height, first: 0, inSea: () => true, home: () => true };
-  const first = 10 * view.seat - 1;
-  return { width: 12, height, first, inSea: (x) => first + x >= 0 && first + x < seaWidth, home: (x) => x >= 1 && x <= 10 };
+// Where a seat places its fleet, as the view's placing says (games.md, zeeslag): its board (in the
+// shared sea its window, `first` the window's first sea column), the cells off the sea, the home
+// cells a ship needs one of, and each cell's neighbours no other ship may take.
+function windowOf(placing) {
+  return { ...placing, off: new Set(placing.off), home: new Set(placing.home) };
 }
 
 // The ships known in sea ``index``: each fleet lying in it, as its owner (or, once opened, everyone) sees it.
@@ -72,7 +69,7 @@ function sea(ctx, index, fleet) {
     h("h3", {}, title), aimed, frame(view.seas[index].width, view.seas[index].height, cells), afloat);
 }
 
-function placement(ctx, fleet, { width, height, first, inSea, home }) {
+function placement(ctx, fleet, { width, height, first, off, home, neighbours }) {
   const memo = ctx.state.placement || (ctx.state.placement = { ships: [], vertical: false });
   const panel = h("div", { class: "sea-panel placing", "data-seat": ctx.view.seat });
   const occupied = () => new Map(memo.ships.flatMap((placed) => placed.cells.map((cell) => [cell, placed.index])));
@@ -82,12 +79,11 @@ function placement(ctx, fleet, { width, height, first, inSea, home }) {
     const y = Math.floor(cell / width);
     if (memo.vertical ? y + length > height : x + length > width) return null;
     const cells = Array.from({ length }, (_, i) => (memo.vertical ? cell + i * width : cell + i));
-    const columns = cells.map((c) => c % width);
-    return columns.every(inSea) && columns.some(home) ? cells : null;
+    return cells.some((c) => off.has(c)) || !cells.some((c) => home.has(c)) ? null : cells;
   }
   const label = (cell) => `${LETTERS[Math.floor(cell / width)]}${first + (cell % width) + 1}`;
-  const where = (cell) => (!inSea(cell % width) ? " off" : home(cell % width) ? "" : " border");
-  const fits = (cells) => touching(cells, memo.ships, width, height) === undefined;
+  const where = (cell) => (off.has(cell) ? " off" : home.has(cell) ? "" : " border");
+  const fits = (cells) => touching(cells, memo.ships, neighbours) === undefined;
   function paint() {
     const taken = occupied();
     const next = nextShip();

@@ -168,7 +168,7 @@ class DrachenherzBoard(Board):
         which = {"single": "one game",
                  "match": f"game {match['game'] + 1}, first to {match['target']} wins ({'-'.join(map(str, match['wins']))})",
                  "sumof": f"game {match['game'] + 1} of {match['target']}, totals {'-'.join(map(str, match['totals']))}"}[match["mode"]]
-        left = "" if view["left"] is None else f" · {view['left']} turns left"
+        left = "" if view["left"] is None else f" · {counted('turn', view['left'])} left"
         return f"Drachenherz: {which} · ship marks {view['marks']} of {MARKS}{left}"[:WIDTH]
 
     def _field_line(self, field: str) -> Text:
@@ -183,7 +183,7 @@ class DrachenherzBoard(Board):
         line.append(f"{does[:39]:<40}", style="dim")
         values = " ".join(str(CARDS[face].value) for face in faces)
         worth = sum(CARDS[face].value for face in faces)
-        cards = values if len(values) <= WIDTH - 60 - 5 else f"{len(faces)} cards"
+        cards = values if len(values) <= WIDTH - 60 - 5 else counted("card", len(faces))
         line.append((f"{cards} ={worth}" if faces else "-") + "\n")
         return line
 
@@ -212,7 +212,7 @@ class DrachenherzBoard(Board):
 
     def _play_line(self, play: dict, names: list[str]) -> str:
         laid = " + ".join(map(card_name, play["cards"])) or "nothing"
-        took = f", took {len(play['taken'])} ({sum(CARDS[face].value for face in play['taken'])} pts)" if play["taken"] else ""
+        took = f", took {len(play['taken'])} ({counted('point', sum(CARDS[face].value for face in play['taken']))})" if play["taken"] else ""
         chose = f" on the {field_name(play['take'])}" if play["take"] else ""
         dragon = " and the dragon" if play["dragon"] else ""
         timeout = " (timer)" if play["timeout"] else ""

@@ -26,8 +26,8 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games import named, term
-from fairtable.games.duel import CARDS, DeckListError, attack_value, duel_line, parse, points, title
+from fairtable.games import counted, named, term
+from fairtable.games.duel import CARDS, DeckListError, attack_value, duel_line, parse, points, title, triangle
 from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick, wrapped
 
 WIDTH = 78
@@ -204,7 +204,7 @@ class DuelBoard(Board):
             drawn = view.get("swap_draws") or []
             text.append(f"Rebuild your deck: {size} cards from those you keep" + (f" and the {len(drawn)} drawn" if drawn else "") + "\n")
         text.append(f"{len(self.chosen)} of {size} chosen", style="bold")
-        text.append(" · Mare beats Terra beats Aria beats Mare (+50 attack)\n", style="dim")
+        text.append(f" · {triangle(view)}\n", style="dim")
         self._draw_list(text, listed, self.chosen, True)
         ready = "Enter sends the deck" if len(self.chosen) == size else f"Space takes or leaves a card, Enter sends {size}"
         text.append(f"{ready} · a Enter: a random deck\n", style="bold")
@@ -217,9 +217,9 @@ class DuelBoard(Board):
         mine = draft["picks"][me] if me is not None else []
         turn = draft["next"]
         who = "your pick" if turn == me else f"{names[turn]} picks" if turn is not None else "done"
-        text.append(f"Draft: {len(listed)} cards in the pool · {who} · picks: "
+        text.append(f"Draft: {counted('card', len(listed))} in the pool · {who} · picks: "
                     + ", ".join(f"{names[seat]} {len(picks)}" for seat, picks in enumerate(draft["picks"]))[:WIDTH] + "\n")
-        taken = f"Your {len(mine)} cards: " + (", ".join(CARDS[card].name for card in mine) or "none yet")
+        taken = f"Your {counted('card', len(mine))}: " + (", ".join(named(CARDS[card]) for card in mine) or "none yet")
         text.append((taken if len(taken) <= WIDTH else taken[: WIDTH - 1] + "…") + "\n")
         self._draw_list(text, listed, None, bool(self.current.get("legal_moves")))
         text.append("↑↓ choose, Enter picks it (or type its name)\n" if self.current.get("legal_moves") else
@@ -241,7 +241,7 @@ class DuelBoard(Board):
         if attack is not None:
             attacker = names[view["attacker"]]
             text.append(f"On the table: {attacker} attack{'' if attacker == 'you' else 's'} {names[view['defender']]} with "
-                        f"{CARDS[attack].name} ({CARDS[attack].type} {CARDS[attack].attack})\n", style="bold")
+                        f"{named(CARDS[attack])} ({term('duel', CARDS[attack].type)} {CARDS[attack].attack})\n", style="bold")
         self._draw_hand(text, update)
         for duel in view["recent"][-3:]:
             text.append(wrapped(duel_line(duel, names)), style="italic")
@@ -265,10 +265,10 @@ class DuelBoard(Board):
         if not hand:
             return
         if view["variant"] == "blind":
-            text.append(f"Your {len(hand)} cards lie face down: nobody knows them; each duel turns one at random\n", style="dim")
+            text.append(f"Your {counted('card', len(hand))} lie face down: nobody knows them; each duel turns one at random\n", style="dim")
             return
         defending = update.get("legal_moves") and view["step"] == "defend"
-        text.append("Your hand" + ("  (defence counts; the attack gets +50 if its type beats yours)" if defending else "") + "\n",
+        text.append("Your hand" + (f"  (defence counts; the attack gets +{self.seen['bonus']} if its type beats yours)" if defending else "") + "\n",
                     style="bold")
         attack = view["attack"]
         for index, entry in enumerate(hand):

@@ -1,5 +1,5 @@
 """Zeeslag's space battle: buying the fleet, placing shaped ships, landing a reserve, shots and
-abilities, on 20×10 star fields one character a cell, yours and one enemy's side by side (Tab
+abilities, on star fields one character a cell, yours and one enemy's side by side (Tab
 pages through the others) with your fleet, your abilities and that enemy's fleet beside them.
 
 Buying (first): ↑↓ choose a kind, → or + buys one, ← or - sells one, Enter goes on to placing
@@ -314,12 +314,12 @@ class SpaceBoard(ZeeslagBoard):
         rows = ["".join(MARKS["ship"] if (x, y) in shape else " " for x in range(max(p[0] for p in shape) + 1))
                 for y in range(max(p[1] for p in shape) + 1)]
         turns = len(kind.shape.turns)
-        notes = [f"{named(kind)}: {turns} turn{'s' if turns > 1 else ''} (r turns it when placing)", "* capital ship: one at most"]
+        notes = [f"{named(kind)}: {counted('turn', turns)} (r turns it when placing)", f"* capital ship: {self.seen['capitals']} at most"]
         for row in range(3):
             shown = rows[row] if row < len(rows) else ""
             text.append(f"  {shown:<8}{notes[row] if row < len(notes) else ''}".rstrip() + "\n")
         ships = len(self.purchase())
-        text.append(f"Fleet: {ships} ships, {CATALOGUE.cost(self.purchase())} of {self.seen['money']} spent, "
+        text.append(f"Fleet: {counted('ship', ships)}, {CATALOGUE.cost(self.purchase())} of {self.seen['money']} spent, "
                     f"{self.money_left()} left\n", style="bold")
 
     def columns(self, width: int) -> str:
@@ -375,10 +375,10 @@ class SpaceBoard(ZeeslagBoard):
         if others:
             foe = self.aimed_at()
             entry = view["fleets"][foe]
-            count = "?" if entry["ships"] is None else entry["ships"]
-            reserves = f", {entry['squadrons']} reserves" if entry["squadrons"] else ""
+            count = "? ships" if entry["ships"] is None else counted("ship", entry["ships"])
+            reserves = f", {counted('squadron', entry['squadrons'])}" if entry["squadrons"] else ""
             sunk = f"; sunk: {kinds(entry['sunk'])}" if entry["sunk"] else ""
-            lines += self._wrapped(f"{self.who(foe)}: {count} ships{reserves}{sunk}")
+            lines += self._wrapped(f"{self.who(foe)}: {count}{reserves}{sunk}")
         return lines
 
     def _wrapped(self, line: str) -> list[str]:
@@ -420,14 +420,14 @@ class SpaceBoard(ZeeslagBoard):
                     "arrows, r turn, Enter, Bksp back, a Enter random")
         placing = self.landing()
         if placing:
-            return f"land fighter {len(self.fighters) + 1} of {placing['fighters']} on a shaded cell: arrows + Enter, Backspace undo, a Enter random"
+            return f"land fighter {len(self.fighters) + 1} of {placing['fighters']} on a shaded cell: arrows, Enter, Bksp undo, a Enter random"
         if self.aim is not None and update.get("your_turn"):
             return self._aiming()
         doing = super()._doing(update)
         ready = [f"{key} {name}" for key, name in KEYS.items() if name in ready_abilities(self.seen)]
         if any(isinstance(move, dict) and "shoot" in move for move in update.get("legal_moves") or ()):
             action = self.seen["actions"] + 1
-            doing = f"arrows aim, Enter fires at {self.grid().name(self.cursor_cell())} (action {action} of 3)"
+            doing = f"arrows aim, Enter fires at {self.grid().name(self.cursor_cell())} (action {action} of {self.seen['most_actions']})"
         keys = " · " + ", ".join(ready)
         if (update.get("legal_moves") or self.due()) and ready and self.ability is None and len(doing + keys) <= WIDTH:
             doing += keys

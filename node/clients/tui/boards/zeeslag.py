@@ -22,7 +22,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games import named
+from fairtable.games import counted, named
 from fairtable.games.zeeslag import BLOCK, FLEETS, ROW_LETTERS, Fleet, Grid, OwnSeas, Placed, SharedSea, Ship, Waters, fleet_problem, layers_of
 from fairtable.node.clients.tui.boards import RANDOM, Board
 
@@ -341,7 +341,7 @@ class ZeeslagBoard(Board):
         elif self.seen["salvo"] == "focus" and any(other != foe for other, _ in self.salvo):
             self.problem = "focus: every shot at one enemy (Backspace takes marks back)"
         elif self.counts().get(foe, 0) >= self.shots_due().get(foe, 0):
-            self.problem = f"all {self.shots_due().get(foe, 0)} shots at {self.who(foe)} are marked"
+            self.problem = f"all {counted('shot', self.shots_due().get(foe, 0))} at {self.who(foe)} are marked"
         else:
             self.salvo.append((foe, cell))
 
@@ -601,7 +601,7 @@ class ZeeslagBoard(Board):
         """``bob shot B7: hit, Cruiser sunk``; the space battle's abilities by their own verbs."""
         view = self.seen
         hit, kind, who = shot["hit"], shot.get("kind", "shot"), self.who(shot["seat"])
-        outcome = "being opened" if hit is None else "miss" if not hit else "hit" if hit == 1 else f"{hit} ships hit"
+        outcome = "being opened" if hit is None else "miss" if not hit else counted("ships_hit", hit)
         for owner, ship in shot["sunk"]:
             whose = "" if view["seats"] == 2 else f" of {self.who(owner)}"
             outcome += f", {self.ship_name(ship)}{whose} sunk"

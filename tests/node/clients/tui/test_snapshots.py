@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 from fairtable.games import registry
+from fairtable.games.texts import original_words
 from fairtable.node.clients.tui.app import PlayApp
 from fairtable.node.clients.tui.screens.table import TableScreen
 from tests.node.clients.tui.screen import lines_of
@@ -119,3 +121,13 @@ def test_each_games_screen_at_80x24_matches_its_snapshot(name):
 def test_snapshots_are_deterministic():
     update, keys = case("towers")
     assert shot(update, keys) == shot(update, keys)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_no_snapshot_holds_a_word_of_the_original_catalogue_or_a_count_in_the_wrong_form(name):
+    """A player reading English meets no Dutch or Latvian word ("Vuurtorenwachter", "Mare") and
+    no count that disagrees with its noun ("1 tricks", "1 cards")."""
+    text = (SNAPSHOTS / f"{name}.txt").read_text()
+    words = {word.strip(".,:;()·").lower() for word in text.split()}
+    assert not words & original_words(), f"{name}: original words {sorted(words & original_words())}"
+    assert not re.search(r"(?<![\d/])1 (tricks|cards|pts|ships|rounds|turns|shots|timeouts|violations)\b", text), name

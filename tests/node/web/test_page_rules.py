@@ -1,0 +1,48 @@
+"""The browser page and the terminal boards hold no game rule: what a board needs to know of the rules (the duel's type
+triangle, bonus and deck size, which ship placements touch, the shared sea's waters, the space
+battle's round counting, ability readiness and aims, purchase limits) comes from the game's view,
+computed by the rule code itself. A rule written into a client again fails here."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from fairtable.games import LANGUAGES, catalogue
+from fairtable.games.lang import messages
+from tests.paths import ROOT
+
+CLIENTS = ROOT / "node"
+SCRIPTS = sorted((CLIENTS / "web").rglob("*.js")) + sorted((CLIENTS / "clients" / "tui" / "boards").glob("*.py"))
+RULES = {
+    r"\b(BEATS|BONUS|DECK_SIZE|ownRound)\b": "a duel or space battle rule kept as a constant or a function of its own",
+    rf'({"|".join(messages()["terms"]["duel"])})"?\s*:\s*"({"|".join(messages()["terms"]["duel"])})"': "duel's type triangle (the view's beats)",
+    r"\+\s*50\b|\b50\s*\+": "duel's bonus (the view's bonus)",
+    r"\bseat\s*\*\s*10\b|\b10\s*\*\s*(view\.)?seat\b|/\s*10\)": "the shared sea's blocks of ten columns (the view's holders and placing)",
+    r"for \(let dy = -1": "which cells touch (the view's placing.neighbours)",
+    r"\.rounds\s*\+": "the space battle's round counting (the fleet's round and each ability's ready)",
+    r"\b20×10\b|land 3 fighters": "the space battle's field size and squadron (the view's seas and squadron)",
+}
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: str(path.relative_to(CLIENTS)))
+def test_no_client_writes_a_game_rule_of_its_own(script):
+    text = script.read_text()
+    found = {why: match.group(0) for pattern, why in RULES.items() if (match := re.search(pattern, text))}
+    assert not found, f"{script.name} holds rules the view should carry: {found}"
+
+
+def test_the_pages_own_words_come_from_the_catalogue_of_each_language():
+    """words.js writes no sentence of its own: every text is a ``page.*`` or ``plural.*`` entry of
+    the catalogue served per language, and every entry the page asks for is in each one."""
+    words = (CLIENTS / "web" / "words.js").read_text()
+    code = "\n".join(line for line in words.splitlines() if not line.lstrip().startswith("//"))
+    sentences = [text for text in re.findall(r'"([^"\n]*)"|`([^`\n]*)`', code) for text in text if re.search(r"[A-Za-z]+ [A-Za-z]", text)]
+    assert sentences == [], f"words.js writes its own words: {sentences}"
+    asked = {f"page.{key}" for script in SCRIPTS if script.suffix == ".js" for key in re.findall(r'say\("page\.(\w+)"', script.read_text())}
+    asked |= {f"plural.{message}.{form}" for script in SCRIPTS if script.suffix == ".js"
+              for message in re.findall(r'counted\("(\w+)"', script.read_text()) for form in ("one", "other")}
+    assert asked, "the page asks the catalogue for nothing"
+    for language in LANGUAGES:
+        assert asked <= set(catalogue(language)), f"{language}: {sorted(asked - set(catalogue(language)))} missing"
