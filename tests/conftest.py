@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 
 from fairtable.games.contract import Game
 from fairtable.games.testing import registered
@@ -18,6 +19,12 @@ from fairtable.games.testing import registered
 os.environ["FAIRTABLE_DISCOVERY"] = "off"
 """Node processes the tests start announce nothing on this machine's network; the discovery
 tests turn it on for 127.0.0.1 alone."""
+
+settings.register_profile("fairtable", deadline=None)
+settings.load_profile("fairtable")
+"""No per-example deadline: hypothesis's 200 ms is a timed assertion, and on a loaded machine a
+slow first call failed codec and transcript properties as "unreliable timings". Loaded here,
+before any test module, it is the parent of every test's own ``@settings``."""
 
 
 def _registered(game: Game) -> Iterator[Game]:

@@ -76,7 +76,7 @@ def test_arbitrary_bytes_raise_only_codec_errors(data):
 
 
 @given(wire_values, st.data())
-@settings(max_examples=1500)
+@settings(max_examples=500)
 def test_mutated_encodings_raise_only_codec_errors_or_stay_canonical(value, data):
     encoded = bytearray(codec.encode(value))
     for _ in range(data.draw(st.integers(1, 4))):
@@ -189,7 +189,7 @@ def strictly(data: bytes):
 
 
 @given(wire_values, st.data())
-@settings(max_examples=1500)
+@settings(max_examples=500)
 def test_the_fast_reading_gives_the_strict_parsers_value_or_leaves_the_input_to_it(value, data):
     """msgpack's C decoder reads first; it may only ever agree with the strict parser or abstain."""
     encoded = bytearray(codec.encode(value))
