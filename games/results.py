@@ -14,11 +14,11 @@ from fairtable.games.contract import Result
 from fairtable.games.people import players
 
 COMMON_REASONS: Mapping[str, str] = {
-    "timeouts": "the other side let its timer run out too often",
-    "absent": "the other side stopped answering and was declared absent",
-    "forfeit: resigned": "the other side resigned",
-    "forfeit: absent": "the other side stopped answering and was declared absent",
-    "forfeit: withheld": "the other side withheld its seed or deck after the game",
+    "timeouts": "a player let the turn timer run out too often",
+    "absent": "a player stopped answering and was declared absent",
+    "forfeit: resigned": "a player resigned",
+    "forfeit: absent": "a player stopped answering and was declared absent",
+    "forfeit: withheld": "a player withheld a seed or deck after the game",
 }
 """Words for the reasons of the contract and the session, the same for every game."""
 

@@ -11,8 +11,9 @@ effect, ``drachenherz.cards.KIND.field`` for a kind's field (``dwarves``), ``due
 ``shengji.suits.SUIT`` (``trump`` too), ``plural.MESSAGE.CATEGORY`` for the texts with a count,
 ``refusal.KEY`` for the words of a :class:`~fairtable.games.contract.Refusal` (a template:
 ``{count}`` prints its value, ``{card:name}`` the catalogue's text for its value; :func:`say`),
-and ``page.KEY`` for the page's own fixed words (results, seats, violations; ``{field}``
-placeholders filled in by the page).
+``page.KEY`` for the page's own fixed words (results, seats, violations; ``{field}``
+placeholders filled in by the page), and ``reason.CODE`` / ``reason.GAME.CODE`` for the words of a
+result's reason (:mod:`~fairtable.games.results`).
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ import string
 from functools import cache
 from typing import Any
 
+from fairtable.games import registry
 from fairtable.games.contract import GENERIC, Refusal
 from fairtable.games.drachenherz.catalogue import KINDS, SPECIAL, field_name
 from fairtable.games.duel.catalogue import CARDS as DUEL_CARDS
 from fairtable.games.lang import ENGLISH, ORIGINAL, choose, current, messages, named, speaking, term
+from fairtable.games.results import COMMON_REASONS
 from fairtable.games.shengji.catalogue import CARDS as SHENGJI_CARDS
 from fairtable.games.towers.catalogue import BATTLEFIELDS
 from fairtable.games.towers.catalogue import CARDS as TOWERS_CARDS
@@ -57,6 +60,8 @@ def catalogue(language: str) -> dict[str, str]:
             **{f"refusal.{key}": str(forms.get(ORIGINAL, forms[ENGLISH]) if language == ORIGINAL else forms[ENGLISH])
                for key, forms in messages()["refusals"].items()},
             **{f"page.{key}": template for key, template in messages()["page"].items()},
+            **{f"reason.{code}": words for code, words in COMMON_REASONS.items()},
+            **{f"reason.{game_id}.{code}": words for game_id in registry.ids() for code, words in registry.get(game_id).reasons.items()},
         }
     return dict(sorted(texts.items()))
 

@@ -60,7 +60,7 @@ function tableRow(app, event, listing, refresh) {
   const status = event.phase === "lobby"
     ? `waiting for players: ${listing ? `${listing.joined.length} of ${listing.seats}` : event.seats.length} seated`
     : event.phase === "playing" ? (event.your_turn ? "your turn" : "playing")
-      : outcome(event.result, event.seat, event.seats) || event.phase;
+      : outcome(event.result, event.seat, event.seats, event.game) || event.phase;
   const actions = [];
   if (event.phase === "lobby" && listing) {
     const invite = inviteOf(app.node, event.lobby_id);

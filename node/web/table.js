@@ -111,7 +111,7 @@ function status(event, verdict, shown) {
     h("p", { class: `turn${event.your_turn ? " yours" : ""}`, id: "turn" }, turnText(event, turn),
       event.deadline !== null && event.phase === "playing"
         ? [" · ", h("span", { class: "clock", id: "clock", "data-deadline": performance.now() + event.deadline * 1000 }, `${Math.ceil(event.deadline)} s`)] : null),
-    event.result ? h("p", { class: "result", id: "result" }, outcome(event.result, event.seat, event.seats), score ? `. Final score: ${score}` : "") : null,
+    event.result ? h("p", { class: "result", id: "result" }, outcome(event.result, event.seat, event.seats, event.game), score ? `. Final score: ${score}` : "") : null,
     event.result ? h("p", { class: "verdict", id: "verdict" }, event.phase === "finished" ? verdict || ""
       : "Waiting for every seat to reveal its seed (after a resignation or a claim the table first waits a grace for a late message); then the transcript is checked.") : null,
     event.violations.length

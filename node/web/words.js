@@ -16,10 +16,15 @@ export function counted(message, count) {
   return say(`plural.${message}.${PLURAL.select(count)}`, { count });
 }
 
-export function outcome(result, seat, names) {
+// A result's reason in words: the game's own, else the words every game shares, else its code.
+export function reasonText(reason, game) {
+  return said[`reason.${game}.${reason}`] ?? said[`reason.${reason}`] ?? reason;
+}
+
+export function outcome(result, seat, names, game) {
   if (!result) return null;
   const winners = result.winners || [];
-  const why = result.reason ? say("page.why", { reason: result.reason }) : "";
+  const why = result.reason ? say("page.why", { reason: reasonText(result.reason, game) }) : "";
   if (!winners.length) return result.reason === "disputed" ? say("page.disputed") : say("page.draw", { why });
   const others = listed(winners, null, names);
   if (seat === null || seat === undefined) return say("page.won_by", { names: others, why });

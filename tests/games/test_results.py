@@ -14,7 +14,7 @@ GAMES = Path(registry.__file__).parent
 
 def test_a_win_names_the_winning_player_by_name_and_the_reason_in_words():
     assert describe(Result((0,), "destroyed"), ["alice", "bob"]) == "alice won: enemy tower destroyed"
-    assert describe(Result((1,), "forfeit: resigned"), ["alice", "bob"]) == "bob won: the other side resigned"
+    assert describe(Result((1,), "forfeit: resigned"), ["alice", "bob"]) == "bob won: a player resigned"
     assert describe(Result((0, 2), "past A"), ["a", "b", "c", "d"]) == "a and c won: past A"
 
 

@@ -80,7 +80,7 @@ def test_a_withheld_seed_forfeits_and_the_report_says_what_it_leaves_unproven(tm
     path.write_bytes(file_bytes(table))
     completed = fairtable("verify", str(path))
     assert completed.returncode == 0, completed.stdout
-    assert "won: the other side withheld its seed or deck after the game" in completed.stdout and "seat 0" in completed.stdout
+    assert "won: a player withheld a seed or deck after the game" in completed.stdout and "seat 0" in completed.stdout
     assert "UNPROVEN: seat 1 never revealed its seed of game 0: deviations only that seed would show cannot be ruled out" in completed.stdout
     (found,) = [json.loads(line) for line in fairtable("verify", "--json", str(path)).stdout.splitlines()]
     assert found["result"]["reason"] == "forfeit: withheld" and found["result"]["winners"] == [0]

@@ -289,7 +289,7 @@ def test_typing_a_name_from_each_first_key_on_a_table_page_neither_resigns_nor_l
     watcher = bob if mover is alice else alice
     mover.wait(lambda: "You resigned." in mover.text("#log"), "the resignation in the resigner's log")
     watcher.wait(lambda: f"{mover.name} resigned." in watcher.text("#log"), "the resignation in the other player's log")
-    assert mover.text("#result").startswith(f"You lost (forfeit: resigned): {watcher.name} won")
+    assert mover.text("#result").startswith(f"You lost (a player resigned): {watcher.name} won")
 
 
 def test_the_board_speaks_one_language_and_the_menu_changes_it(pages):

@@ -59,7 +59,7 @@ def test_the_final_screen_names_the_winner_the_score_the_log_and_the_final_board
         async with table_screen(over) as (app, pilot):
             await until(pilot, lambda: on(app, "FinalScreen"), "the final screen")
             final = str(app.screen.query_one("#final", Static).render())
-            assert "You lost. bob won: the other side resigned. Final score: you 1, bob 2." in final
+            assert "You lost. bob won: a player resigned. Final score: you 1, bob 2." in final
             assert "Waiting for every seat to reveal its seed" in final  # what it waits for, not a silent screen
             assert "The table's log:\nYou resigned." in final
             assert "The final board:\nDrachenherz: game 2 of 2, totals 1-2\nOver (forfeit: resigned, 1-2): bob won" in final

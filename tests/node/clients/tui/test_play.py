@@ -50,7 +50,7 @@ def test_towers_hosted_from_the_dialog_played_by_keys_and_typing_then_resigned(t
             await pilot.press("tab", "enter")  # the Resign button, focused
             await until(pilot, lambda: on(app, "FinalScreen") and "VALID" in screen_text(app), "the verified result")
             text = screen_text(app)
-            assert "You lost. bob won: the other side resigned." in text
+            assert "You lost. bob won: a player resigned." in text
 
     run(tmp_path, 2, body)
 
