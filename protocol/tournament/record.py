@@ -14,7 +14,7 @@ from typing import Any
 
 from fairtable.protocol import codec
 from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.genesis import MAX_NAME, NONCE_SIZES, PROTOCOL_VERSION
+from fairtable.protocol.genesis import MAX_NAME, NONCE_SIZES, VERSIONS
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.identity import PublicKey
 from fairtable.protocol.signed import Signable, SignedByAll
@@ -76,13 +76,15 @@ class Record(Signable):
     options: dict
     nonce: bytes
     game: str = GAME
-    version: int = PROTOCOL_VERSION
+    version: int = 2
+    """A record signs no deck, so protocol version 3 changed nothing in it: new records stay at 2
+    (their ids unchanged) and one of either version is read."""
     encoded: bytes = field(init=False, repr=False, compare=False)
     record_id: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.version != PROTOCOL_VERSION:
-            raise RecordError(f"protocol version {self.version!r} is not supported (this node speaks {PROTOCOL_VERSION})")
+        if self.version not in VERSIONS or type(self.version) is not int:
+            raise RecordError(f"protocol version {self.version!r} is not supported (this node speaks {', '.join(map(str, VERSIONS))})")
         if self.game != GAME:
             raise RecordError(f"tournaments are played in {GAME}, not {self.game!r}")
         if not isinstance(self.options, dict):
