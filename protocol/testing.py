@@ -17,7 +17,7 @@ from fairtable.games import registry
 from fairtable.games.contract import Bot, Game
 from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
+from fairtable.protocol.genesis import PROTOCOL_VERSION, Genesis, Seat, SignedGenesis
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.identity import SecretKey
 from fairtable.protocol.session.table import TableSession
@@ -51,12 +51,14 @@ class SelfPlay:
 
     @classmethod
     def create(cls, game_id: str, variant: str, options: Mapping[str, Any], seat_count: int,
-               seed: bytes, bot_kinds: Sequence[str] | None = None, forgetting: bool = False) -> SelfPlay:
+               seed: bytes, bot_kinds: Sequence[str] | None = None, forgetting: bool = False,
+               version: int = PROTOCOL_VERSION) -> SelfPlay:
         """``forgetting``: the seats' sessions forget past games (``TableSession.forgetting``), so a
-        caller that writes each envelope out as it is played can play a match of any length."""
+        caller that writes each envelope out as it is played can play a match of any length.
+        ``version``: the genesis' protocol version (the current one unless a test asks for 2)."""
         keys = tuple(SecretKey.from_seed(derive(seed, "key", seat)) for seat in range(seat_count))
         seats = tuple(Seat(key.public, f"bot-{seat}") for seat, key in enumerate(keys))
-        genesis = Genesis(game_id, variant, dict(options), seats, derive(seed, "nonce", 0)[:16])
+        genesis = Genesis(game_id, variant, dict(options), seats, derive(seed, "nonce", 0)[:16], version)
         return cls.of(genesis, keys, seed, bot_kinds, forgetting)
 
     @classmethod
