@@ -20,8 +20,8 @@ shuffle of a hidden deck has no input anyone else knows, so it has no shuffle ar
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 from fairtable.protocol.codec import encode
 from fairtable.protocol.errors import UsageError

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairtable.games.contract import Deal, PrivateDraw, Reveal, Shuffle, ShuffleOwned
+from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import UsageError
-from fairtable.protocol import codec
 from fairtable.protocol.fair import private_stream, simultaneous
 from fairtable.protocol.fair.deck_proofs import KeyCommitments, check_key, check_proven_stage, commit_keys, prove_stage, proven_stage_body
 from fairtable.protocol.fair.errors import FairnessError
@@ -114,7 +114,7 @@ class DeckRecord:
             self.proven_body(index, inputs)
         own = index in self._produced and codec.encode(self._produced[index]) == codec.encode(body)
         earlier = self.commitments.get(seat)
-        entries, published = check_proven_stage(self.deck, index, body, inputs, earlier and earlier.deck_key, verify=not own)
+        entries, published = check_proven_stage(self.deck, index, body, inputs, earlier.deck_key if earlier else None, verify=not own)
         self.commitments[seat] = KeyCommitments(seat, published.deck_key, published.position_keys or (earlier.position_keys if earlier else ()))
         return entries
 
