@@ -8,13 +8,12 @@ from typing import Any
 from fairtable.protocol import codec
 from fairtable.protocol import transcript_file as tf
 from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.genesis import PROTOCOL_VERSION
 from fairtable.protocol.session.table import game_seed
 from fairtable.protocol.session.verify import Report, verify_chunks, verify_stream
 from fairtable.protocol.testing import SelfPlay, Tamper, derive
 
 
-def towers(seed: bytes = b"seed", options: dict | None = None, variant: str = "normal", version: int = PROTOCOL_VERSION) -> SelfPlay:
+def towers(seed: bytes = b"seed", options: dict | None = None, variant: str = "normal", version: int | None = None) -> SelfPlay:
     """A self-played towers table; ``version=2`` for a test of what version 2 tables do without proofs."""
     return SelfPlay.create("towers", variant, options or {}, 2, seed, version=version)
 

@@ -7,7 +7,6 @@ import pytest
 
 from fairtable.games.contract import Result
 from fairtable.games.testing.tricks import KITTY, TRICKS
-from fairtable.protocol.genesis import PROTOCOL_VERSION
 from fairtable.protocol.session.errors import Rejected
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.testing import SelfPlay
@@ -17,7 +16,7 @@ pytestmark = pytest.mark.usefixtures("tricks_game")
 PARTNERS = ((0, 2), (1, 3))
 
 
-def tricks(seats: int = 4, seed: bytes = b"tricks", version: int = PROTOCOL_VERSION, **options) -> SelfPlay:
+def tricks(seats: int = 4, seed: bytes = b"tricks", version: int | None = None, **options) -> SelfPlay:
     return SelfPlay.create(TRICKS.id, "plain", options, seats, seed, version=version)
 
 
