@@ -78,7 +78,7 @@ class DeckRecord:
     commitments: dict[int, KeyCommitments] = field(default_factory=dict)
     """A proved deck's key commitments by seat, as its stages published them (``D``, then ``K``)."""
     _derived: dict[int, DeckKeys] = field(default_factory=dict)
-    _produced: dict[int, dict] = field(default_factory=dict)
+    _produced: dict[int, tuple[tuple[bytes, ...], dict]] = field(default_factory=dict)
 
     @property
     def run(self) -> GameRun:
@@ -97,13 +97,14 @@ class DeckRecord:
     def proven_body(self, index: int, inputs: tuple[bytes, ...], commitment: bytes | None = None) -> dict:
         """Stage ``index`` of a proved deck as its author's seed dictates it, with its proofs
         (computed once: the check of the same stage compares with it)."""
-        if index not in self._produced:
+        produced = self._produced.get(index)
+        if produced is None or produced[0] != inputs:
             deck, seat = self.deck, self.deck.stages[index].seat
             keys = self.keys_of(seat)
             commitments = commit_keys(keys)
             stage = prove_stage(deck, index, self.run.seeds[seat], keys, commitments, inputs)
-            self._produced[index] = proven_stage_body(deck, index, stage, commitments, commitment)
-        return self._produced[index]
+            produced = self._produced[index] = (inputs, proven_stage_body(deck, index, stage, commitments, commitment))
+        return produced[1]
 
     def check_proven(self, index: int, inputs: tuple[bytes, ...], body: Any) -> tuple[bytes, ...]:
         """A received stage of a proved deck: checked and its proofs verified on receipt
@@ -112,7 +113,7 @@ class DeckRecord:
         seat = self.deck.stages[index].seat
         if seat in self.run.seeds and index not in self._produced and (index or self.deck.owner is None):
             self.proven_body(index, inputs)
-        own = index in self._produced and codec.encode(self._produced[index]) == codec.encode(body)
+        own = index in self._produced and codec.encode(self._produced[index][1]) == codec.encode(body)
         earlier = self.commitments.get(seat)
         entries, published = check_proven_stage(self.deck, index, body, inputs, earlier.deck_key if earlier else None, verify=not own)
         self.commitments[seat] = KeyCommitments(seat, published.deck_key, published.position_keys or (earlier.position_keys if earlier else ()))

@@ -14,7 +14,7 @@ from typing import Any
 
 from fairtable.protocol import codec
 from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.genesis import MAX_NAME, NONCE_SIZES, VERSIONS
+from fairtable.protocol.genesis import MAX_NAME, NONCE_SIZES, PROTOCOL_VERSION, VERSIONS
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.identity import PublicKey
 from fairtable.protocol.signed import Signable, SignedByAll
@@ -76,9 +76,9 @@ class Record(Signable):
     options: dict
     nonce: bytes
     game: str = GAME
-    version: int = 2
-    """A record signs no deck, so protocol version 3 changed nothing in it: new records stay at 2
-    (their ids unchanged) and one of either version is read."""
+    version: int = PROTOCOL_VERSION
+    """The protocol version of the tournament, and so of every table it calls for (a record of
+    version 2 has version 2 tables, without proofs)."""
     encoded: bytes = field(init=False, repr=False, compare=False)
     record_id: bytes = field(init=False, repr=False, compare=False)
 
