@@ -228,3 +228,58 @@ def test_a_version_3_table_proves_every_stage_and_every_show():
     assert unblinds and all("proof" in body for body in unblinds)
     report = verify_bytes(file_bytes(table))
     assert report.valid and report.version == 3
+
+
+def refused_by_others(table: SelfPlay, find: Callable[[str, dict], bool], change: Callable[[dict], dict]) -> tuple[Envelope, list]:
+    """Play until the message ``find`` picks, send it changed: every other seat's refusal."""
+    while True:
+        seat, kind, body = table.next_message()
+        if find(kind, body):
+            break
+        table.deliver(table.seal(seat, kind, body))
+    bad = table.seal(seat, kind, change(body))
+    found = []
+    for other, session in enumerate(table.sessions):
+        if other != seat:
+            with pytest.raises(Rejected) as refused:
+                session.receive(bad)
+            found.append(refused.value.violation)
+    return bad, found
+
+
+def hidden_stage(stage: int) -> Callable[[str, dict], bool]:
+    return lambda kind, body: kind == "deck" and body["deck"] == "deck-0" and body["stage"] == stage
+
+
+@pytest.mark.usefixtures("blind_game")
+@pytest.mark.parametrize("seats", [2, 3])
+def test_a_hidden_decks_later_stages_are_proved_like_any_other(seats):
+    """A hidden deck (its owner's secret composition, fairness.md §5.8): a substituted entry in the
+    next seat's stage is refused on receipt naming that seat."""
+    table = SelfPlay.create("blind", "plain", {}, seats, b"hidden-proved")
+    bad, found = refused_by_others(table, hidden_stage(1), lambda body: dict(body, entries=[mul(2, body["entries"][0]), *body["entries"][1:]]))
+    assert found and all((v.seat, v.rule, v.evidence) == (bad.seat, "deck.bad-proof", bad) for v in found)
+
+
+@pytest.mark.usefixtures("blind_game")
+@pytest.mark.parametrize("change, rule", [
+    (lambda body: dict(body, entries=[b"\xff" * 32, *body["entries"][1:]]), "deck.invalid-point"),
+    (lambda body: {key: value for key, value in body.items() if key != "deck-key"}, "deck.bad-proof"),
+], ids=["not-a-point", "no-deck-key"])
+def test_a_hidden_decks_unproved_first_stage_is_checked_for_points_and_its_key(change, rule):
+    """Stage 0 of a hidden deck proves nothing (its input is the owner's secret), but its entries
+    must be group points and it must commit its deck key: else it is refused naming the owner."""
+    table = SelfPlay.create("blind", "plain", {}, 2, b"hidden-first")
+    bad, found = refused_by_others(table, hidden_stage(0), change)
+    owner = table.sessions[0].run.decks[0].deck.owner
+    assert bad.seat == owner and {(v.seat, v.rule) for v in found} == {(owner, rule)}
+
+
+@pytest.mark.parametrize("change", [
+    lambda body: {key: value for key, value in body.items() if key != "proof"},
+    lambda body: dict(body, proof=dict(body["proof"], challenge=bytes(32))),
+], ids=["missing", "false"])
+def test_an_unblinding_without_its_proof_is_refused_naming_the_holder(change):
+    table = SelfPlay.create("tricks", "plain", {"partners": True}, 4, b"unblind-proof")
+    bad, found = refused_by_others(table, lambda kind, body: kind == "unblind", change)
+    assert found and all((v.seat, v.rule, v.evidence) == (bad.seat, "deck.bad-proof", bad) for v in found)
