@@ -22,7 +22,6 @@ from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.fair.group import Ops
 from fairtable.protocol.fair.mental_deck import check_stage, run_stage, stage_body
 from fairtable.protocol.fair.seeds import GameRef
-from fairtable.protocol.hashing import digest
 from fairtable.protocol.session.recent import Recent
 from fairtable.protocol.session.run import DeckRecord, GameRun
 
@@ -56,8 +55,8 @@ def _keys_received(run: GameRun, publisher: int, handles: tuple[int, ...], data:
 
 def walk_deck(seats: int, cards: int, version: int, timed: Timed) -> tuple[bytes, ...]:
     """Shuffle a deck of ``cards`` over ``seats`` at protocol ``version`` and check every key; the final entries."""
-    fair = GameRef(digest("bench", b"walk"), 0)
-    runs = [GameRun(fair, seats, {seat: digest("bench", bytes([seat]))}, Recent[Envelope](), Ops(), {}, proved=version >= 3)
+    fair = GameRef(bytes(32), 0)
+    runs = [GameRun(fair, seats, {seat: bytes([seat + 1]) * 32}, Recent[Envelope](), Ops(), {}, proved=version >= 3)
             for seat in range(seats)]
     records = [run.new_deck(Shuffle(tuple(range(cards)), 0)) for run in runs]
     entries = [records[0].deck.initial() for _ in range(seats)]
