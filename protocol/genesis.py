@@ -18,7 +18,11 @@ from fairtable.protocol.hashing import digest
 from fairtable.protocol.identity import PublicKey
 from fairtable.protocol.signed import Signable, SignedByAll
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
+"""The protocol version of new tables: every deck stage and published key proved on receipt (spec/fairness.md §12)."""
+VERSIONS = (2, 3)
+"""The protocol versions this node speaks: 2 (deck stages and keys checked only after the seed
+reveal) and 3. A table keeps its genesis' version for its whole life."""
 MAX_SEATS = 16
 MAX_NAME = 64
 NONCE_SIZES = range(16, 33)
@@ -100,8 +104,8 @@ class Genesis(Signable):
     table_id: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.version != PROTOCOL_VERSION:
-            raise GenesisError(f"protocol version {self.version!r} is not supported (this node speaks {PROTOCOL_VERSION})")
+        if self.version not in VERSIONS or type(self.version) is not int:
+            raise GenesisError(f"protocol version {self.version!r} is not supported (this node speaks {', '.join(map(str, VERSIONS))})")
         for what, value in (("game", self.game), ("variant", self.variant)):
             if not isinstance(value, str) or not _IDENT.fullmatch(value):
                 raise GenesisError(f"{what} must be 1..32 of a-z, 0-9, '_' or '-' starting alphanumeric, got {value!r}")

@@ -10,14 +10,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from fairtable.games import bots as game_bots
 from fairtable.games import registry
 from fairtable.games.contract import Bot, Game
 from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
+from fairtable.protocol.genesis import PROTOCOL_VERSION, Genesis, Seat, SignedGenesis
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.identity import SecretKey
 from fairtable.protocol.session.table import TableSession
@@ -48,15 +48,22 @@ class SelfPlay:
     bots: tuple[Bot, ...]
     evidence: list[Envelope] = field(default_factory=list)
     """Signed envelopes off the chain that the transcript file carries (other seats' absence claims)."""
+    default_version: ClassVar[int] = PROTOCOL_VERSION
+    """The protocol version of the tables :meth:`create` makes: the current one (every deck proved).
+    The test suite's one switch to version 2 (``version_2_tables`` in its conftest) sets it for a
+    test whose subject is not the deck, to spare it the proofs' CPU."""
 
     @classmethod
     def create(cls, game_id: str, variant: str, options: Mapping[str, Any], seat_count: int,
-               seed: bytes, bot_kinds: Sequence[str] | None = None, forgetting: bool = False) -> SelfPlay:
+               seed: bytes, bot_kinds: Sequence[str] | None = None, forgetting: bool = False,
+               version: int | None = None) -> SelfPlay:
         """``forgetting``: the seats' sessions forget past games (``TableSession.forgetting``), so a
-        caller that writes each envelope out as it is played can play a match of any length."""
+        caller that writes each envelope out as it is played can play a match of any length.
+        ``version``: the genesis' protocol version (default :attr:`default_version`)."""
+        version = cls.default_version if version is None else version
         keys = tuple(SecretKey.from_seed(derive(seed, "key", seat)) for seat in range(seat_count))
         seats = tuple(Seat(key.public, f"bot-{seat}") for seat, key in enumerate(keys))
-        genesis = Genesis(game_id, variant, dict(options), seats, derive(seed, "nonce", 0)[:16])
+        genesis = Genesis(game_id, variant, dict(options), seats, derive(seed, "nonce", 0)[:16], version)
         return cls.of(genesis, keys, seed, bot_kinds, forgetting)
 
     @classmethod

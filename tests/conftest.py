@@ -63,3 +63,15 @@ def blind_game() -> Iterator[Game]:
     from fairtable.games.testing.blind import BLIND
 
     yield from _registered(BLIND)
+
+
+@pytest.fixture
+def version_2_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite's one switch to protocol version 2 for tables a test self-plays
+    (``SelfPlay.default_version``): for a test whose subject is not the deck, to spare it the
+    proofs' CPU, or whose cheats are version 2's (a stage the live seats cannot refuse). Every game
+    and every kind of deck (shared, hidden, shown) is still played at version 3 elsewhere in the
+    suite, and real-process node tests always use the default."""
+    from fairtable.protocol.testing import SelfPlay
+
+    monkeypatch.setattr(SelfPlay, "default_version", 2)

@@ -9,7 +9,7 @@ reveals it after the game, so a verifier can recompute every secret step. The mo
 - :mod:`~protocol.fair.group` and :mod:`~protocol.fair.mental_deck`: shuffled hidden decks;
 - :mod:`~protocol.fair.edwards`, :mod:`~protocol.fair.equal_logs`, :mod:`~protocol.fair.shuffle_proof`
   and :mod:`~protocol.fair.deck_proofs`: the proofs that make a deck's stages and keys checkable
-  on receipt (the proof layer of the next protocol version, not yet on the wire);
+  on receipt (the proof layer of protocol version 3, fairness.md §12);
 - :mod:`~protocol.fair.hidden_board`: committed boards opened cell by cell;
 - :mod:`~protocol.fair.simultaneous`: commit-then-reveal choices.
 

@@ -1,6 +1,6 @@
-"""Proof-carrying stages of the mental deck: the proof layer of the next protocol version (fairness.md §12).
+"""Proof-carrying stages of the mental deck: the proof layer of protocol version 3 (fairness.md §12).
 
-Not on the wire yet. A deck with proofs computes on edwards25519 encodings
+A deck with proofs computes on edwards25519 encodings
 (:mod:`~protocol.fair.edwards`), with the stage computations of §5.4 and one change: the
 ``shuffle-lock`` stage publishes its shuffled entries too, so that it is a ``shuffle``
 followed by a ``lock`` and each half has its proof. Every seat publishes ``D = k·G`` for its
@@ -21,14 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from fairtable.protocol.codec import encode
 from fairtable.protocol.errors import UsageError
-from fairtable.protocol.fair.edwards import ProofOps, base_mul, hash_to_points, mul
+from fairtable.protocol.fair.edwards import BadPoint, ProofOps, base_mul, check_points, hash_to_points, mul
 from fairtable.protocol.fair.equal_logs import EqualLogs, EqualLogsProof, prove_equal_logs, verify_equal_logs
 from fairtable.protocol.fair.errors import FairnessError
-from fairtable.protocol.fair.group import ORDER
-from fairtable.protocol.fair.mental_deck import LOCK, SHUFFLE, Deck, DeckKeys, Entries
+from fairtable.protocol.fair.group import ORDER, POINT_SIZE, SCALAR_SIZE
+from fairtable.protocol.fair.mental_deck import LOCK, SHUFFLE, SHUFFLE_LOCK, Deck, DeckKeys, Entries, check_stage
 from fairtable.protocol.fair.seeds import Seed, Stream
 from fairtable.protocol.fair.shuffle_proof import ShuffleProof, ShuffleStatement, prove_shuffle, verify_shuffle
 from fairtable.protocol.hashing import digest
@@ -159,7 +160,7 @@ def verify_stage(
     def refuse(detail: str) -> FairnessError:
         return FairnessError(author, "deck.bad-proof", f"stage {index} of deck {deck.name!r}: {detail}")
 
-    if commitments.seat != author or len(commitments.position_keys) != deck.size:
+    if commitments.seat != author or (kind != SHUFFLE and len(commitments.position_keys) != deck.size):
         raise UsageError(f"stage {index} is checked against the commitments of seat {author}")
     if len(inputs) != deck.size or len(stage.entries) != deck.size:
         raise refuse(f"a stage has {deck.size} entries")
@@ -194,3 +195,175 @@ def check_key(deck: Deck, commitments: KeyCommitments, position: int, key: bytes
     if base_mul(_int(key), ops) != commitments.position_keys[position]:
         detail = f"the key for position {position} of deck {deck.name!r} is not the committed one"
         raise FairnessError(commitments.seat, "deck.bad-key", detail)
+
+
+# ---------------------------------------------------------------- on the wire (§12.8)
+
+DECK_KEY = "deck-key"
+POSITION_KEYS = "position-keys"
+SHUFFLED = "shuffled"
+SHUFFLE_PROOF = "shuffle"
+LOCK_PROOF = "lock"
+
+
+def proof_fields(deck: Deck, index: int) -> frozenset[str]:
+    """The fields a proved stage carries besides ``deck``, ``stage`` and ``entries`` (and a hidden
+    deck's ``commitment``): ``deck-key`` where it shuffles, ``position-keys`` and ``lock`` where
+    it locks, ``shuffled`` for a ``shuffle-lock``, ``shuffle`` where a shuffle is proved."""
+    kind = deck.stages[index].kind
+    fields = set()
+    if kind != LOCK:
+        fields.add(DECK_KEY)
+    if kind != SHUFFLE:
+        fields |= {POSITION_KEYS, LOCK_PROOF}
+    if kind == SHUFFLE_LOCK:
+        fields.add(SHUFFLED)
+    if _proves_shuffle(deck, index):
+        fields.add(SHUFFLE_PROOF)
+    return frozenset(fields)
+
+
+def _scalar(value: int) -> bytes:
+    return value.to_bytes(SCALAR_SIZE, "little")
+
+
+def equal_logs_value(proof: EqualLogsProof) -> dict:
+    """``{challenge, responses}``, scalars as 32 bytes little-endian: a lock's or an unblinding's proof on the wire."""
+    return {"challenge": _scalar(proof.challenge), "responses": [_scalar(s) for s in proof.responses]}
+
+
+def shuffle_value(proof: ShuffleProof) -> dict:
+    """The shuffle argument on the wire: ``{chain, chain-responses, challenge, permutation, responses, vector-responses}``."""
+    return {
+        "chain": list(proof.chain),
+        "chain-responses": [_scalar(s) for s in proof.chain_responses],
+        "challenge": _scalar(proof.challenge),
+        "permutation": list(proof.permutation),
+        "responses": [_scalar(s) for s in proof.responses],
+        "vector-responses": [_scalar(s) for s in proof.vector_responses],
+    }
+
+
+def proven_stage_body(deck: Deck, index: int, stage: ProvenStage, commitments: KeyCommitments, commitment: bytes | None = None) -> dict:
+    """The canonical body of a proved stage: §5.4's fields, its author's key commitments and its proofs."""
+    body: dict[str, Any] = {"deck": deck.name, "stage": index, "entries": list(stage.entries)}
+    if commitment is not None:
+        body["commitment"] = commitment
+    fields = proof_fields(deck, index)
+    if DECK_KEY in fields:
+        body[DECK_KEY] = commitments.deck_key
+    if POSITION_KEYS in fields:
+        body[POSITION_KEYS] = list(commitments.position_keys)
+    if SHUFFLED in fields:
+        assert stage.shuffled is not None
+        body[SHUFFLED] = list(stage.shuffled)
+    if stage.shuffle is not None:
+        body[SHUFFLE_PROOF] = shuffle_value(stage.shuffle)
+    if stage.lock is not None:
+        body[LOCK_PROOF] = equal_logs_value(stage.lock)
+    return body
+
+
+class _Malformed(Exception):
+    """A proof field of the wrong shape (the caller names the stage's author)."""
+
+
+def _points(value: Any, count: int | None, what: str) -> tuple[bytes, ...]:
+    if not isinstance(value, (list, tuple)) or (count is not None and len(value) != count):
+        raise _Malformed(f"{what} must be an array of {count} points")
+    if not all(isinstance(point, bytes) and len(point) == POINT_SIZE for point in value):
+        raise _Malformed(f"{what} must hold {POINT_SIZE}-byte points")
+    return tuple(value)
+
+
+def _point(value: Any, what: str) -> bytes:
+    return _points([value], 1, what)[0]
+
+
+def _scalars(value: Any, count: int, what: str) -> tuple[int, ...]:
+    if not isinstance(value, (list, tuple)) or len(value) != count:
+        raise _Malformed(f"{what} must be an array of {count} scalars")
+    result = []
+    for scalar in value:
+        if not (isinstance(scalar, bytes) and len(scalar) == SCALAR_SIZE and int.from_bytes(scalar, "little") < ORDER):
+            raise _Malformed(f"{what} must hold canonical {SCALAR_SIZE}-byte scalars (below L)")
+        result.append(int.from_bytes(scalar, "little"))
+    return tuple(result)
+
+
+def _map(value: Any, keys: set[str], what: str) -> dict:
+    if not isinstance(value, dict) or set(value) != keys:
+        raise _Malformed(f"{what} must be the map {{{', '.join(sorted(keys))}}}")
+    return value
+
+
+def read_equal_logs(value: Any, count: int, what: str = "the proof") -> EqualLogsProof:
+    """An equal-logs proof from its wire value; ``ValueError`` naming what is wrong with its shape."""
+    try:
+        fields = _map(value, {"challenge", "responses"}, what)
+        return EqualLogsProof(_scalars([fields["challenge"]], 1, what)[0], _scalars(fields["responses"], count, f"{what}'s responses"))
+    except _Malformed as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _read_shuffle(value: Any, m: int) -> ShuffleProof:
+    keys = {"chain", "chain-responses", "challenge", "permutation", "responses", "vector-responses"}
+    fields = _map(value, keys, "the shuffle argument")
+    s1, s2, s3, s4 = _scalars(fields["responses"], 4, "the shuffle argument's responses")
+    return ShuffleProof(
+        _points(fields["permutation"], m, "the permutation commitment"),
+        _points(fields["chain"], m, "the chain"),
+        _scalars([fields["challenge"]], 1, "the challenge")[0],
+        (s1, s2, s3, s4),
+        _scalars(fields["chain-responses"], m, "the chain responses"),
+        _scalars(fields["vector-responses"], m, "the vector responses"),
+    )
+
+
+def check_proven_stage(
+    deck: Deck, index: int, body: Any, inputs: Sequence[bytes], deck_key: bytes | None, verify: bool = True,
+) -> tuple[Entries, KeyCommitments]:
+    """A received stage of a proved deck, in the order of §12.8: its fields, §5.4's checks, the
+    shape of its proofs, then the proofs against ``inputs`` (the previous stage's entries) and the
+    author's commitments (``deck_key``: its ``D`` from its shuffling stage, for a ``lock``).
+
+    Returns the entries and the commitments the stage publishes. A missing, malformed or false
+    proof is ``deck.bad-proof`` naming the author; a hidden deck's first stage, which no proof
+    covers, has its entries checked as group points (``deck.invalid-point``). ``verify=False``
+    skips the proofs for a body this process computed itself.
+    """
+    author = deck.stages[index].seat
+    fields = proof_fields(deck, index)
+    hidden_first = deck.owner is not None and index == 0
+
+    def refuse(detail: str) -> FairnessError:
+        return FairnessError(author, "deck.bad-proof", f"stage {index} of deck {deck.name!r}: {detail}")
+
+    if isinstance(body, dict):
+        base = {"deck", "entries", "stage"} | ({"commitment"} if hidden_first else set())
+        missing = fields - set(body)
+        if missing and set(body) <= base | fields:
+            raise refuse(f"the stage carries no {', '.join(sorted(missing))}")
+    entries = check_stage(deck, index, body, fields)
+    try:
+        published = _point(body[DECK_KEY], "the deck key commitment") if DECK_KEY in fields else deck_key
+        if published is None:
+            raise _Malformed(f"seat {author} published no deck key commitment before its lock")
+        position_keys = _points(body[POSITION_KEYS], deck.size, "the position key commitments") if POSITION_KEYS in fields else ()
+        shuffled = _points(body[SHUFFLED], deck.size, "the shuffled entries") if SHUFFLED in fields else None
+        if deck.stages[index].kind == SHUFFLE:
+            shuffled = entries
+        shuffle = _read_shuffle(body[SHUFFLE_PROOF], deck.size) if SHUFFLE_PROOF in fields else None
+        lock = read_equal_logs(body[LOCK_PROOF], deck.size, "the lock proof") if LOCK_PROOF in fields else None
+    except (_Malformed, ValueError) as exc:
+        raise refuse(str(exc)) from None
+    commitments = KeyCommitments(author, published, position_keys)
+    if hidden_first:
+        try:
+            check_points([*(shuffled or entries), published])
+        except BadPoint:
+            raise FairnessError(author, "deck.invalid-point", f"stage 0 of deck {deck.name!r} holds a value that is no group point") from None
+        inputs = shuffled or entries
+    if verify:
+        verify_stage(deck, index, inputs, ProvenStage(entries, shuffled, shuffle, lock), commitments)
+    return entries, commitments

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import hmac
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
 from fairtable.protocol.codec import encode
 from fairtable.protocol.errors import UsageError
+from fairtable.protocol.fair import edwards
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import (
     POINT_SIZE,
@@ -99,6 +100,9 @@ class Deck:
     size: int
     owner: int | None = None
     max_copies: int = 1
+    proved: bool = False
+    """A deck of protocol version 3 (fairness.md §12): its points are edwards25519 encodings and
+    every stage and key carries its proof (:mod:`~protocol.fair.deck_proofs`)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= MAX_NAME or not self.name.isprintable():
@@ -121,9 +125,9 @@ class Deck:
         object.__setattr__(self, "cards", _check_ids("card ids", self.cards))
 
     @classmethod
-    def public(cls, game: GameRef, name: str, seats: Sequence[int], cards: Sequence[int]) -> Deck:
+    def public(cls, game: GameRef, name: str, seats: Sequence[int], cards: Sequence[int], proved: bool = False) -> Deck:
         """A deck whose composition everybody knows, e.g. a fresh pack or a discard pile."""
-        return cls(game, name, tuple(seats), tuple(cards), len(cards))
+        return cls(game, name, tuple(seats), tuple(cards), len(cards), proved=proved)
 
     @classmethod
     def hidden(
@@ -135,9 +139,10 @@ class Deck:
         size: int,
         catalogue: Sequence[int],
         max_copies: int,
+        proved: bool = False,
     ) -> Deck:
         """A deck of ``size`` cards the owner picks from ``catalogue``, kept secret until the end."""
-        return cls(game, name, tuple(seats), tuple(catalogue), size, owner, max_copies)
+        return cls(game, name, tuple(seats), tuple(catalogue), size, owner, max_copies, proved)
 
     @cached_property
     def label(self) -> bytes:
@@ -157,7 +162,14 @@ class Deck:
         return self._points(self.candidates)
 
     def _points(self, cards: Sequence[Card]) -> tuple[bytes, ...]:
-        return tuple(hash_to_points("fair/card", [encode([self.label, card.id, card.copy]) for card in cards]))
+        datas = [encode([self.label, card.id, card.copy]) for card in cards]
+        return tuple(edwards.hash_to_points("fair/card", datas) if self.proved else hash_to_points("fair/card", datas))
+
+    @property
+    def multiply_each(self) -> Callable[..., list[bytes]]:
+        """The deck's ``multiply_each``: :func:`~protocol.fair.group.multiply_each` on u-coordinates,
+        :func:`~protocol.fair.edwards.multiply_each` on a proved deck's Edwards encodings."""
+        return edwards.multiply_each if self.proved else multiply_each
 
     @cached_property
     def lookup(self) -> dict[bytes, Card]:
@@ -294,8 +306,11 @@ def stage_body(deck: Deck, index: int, entries: Sequence[bytes], commitment: byt
     return body
 
 
-def check_stage(deck: Deck, index: int, body: Any) -> Entries:
+def check_stage(deck: Deck, index: int, body: Any, extra: frozenset[str] = frozenset()) -> Entries:
     """The entries of a received stage message, after every check that needs no secret.
+
+    ``extra`` names the fields a proved stage carries besides these (checked by
+    :func:`~protocol.fair.deck_proofs.check_proven_stage`).
 
     Raises a :class:`FairnessError` naming the stage's seat for a malformed body, a wrong
     entry count, an entry that is not 32 bytes, or a duplicated entry. Whether entries are
@@ -303,7 +318,7 @@ def check_stage(deck: Deck, index: int, body: Any) -> Entries:
     :func:`open_position`).
     """
     seat = deck.stages[index].seat
-    fields = {"deck", "entries", "stage"} | ({"commitment"} if deck.owner is not None and index == 0 else set())
+    fields = {"deck", "entries", "stage"} | ({"commitment"} if deck.owner is not None and index == 0 else set()) | extra
 
     def refuse(rule: str, detail: str) -> FairnessError:
         return FairnessError(seat, rule, f"stage {index} of deck {deck.name!r}: {detail}")
@@ -383,7 +398,7 @@ def open_positions(
         raise UsageError(f"opening positions {positions} needs the keys of seats {sorted(deck.seats)} for each")
     totals = [product(keys[seat][position] for seat in sorted(keys)) for position in positions]
     try:
-        points = multiply_each(invert_all(totals), [entries[position] for position in positions], ops, checked)
+        points = deck.multiply_each(invert_all(totals), [entries[position] for position in positions], ops, checked)
     except InvalidPoint as exc:
         detail = f"final entry {positions[exc.index]} is not a group point"
         raise FairnessError(deck.stages[-1].seat, "deck.invalid-point", detail) from None

@@ -16,12 +16,16 @@ so the verifier names whoever deviated. Two multiplications per shown card and r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
+from fairtable.protocol.codec import encode
+from fairtable.protocol.fair.edwards import BASE
+from fairtable.protocol.fair.equal_logs import EqualLogs, EqualLogsProof, prove_equal_logs, verify_equal_logs
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import InvalidPoint, Ops, invert, invert_all, multiply_each, product, scalar_from
 from fairtable.protocol.fair.mental_deck import Card, Deck
-from fairtable.protocol.fair.seeds import Seed
+from fairtable.protocol.fair.seeds import GameRef, Seed, Stream
+from fairtable.protocol.hashing import digest
 
 
 def blinding_scalars(seed: Seed, deck: Deck, show: str, positions: Sequence[int]) -> list[bytes]:
@@ -30,22 +34,50 @@ def blinding_scalars(seed: Seed, deck: Deck, show: str, positions: Sequence[int]
     return [scalar_from(stream) for _ in positions]
 
 
-def blind(scalars: Sequence[bytes], entries: Sequence[bytes], others: Sequence[Mapping[int, bytes]], ops: Ops | None = None) -> list[bytes]:
+def blind(scalars: Sequence[bytes], entries: Sequence[bytes], others: Sequence[Mapping[int, bytes]], ops: Ops | None = None,
+          times: Callable[..., list[bytes]] = multiply_each) -> list[bytes]:
     """``X = b · (∏ others' keys)⁻¹ · final entry`` for each position: one multiplication each.
 
-    ``others[i]`` maps every seat but the holder to its published key for position ``i``.
+    ``others[i]`` maps every seat but the holder to its published key for position ``i``;
+    ``times`` is the deck's :attr:`~protocol.fair.mental_deck.Deck.multiply_each`.
     Raises :class:`InvalidPoint` if a final entry is not a group point.
     """
     inverses = invert_all([product(keys[seat] for seat in sorted(keys)) for keys in others])
-    return multiply_each([product((b, inverse)) for b, inverse in zip(scalars, inverses)], entries, ops)
+    return times([product((b, inverse)) for b, inverse in zip(scalars, inverses)], entries, ops)
 
 
-def unblind(keys: Sequence[bytes], blinded: Sequence[bytes], ops: Ops | None = None) -> list[bytes]:
-    """``Y = k⁻¹ · X`` with the holder's position key ``k`` for each blinded point.
+def unblind(keys: Sequence[bytes], blinded: Sequence[bytes], ops: Ops | None = None,
+            times: Callable[..., list[bytes]] = multiply_each) -> list[bytes]:
+    """``Y = k⁻¹ · X`` with the holder's position key ``k`` for each blinded point (``times`` as for :func:`blind`).
 
     Raises :class:`InvalidPoint` (the recipient's fault) if an ``X`` is not a group point.
     """
-    return multiply_each(invert_all(list(keys)), blinded, ops)
+    return times(invert_all(list(keys)), blinded, ops)
+
+
+def unblind_context(game: GameRef, show: str, holder: int) -> bytes:
+    """``H("fair/proof-context", enc([table, game, show, holder, "unblind"]))``: what an unblinding's proof is bound to."""
+    return digest("fair/proof-context", encode([game.table, game.index, show, holder, "unblind"]))
+
+
+def _unblind_statement(commitments: Sequence[bytes], blinded: Sequence[bytes], unblinded: Sequence[bytes]) -> EqualLogs:
+    return EqualLogs((BASE,) * len(blinded), tuple(commitments), tuple(unblinded), tuple(blinded))
+
+
+def prove_unblind(seed: Seed, context: bytes, show: str, keys: Sequence[bytes], commitments: Sequence[bytes],
+                  blinded: Sequence[bytes], unblinded: Sequence[bytes]) -> EqualLogsProof:
+    """A proved deck's unblinding proof (fairness.md §12.3): ``K_j = k_j·G`` and ``X_j = k_j·Y_j`` for
+    each point, so ``Y`` is the blinded copy with the committed key's layer removed and nothing else.
+    Nonces from ``key(A, "deck/unblind-proof", show)`` and the blinded points."""
+    stream = Stream(digest("fair/proof-nonce", encode([seed.key("deck/unblind-proof", show), list(blinded)])))
+    witnesses = [int.from_bytes(key, "little") for key in keys]
+    return prove_equal_logs(context, _unblind_statement(commitments, blinded, unblinded), witnesses, stream)
+
+
+def verify_unblind(context: bytes, commitments: Sequence[bytes], blinded: Sequence[bytes], unblinded: Sequence[bytes],
+                   proof: EqualLogsProof) -> bool:
+    """Whether ``proof`` shows every ``unblinded`` point is its ``blinded`` one under the inverse of the committed key."""
+    return verify_equal_logs(context, _unblind_statement(commitments, blinded, unblinded), proof)
 
 
 def shown_card(deck: Deck, position: int, scalar: bytes, unblinded: bytes, holder: int, recipient: int, ops: Ops | None = None) -> Card:
@@ -55,7 +87,7 @@ def shown_card(deck: Deck, position: int, scalar: bytes, unblinded: bytes, holde
     the violation names no seat, with holder and recipient as suspects.
     """
     try:
-        (point,) = multiply_each([invert(scalar)], [unblinded], ops)
+        (point,) = deck.multiply_each([invert(scalar)], [unblinded], ops)
     except InvalidPoint:
         raise FairnessError(holder, "deck.invalid-point", f"the unblinded point for position {position} is not a group point") from None
     card = deck.lookup.get(point)

@@ -35,6 +35,7 @@ Errors: :class:`NotYourTurn` (nothing of this seat is due) and :class:`Rejected`
 envelope or decision breaks a rule; its :class:`Violation` says which) change nothing.
 """
 
+from fairtable.protocol.session.deck_walk import walk_deck
 from fairtable.protocol.session.errors import NotYourTurn, Rejected, SetupError, Violation
 from fairtable.protocol.session.own import DECISIONS, RANDOM_PLACEMENT, DecisionKind
 from fairtable.protocol.session.proof import ProofError, proof_of
@@ -145,4 +146,5 @@ __all__ = [
     "verify_chunks",
     "verify_stream",
     "verify_together",
+    "walk_deck",
 ]

@@ -40,12 +40,18 @@ def first_stage(run: GameRun, record: DeckRecord, composition: tuple[int, ...]) 
     """Stage 0 as the owner's seed and ``composition`` dictate it, with the composition commitment."""
     deck = record.deck
     assert deck.owner is not None
+    commitment = composition_commitment(run.seeds[deck.owner], deck, composition)
+    if deck.proved:
+        return record.proven_body(0, deck.initial(composition), commitment)
     entries = run_stage(deck, 0, record.keys_of(deck.owner), deck.initial(composition), run.ops)
-    return stage_body(deck, 0, entries, composition_commitment(run.seeds[deck.owner], deck, composition))
+    return stage_body(deck, 0, entries, commitment)
 
 
 def check_first_stage(record: DeckRecord, body: Any) -> tuple[tuple[bytes, ...], bytes]:
-    """The entries and commitment of the owner's first stage, after the checks of any stage."""
+    """The entries and commitment of the owner's first stage, after the checks of any stage
+    (of a proved deck: its deck key commitment and points, fairness.md §12.8)."""
+    if record.deck.proved:
+        return record.check_proven(0, (), body), body["commitment"]
     return check_stage(record.deck, 0, body), body["commitment"]
 
 

@@ -175,8 +175,14 @@ class Rounds(SessionState):
             if stage.index == 0 and deck.owner is not None:
                 entries = yield from self._owned_first_stage(run, record)
                 continue
-            produce = partial(computed, stage, entries, own) if stage.seat in run.seeds else None
-            check = lambda body, stage=stage: check_stage(deck, stage.index, body)
+            produce: Callable[[], dict] | None
+            check: Callable[[Any], tuple[bytes, ...]]
+            if deck.proved:
+                produce = partial(record.proven_body, stage.index, entries) if stage.seat in run.seeds else None
+                check = partial(record.check_proven, stage.index, entries)
+            else:
+                produce = partial(computed, stage, entries, own) if stage.seat in run.seeds else None
+                check = partial(check_stage, deck, stage.index)
             entries = yield Slot(stage.seat, DECK, check, produce, "deck.stage-mismatch", resignable=True)
             own = ours.get(stage.index) == entries
         record.entries = entries

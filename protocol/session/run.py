@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairtable.games.contract import Deal, PrivateDraw, Reveal, Shuffle, ShuffleOwned
+from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import private_stream, simultaneous
+from fairtable.protocol.fair.deck_proofs import KeyCommitments, check_key, check_proven_stage, commit_keys, prove_stage, proven_stage_body
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops, is_scalar
 from fairtable.protocol.fair.hidden_board import check_full, full_body
@@ -73,7 +75,10 @@ class DeckRecord:
     commitment: bytes | None = None
     published: dict[int, dict[int, bytes]] = field(default_factory=dict)
     opened: dict[Card, int] = field(default_factory=dict)
+    commitments: dict[int, KeyCommitments] = field(default_factory=dict)
+    """A proved deck's key commitments by seat, as its stages published them (``D``, then ``K``)."""
     _derived: dict[int, DeckKeys] = field(default_factory=dict)
+    _produced: dict[int, tuple[tuple[bytes, ...], dict]] = field(default_factory=dict)
 
     @property
     def run(self) -> GameRun:
@@ -88,6 +93,40 @@ class DeckRecord:
             self._derived[seat] = DeckKeys.derive(self.run.seeds[seat], self.deck)
             self.run.ops.derived += self.deck.size + 1
         return self._derived[seat]
+
+    def proven_body(self, index: int, inputs: tuple[bytes, ...], commitment: bytes | None = None) -> dict:
+        """Stage ``index`` of a proved deck as its author's seed dictates it, with its proofs
+        (computed once: the check of the same stage compares with it)."""
+        produced = self._produced.get(index)
+        if produced is None or produced[0] != inputs:
+            deck, seat = self.deck, self.deck.stages[index].seat
+            keys = self.keys_of(seat)
+            commitments = commit_keys(keys)
+            stage = prove_stage(deck, index, self.run.seeds[seat], keys, commitments, inputs)
+            produced = self._produced[index] = (inputs, proven_stage_body(deck, index, stage, commitments, commitment))
+        return produced[1]
+
+    def check_proven(self, index: int, inputs: tuple[bytes, ...], body: Any) -> tuple[bytes, ...]:
+        """A received stage of a proved deck: checked and its proofs verified on receipt
+        (fairness.md §12.8), except a body equal to the one its author's known seed dictates,
+        which this process proved itself. Keeps the commitments it publishes."""
+        seat = self.deck.stages[index].seat
+        if seat in self.run.seeds and index not in self._produced and (index or self.deck.owner is None):
+            self.proven_body(index, inputs)
+        own = index in self._produced and codec.encode(self._produced[index][1]) == codec.encode(body)
+        earlier = self.commitments.get(seat)
+        entries, published = check_proven_stage(self.deck, index, body, inputs, earlier.deck_key if earlier else None, verify=not own)
+        self.commitments[seat] = KeyCommitments(seat, published.deck_key, published.position_keys or (earlier.position_keys if earlier else ()))
+        return entries
+
+    def check_key(self, seat: int, position: int, key: bytes) -> None:
+        """On a proved deck, refuse a published position key that is not ``seat``'s committed one (``deck.bad-key``)."""
+        if not self.deck.proved:
+            return
+        commitments = self.commitments.get(seat)
+        if commitments is None or len(commitments.position_keys) != self.deck.size:
+            raise UsageError(f"seat {seat} published a key of deck {self.deck.name!r} before its commitments")
+        check_key(self.deck, commitments, position, key)
 
     def keys(self, position: int) -> dict[int, bytes]:
         """Every seat's key for ``position`` this session knows: as published, else as derived
@@ -128,8 +167,11 @@ class GameRun:
     """The cryptographic side of one game: what each seat must send and what it proves."""
 
     def __init__(self, fair: GameRef, seat_count: int, known: Mapping[int, bytes], envelopes: Recent[Envelope],
-                 ops: Ops, private: dict[str, Any], compositions: Mapping[str, tuple[int, ...]] | None = None) -> None:
+                 ops: Ops, private: dict[str, Any], compositions: Mapping[str, tuple[int, ...]] | None = None,
+                 proved: bool = False) -> None:
         self.fair = fair
+        self.proved = proved
+        """Protocol version 3: the game's decks prove every stage and key (fairness.md §12)."""
         self.seat_count = seat_count
         self.envelopes = envelopes
         self.seeds = {seat: Seed(fair, seat, value) for seat, value in known.items()}
@@ -255,9 +297,9 @@ class GameRun:
         """The deck ``deck-<n>`` (n counts the game's shuffles of either kind) over the request's seats."""
         name, seats = f"deck-{len(self.decks)}", request.seats or tuple(range(self.seat_count))
         if isinstance(request, ShuffleOwned):
-            deck = Deck.hidden(self.fair, name, seats, request.owner, request.size, request.catalogue, request.max_copies)
+            deck = Deck.hidden(self.fair, name, seats, request.owner, request.size, request.catalogue, request.max_copies, self.proved)
         else:
-            deck = Deck.public(self.fair, name, seats, request.cards)
+            deck = Deck.public(self.fair, name, seats, request.cards, self.proved)
         record = DeckRecord(deck, request.first_handle, weakref.ref(self))
         self.decks.append(record)
         self.ops.points += deck.size
@@ -333,6 +375,8 @@ class GameRun:
         for handle, key in pairs:
             if not is_scalar(key):
                 raise FairnessError(seat, "deck.malformed-keys", f"the key for handle {handle} is not a canonical non-zero scalar")
+            record, position = self.handles[handle]
+            record.check_key(seat, position, key)
         return dict(pairs)
 
     def store_keys(self, seat: int, keys: Mapping[int, bytes]) -> None:
@@ -443,6 +487,7 @@ class GameRun:
             if not is_scalar(keys[handle]):
                 raise FairnessError(seat, "deck.malformed-keys", f"the key for handle {handle} is not a canonical non-zero scalar")
             record, position = self.handles[handle]
+            record.check_key(seat, position, keys[handle])
             if seat in self.seeds and handle in self.known_faces:
                 # The key is known: equality proves the opening without a multiplication.
                 if keys[handle] != record.keys_of(seat).position_keys[position]:

@@ -9,11 +9,13 @@ message is recomputed from its author's seed by whoever knows it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from fairtable.games.contract import Show
 from fairtable.protocol.fair import show
+from fairtable.protocol.fair.deck_proofs import equal_logs_value, read_equal_logs
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import POINT_SIZE, InvalidPoint
 from fairtable.protocol.session.run import DeckRecord, GameRun
@@ -82,7 +84,7 @@ class ShowRound:
             entries.append(record.entries[position])
             others.append({seat: record.published[position][seat] for seat in record.deck.seats if seat != holder})
         try:
-            points = show.blind([scalars[h] for h in handles], entries, others, self.run.ops)
+            points = show.blind([scalars[h] for h in handles], entries, others, self.run.ops, self._times)
         except InvalidPoint as exc:
             record, _ = self._where(handles[exc.index])
             detail = f"the final entry of handle {handles[exc.index]} is not a group point"
@@ -112,21 +114,52 @@ class ShowRound:
         for handle, _ in pairs:
             record, position = self._where(handle)
             keys.append(record.keys_of(holder).position_keys[position])
+        blinded = [self.blinded[pair] for pair in pairs]
         try:
-            points = show.unblind(keys, [self.blinded[pair] for pair in pairs], self.run.ops)
+            points = show.unblind(keys, blinded, self.run.ops, self._times)
         except InvalidPoint as exc:
             handle, recipient = pairs[exc.index]
             raise FairnessError(recipient, "deck.invalid-point", f"the blinded point for handle {handle} is not a group point") from None
-        return {"points": [[h, r, point] for (h, r), point in zip(pairs, points)], "round": self.name}
+        body: dict[str, Any] = {"points": [[h, r, point] for (h, r), point in zip(pairs, points)], "round": self.name}
+        if self.run.proved:
+            context = show.unblind_context(self.run.fair, self.name, holder)
+            proof = show.prove_unblind(self.run.seeds[holder], context, self.name, keys, self._commitments(holder, pairs), blinded, points)
+            body["proof"] = equal_logs_value(proof)
+        return body
 
     def check_unblind(self, holder: int, body: Any) -> dict[tuple[int, int], bytes]:
         """The points of an ``unblind`` body, refused (naming the holder) unless they are exactly
-        the (handle, seat) pairs due."""
+        the (handle, seat) pairs due; on a proved deck, with the proof that each is its blinded
+        point under the holder's committed key (``deck.bad-proof``, fairness.md §12.8)."""
         due = self.holders[holder]
-        items = self._points(holder, body, 3)
+        if isinstance(body, dict) and self.run.proved and set(body) == {"points", "round"}:
+            raise FairnessError(holder, "deck.bad-proof", f"the unblinding of {self.name} carries no proof")
+        items = self._points(holder, body, 3, frozenset({"proof"}) if self.run.proved else frozenset())
         if tuple((item[0], item[1]) for item in items) != due:
             raise _malformed(holder, f"unblinded points for (handle, seat) {[list(pair) for pair in due]} are due")
+        if self.run.proved:
+            try:
+                proof = read_equal_logs(body["proof"], len(due), "the unblinding proof")
+            except ValueError as exc:
+                raise FairnessError(holder, "deck.bad-proof", f"{self.name}: {exc}") from None
+            context = show.unblind_context(self.run.fair, self.name, holder)
+            if not show.verify_unblind(context, self._commitments(holder, due), [self.blinded[pair] for pair in due],
+                                       [item[2] for item in items], proof):
+                raise FairnessError(holder, "deck.bad-proof", f"the unblinding of {self.name} is not the blinded points under the committed keys")
         return {(item[0], item[1]): item[2] for item in items}
+
+    def _commitments(self, holder: int, pairs: tuple[tuple[int, int], ...]) -> list[bytes]:
+        """``K_{A,j}`` of the holder for each pair's position (a proved deck's)."""
+        result = []
+        for handle, _ in pairs:
+            record, position = self._where(handle)
+            result.append(record.commitments[holder].position_keys[position])
+        return result
+
+    @property
+    def _times(self) -> Callable[..., list[bytes]]:
+        """The decks' multiplication (u-coordinates, or Edwards encodings in a proved game)."""
+        return self.run.decks[0].deck.multiply_each
 
     def adopt_unblind(self, points: dict[tuple[int, int], bytes]) -> None:
         """Keep an accepted ``unblind``: once all are in, each recipient opens its faces."""
@@ -155,9 +188,9 @@ class ShowRound:
         self.run.known_faces.update(faces)
         return faces, None
 
-    def _points(self, seat: int, body: Any, width: int) -> list[tuple]:
+    def _points(self, seat: int, body: Any, width: int, extra: frozenset[str] = frozenset()) -> list[tuple]:
         """The ``points`` array of a blind (``[handle, point]``) or unblind (``[handle, seat, point]``) body."""
-        if not isinstance(body, dict) or set(body) != {"points", "round"} or body["round"] != self.name:
+        if not isinstance(body, dict) or set(body) != {"points", "round"} | extra or body["round"] != self.name:
             raise _malformed(seat, f"a {'blind' if width == 2 else 'unblind'} message is {{points, round: {self.name!r}}}")
         items = body["points"]
         if not isinstance(items, tuple) or not all(

@@ -16,7 +16,7 @@ from fairtable.games.contract import Result
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import ProtocolError
 from fairtable.protocol.fair.seeds import SEED_SIZE
-from fairtable.protocol.genesis import SignedGenesis
+from fairtable.protocol.genesis import PROTOCOL_VERSION, SignedGenesis
 from fairtable.protocol.session.errors import Violation
 from fairtable.protocol.session.replica import Replica, TimingFork
 from fairtable.protocol.session.slots import COMPOSITION, SEED
@@ -130,6 +130,15 @@ class Report:
     """Seeds never revealed, whose deviations the replay cannot rule out."""
     unjudged: tuple[Unjudged, ...] = ()
     """Disputes left unjudged for want of a seed."""
+    version: int = PROTOCOL_VERSION
+    """The table's protocol version, which says what was checked live (:attr:`guarantees`)."""
+
+    @property
+    def guarantees(self) -> str:
+        """What the table's protocol version guaranteed its seats while they played."""
+        if self.version >= 3:
+            return "every deck stage, position key and unblinding was proved and checked on receipt"
+        return "deck stages and position keys were checked only after the seed reveal (version 2: no proofs)"
 
     @property
     def status(self) -> str:
@@ -263,7 +272,7 @@ def _report(genesis: SignedGenesis, count: int, replica: Replica, broken: Protoc
         min(count, len(replica.chain)) if replica.waiting_claims() else count, session.result, tuple(violations),
         tuple(Absence(index, seat, claimant, replica.claimants(index)) for index, claimant, seat in session.claims),
         tuple(session.deal_results), owed, _damage(replica, count, broken), timing,
-        tuple(Unproven(game, seat) for game, seat in session.unproven), unjudged,
+        tuple(Unproven(game, seat) for game, seat in session.unproven), unjudged, table.version,
     )
 
 

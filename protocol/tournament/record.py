@@ -14,7 +14,7 @@ from typing import Any
 
 from fairtable.protocol import codec
 from fairtable.protocol.errors import ProtocolError
-from fairtable.protocol.genesis import MAX_NAME, NONCE_SIZES, PROTOCOL_VERSION
+from fairtable.protocol.genesis import MAX_NAME, NONCE_SIZES, PROTOCOL_VERSION, VERSIONS
 from fairtable.protocol.hashing import digest
 from fairtable.protocol.identity import PublicKey
 from fairtable.protocol.signed import Signable, SignedByAll
@@ -77,12 +77,14 @@ class Record(Signable):
     nonce: bytes
     game: str = GAME
     version: int = PROTOCOL_VERSION
+    """The protocol version of the tournament, and so of every table it calls for (a record of
+    version 2 has version 2 tables, without proofs)."""
     encoded: bytes = field(init=False, repr=False, compare=False)
     record_id: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.version != PROTOCOL_VERSION:
-            raise RecordError(f"protocol version {self.version!r} is not supported (this node speaks {PROTOCOL_VERSION})")
+        if self.version not in VERSIONS or type(self.version) is not int:
+            raise RecordError(f"protocol version {self.version!r} is not supported (this node speaks {', '.join(map(str, VERSIONS))})")
         if self.game != GAME:
             raise RecordError(f"tournaments are played in {GAME}, not {self.game!r}")
         if not isinstance(self.options, dict):

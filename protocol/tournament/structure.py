@@ -109,12 +109,13 @@ class TableSpec:
 
     def genesis(self, record: Record, fmt: Format) -> Genesis:
         """The one genesis this table must have: variant and options from the format, seats from the
-        record, nonce derived from record id, round and index, so no participant chooses any of it."""
+        record, the record's protocol version, nonce derived from record id, round and index, so no
+        participant chooses any of it."""
         place = TournamentTable(record.record_id, self.round, self.index)
         nonce = digest("tournament-table", record.record_id + self.round.to_bytes(2, "big") + self.index.to_bytes(2, "big"))
         seats = tuple(Seat(record.participants[p].key, record.participants[p].name) for p in self.seats)
         return Genesis(GAME, STAGES[self.stage].variant, dict(fmt.tables[self.stage]), seats, nonce[:NONCE_SIZE],
-                       tournament=place)
+                       record.version, tournament=place)
 
 
 def stage_options() -> dict[str, Mapping[str, Option]]:

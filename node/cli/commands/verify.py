@@ -133,7 +133,8 @@ def check_file(path: Path, as_json: bool, compare: bool = False) -> Checked:
     names = [seat.name for seat in streamed.genesis.genesis.seats]
     seconds = time.perf_counter() - started
     if as_json:
-        out = json.dumps({"file": str(path), "seconds": round(seconds, 4), **jsonable(report.to_value())}, sort_keys=True) + "\n"
+        extra = {"file": str(path), "seconds": round(seconds, 4), "version": report.version, "guarantees": report.guarantees}
+        out = json.dumps({**extra, **jsonable(report.to_value())}, sort_keys=True) + "\n"
     else:
         out = _report_text(path, report, names, seconds)
     return Checked(EXIT_OF[report.status], out, "", streamed.genesis.table_id, streamed.hashes)
@@ -290,6 +291,7 @@ def _report_text(path: Path | str, report: Report, names: list[str], seconds: fl
     else:
         lines.append("  result    none (the game did not finish)")
     lines.append(f"  envelopes {report.envelopes}")
+    lines.append(f"  protocol  version {report.version}: {report.guarantees}")
     if seconds is not None:
         lines.append(f"  time      {seconds:.3f} s")
     if report.damage is not None:

@@ -32,4 +32,23 @@ def test_deck_bench_reports_the_proof_layer_beside_the_unproven_shuffle():
     assert figures["proof_goal_ms"] == 150 and figures["proof_goal"] == 1.0
     assert figures["proof_ratio"] == round(figures["proof_cpu_ms_per_node"] / 150, 3)
     assert figures["proof_cpu_ms_per_node"] > figures["proof_unproven_ms_per_node"] > 0
+    assert figures["proof_overhead"] > 1  # the wired version 3 deck against the wired version 2 one
+    assert figures["proof_primitives_cpu_ms_per_node"] > 0
     assert figures["proof_deck_prove_ms"] > 0 and figures["proof_deck_verify_ms"] > 0
+
+
+def test_the_wired_walk_is_the_session_deck_at_either_version():
+    """``walk_deck``: the same deck through the session code at versions 2 and 3 opens to the
+    same cards (each node's work counted per seat)."""
+    from fairtable.protocol.session import walk_deck
+
+    work: dict[int, int] = {}
+
+    def timed(seat, job):
+        work[seat] = work.get(seat, 0) + 1
+        return job()
+
+    for version in (2, 3):
+        work.clear()
+        assert len(walk_deck(3, 6, version, timed)) == 6
+        assert set(work) == {0, 1, 2}

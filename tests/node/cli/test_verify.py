@@ -36,6 +36,7 @@ def test_valid_files_exit_0_with_a_summary(played):
     assert completed.stdout.count("VALID") == 2
     for needle in ("towers (normal)", "seat 0", "seat 1", "result", "envelopes", "time"):
         assert needle in completed.stdout
+    assert completed.stdout.count("protocol  version 3: every deck stage, position key and unblinding was proved") == 2
 
 
 def test_json_output_is_one_object_per_file(played):
@@ -43,6 +44,7 @@ def test_json_output_is_one_object_per_file(played):
     objects = [json.loads(line) for line in completed.stdout.splitlines()]
     assert [o["valid"] for o in objects] == [True, True]
     assert all(o["game"] == "towers" and o["envelopes"] > 0 and len(o["seats"]) == 2 and o["result"]["winners"] is not None for o in objects)
+    assert all(o["version"] == 3 and "proved" in o["guarantees"] for o in objects)
 
 
 def seed_round_file(tmp_path: Path, name: str, extra=()) -> tuple[Path, int]:
@@ -113,6 +115,7 @@ def test_the_spec_transcript_vector_verifies(tmp_path):
     completed = fairtable("verify", str(path))
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert f"{path}: VALID" in completed.stdout
+    assert "protocol  version 2: deck stages and position keys were checked only after the seed reveal" in completed.stdout
 
 
 def test_help_documents_statuses_and_exit_codes():

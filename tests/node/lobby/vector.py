@@ -26,11 +26,13 @@ ADDRESSES = ("192.0.2.1:7400", "192.0.2.2:7400")
 NONCE = bytes(range(16))
 DRAWS = (bytes([0x51]) * 32, bytes([0x52]) * 32)
 LOBBY = "b71c0e2a"
+VERSION = 2
+"""The vector's genesis and tournament record are of protocol version 2, as recorded (the lobby's messages do not depend on it)."""
 
 
 def table() -> tuple[str, dict, Signable, bytes, bytes]:
     """A table: its listing once the guest sits, its genesis, and empty commitment and reveals."""
-    genesis = Genesis("towers", "normal", {"turn_seconds": 60}, (Seat(HOST.public, "alice"), Seat(GUEST.public, "bob")), NONCE)
+    genesis = Genesis("towers", "normal", {"turn_seconds": 60}, (Seat(HOST.public, "alice"), Seat(GUEST.public, "bob")), NONCE, VERSION)
     listing = LobbyTable(LOBBY, "alice", "towers", "normal", {"turn_seconds": 60}, 2, ("alice", "bob"))
     return "table", TableKind(None).listing_value(listing), genesis, b"", b""
 
@@ -39,7 +41,7 @@ def tournament() -> tuple[str, dict, Signable, bytes, bytes]:
     """A tournament: its listing once the guest sits, its record, the guest's draw commitment and value."""
     participants = tuple(Participant(key.public, name, commitment(draw)) for key, name, draw in
                          ((HOST, "alice", DRAWS[0]), (GUEST, "bob", DRAWS[1])))
-    record = Record(participants, {}, NONCE)
+    record = Record(participants, {}, NONCE, version=VERSION)
     listing = TournamentLobby(LOBBY, ADDRESSES[0], 2, {}, ("alice", "bob"))
     return "tournament", TournamentKind(lambda *_: None).listing_value(listing), record, commitment(DRAWS[1]), DRAWS[1]
 

@@ -15,14 +15,16 @@ from fairtable.node.peer.channel import accept_channel, open_channel
 from fairtable.node.table.journal import TableFiles
 from fairtable.node.table.link import Link, hello
 from fairtable.node.table.live import LiveTable, Timing
-from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
+from fairtable.protocol.genesis import PROTOCOL_VERSION, Genesis, Seat, SignedGenesis
 from fairtable.protocol.identity import SecretKey
 
 KEYS = tuple(SecretKey.from_seed(bytes([40 + n]) * 32) for n in range(4))
 
 
-def signed_genesis(game: str, seats: int, options: dict | None = None, variant: str = "normal") -> SignedGenesis:
-    genesis = Genesis(game, variant, options or {}, tuple(Seat(KEYS[s].public, f"seat-{s}") for s in range(seats)), bytes(16))
+def signed_genesis(game: str, seats: int, options: dict | None = None, variant: str = "normal",
+                   version: int = PROTOCOL_VERSION) -> SignedGenesis:
+    """The signed genesis; ``version=2`` for a test of what version 2 tables do without proofs."""
+    genesis = Genesis(game, variant, options or {}, tuple(Seat(KEYS[s].public, f"seat-{s}") for s in range(seats)), bytes(16), version)
     return SignedGenesis(genesis, tuple(genesis.sign(KEYS[s]) for s in range(seats)))
 
 

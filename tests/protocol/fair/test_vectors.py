@@ -13,6 +13,7 @@ import json
 import pytest
 from nacl import bindings
 
+from fairtable.protocol import codec
 from fairtable.protocol.codec import encode
 from tests.protocol.fair.vectors import BUILDERS, DIRECTORY, render
 
@@ -485,3 +486,34 @@ def test_deck_proofs_follow_the_spec():
         for keys_of_seat in position_keys.values():
             total = total * keys_of_seat[position] % L
         assert list(numbered[points.index(ed_mul(pow(total, -1, L), entry))]) == expected[position]
+
+
+def test_proved_stage_bodies_follow_the_spec():
+    """Each version 3 stage body holds §12.8's fields, with deck_proofs.json's values (which the
+    reference above checks) under them, scalars as 32 bytes little-endian."""
+    proofs = load("deck_proofs.json")
+    v = load("proved_stage.json")
+    commitments = {entry["seat"]: entry for entry in proofs["commitments"]}
+    for stage, values in zip(v["stages"], proofs["stages"], strict=True):
+        body = codec.decode(x(stage["body"]))
+        kind, seat = stage["kind"], stage["seat"]
+        expected = {"deck", "entries", "stage"} | ({"deck-key"} if kind != "lock" else set())
+        expected |= {"position-keys", "lock"} if kind != "shuffle" else set()
+        expected |= {"shuffled"} if kind == "shuffle-lock" else set()
+        expected |= {"shuffle"} if kind != "lock" else set()
+        assert set(body) == expected == set(stage["fields"])
+        assert (body["deck"], body["stage"], [e.hex() for e in body["entries"]]) == (v["name"], stage["index"], values["entries"])
+        if "deck-key" in body:
+            assert body["deck-key"].hex() == commitments[seat]["deck_key"]
+        if "position-keys" in body:
+            assert [k.hex() for k in body["position-keys"]] == commitments[seat]["position_keys"]
+            assert body["lock"] == {"challenge": x(values["lock_proof"]["challenge"]), "responses": tuple(x(s) for s in values["lock_proof"]["responses"])}
+        if "shuffle" in body:
+            proof = values["shuffle_proof"]
+            assert body["shuffle"] == {
+                "chain": tuple(x(p) for p in proof["chain"]), "chain-responses": tuple(x(s) for s in proof["chain_responses"]),
+                "challenge": x(proof["challenge"]), "permutation": tuple(x(p) for p in proof["permutation_commitments"]),
+                "responses": tuple(x(s) for s in proof["responses"]), "vector-responses": tuple(x(s) for s in proof["vector_responses"]),
+            }
+            if kind == "shuffle-lock":
+                assert [e.hex() for e in body["shuffled"]] == values["shuffled"]

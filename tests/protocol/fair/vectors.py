@@ -11,7 +11,7 @@ import json
 
 from fairtable.protocol import codec
 from fairtable.protocol.fair import masked_sum
-from fairtable.protocol.fair.deck_proofs import card_points, commit_keys, proof_context, prove_stage
+from fairtable.protocol.fair.deck_proofs import card_points, commit_keys, proof_context, prove_stage, proven_stage_body
 from fairtable.protocol.fair.edwards import BASE, CHAIN_BASE, generators
 from fairtable.protocol.fair.group import FIELD, ORDER, InvalidPoint, hash_to_point, ladder_scalars, multiply, multiply_each
 from fairtable.protocol.fair.hidden_board import Board, CommittedBoard, open_body, root_body
@@ -404,6 +404,29 @@ def deck_proofs_vectors() -> dict:
     }
 
 
+def proved_stage_vectors() -> dict:
+    deck = Deck.public(GAME, "tiny", [0, 1, 2], [7, 7, 9, 12], proved=True)
+    keys = {s: DeckKeys.derive(seed(s), deck) for s in deck.seats}
+    commitments = {s: commit_keys(keys[s]) for s in deck.seats}
+    entries = deck.initial()
+    bodies = []
+    for stage in deck.stages:
+        proven = prove_stage(deck, stage.index, seed(stage.seat), keys[stage.seat], commitments[stage.seat], entries)
+        body = proven_stage_body(deck, stage.index, proven, commitments[stage.seat])
+        bodies.append({"index": stage.index, "kind": stage.kind, "seat": stage.seat, "fields": sorted(body),
+                       "body": codec.encode(body).hex()})
+        entries = proven.entries
+    return {
+        "description": "deck_proofs.json's deck as a protocol version 3 table sends it (fairness.md §12.8): each "
+        "stage's body, canonical msgpack, with its key commitments and proofs.",
+        **_context(),
+        "name": deck.name,
+        "seats": list(deck.seats),
+        "cards": list(deck.cards),
+        "stages": bodies,
+    }
+
+
 BUILDERS = {
     "group.json": group_vectors,
     "seeds.json": seeds_vectors,
@@ -415,6 +438,7 @@ BUILDERS = {
     "show.json": show_vectors,
     "masked_sum.json": masked_sum_vectors,
     "deck_proofs.json": deck_proofs_vectors,
+    "proved_stage.json": proved_stage_vectors,
 }
 
 

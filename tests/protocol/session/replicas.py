@@ -9,15 +9,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from fairtable.protocol.envelope import Envelope
-from fairtable.protocol.genesis import Genesis, Seat, SignedGenesis
+from fairtable.protocol.genesis import PROTOCOL_VERSION, Genesis, Seat, SignedGenesis
 from fairtable.protocol.identity import SecretKey
 from fairtable.protocol.session.replica import Offered, Replica, Timing
 
 KEYS = tuple(SecretKey.from_seed(bytes([60 + n]) * 32) for n in range(16))
 
 
-def genesis(game: str, seats: int, options: dict | None = None, variant: str = "normal", nonce: bytes = bytes(16)) -> SignedGenesis:
-    value = Genesis(game, variant, options or {}, tuple(Seat(KEYS[s].public, f"seat-{s}") for s in range(seats)), nonce)
+def genesis(game: str, seats: int, options: dict | None = None, variant: str = "normal", nonce: bytes = bytes(16),
+            version: int = PROTOCOL_VERSION) -> SignedGenesis:
+    """The signed genesis; ``version=2`` for a test of what version 2 tables do without proofs."""
+    value = Genesis(game, variant, options or {}, tuple(Seat(KEYS[s].public, f"seat-{s}") for s in range(seats)), nonce, version)
     return SignedGenesis(value, tuple(value.sign(KEYS[s]) for s in range(seats)))
 
 

@@ -13,8 +13,9 @@ from fairtable.protocol.session.verify import Report, verify_chunks, verify_stre
 from fairtable.protocol.testing import SelfPlay, Tamper, derive
 
 
-def towers(seed: bytes = b"seed", options: dict | None = None, variant: str = "normal") -> SelfPlay:
-    return SelfPlay.create("towers", variant, options or {}, 2, seed)
+def towers(seed: bytes = b"seed", options: dict | None = None, variant: str = "normal", version: int | None = None) -> SelfPlay:
+    """A self-played towers table; ``version=2`` for a test of what version 2 tables do without proofs."""
+    return SelfPlay.create("towers", variant, options or {}, 2, seed, version=version)
 
 
 def play_until(table: SelfPlay, condition: Callable[[SelfPlay], bool], limit: int = 5000, tamper: Tamper | None = None) -> None:

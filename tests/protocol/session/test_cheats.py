@@ -170,7 +170,7 @@ def test_mismatching_public_random_reveal():
 # ---------------------------------------------------------------- cheats only the seeds expose
 
 def test_wrong_position_key_at_a_deal():
-    table = towers()
+    table = towers(version=2)  # version 2: no proofs, so the stage or key is caught after the seed reveal
     play_until(table, slot_is("keys"))
     seat = table.sessions[0].slot.seat
     def swap_first_key(body):
@@ -190,7 +190,7 @@ def test_wrong_position_key_at_a_deal():
 
 
 def test_tampered_shuffle_stage_is_caught_after_the_seed_reveal():
-    table = towers()
+    table = towers(version=2)  # version 2: no proofs, so the stage or key is caught after the seed reveal
     play_until(table, slot_is("deck", seat=0))
     index = len(table.sessions[0].envelopes)
     def replace_entry(body):
@@ -211,7 +211,7 @@ def test_duplicated_shuffle_entry_is_caught_live():
 
 
 def test_shuffle_entry_outside_the_group_is_named_by_the_next_stage():
-    table = towers()
+    table = towers(version=2)  # version 2: no proofs, so the stage or key is caught after the seed reveal
     play_until(table, slot_is("deck", seat=0))
     index = len(table.sessions[0].envelopes)
     table.deliver(with_body(table, lambda body: dict(body, entries=[TWIST_POINT] + list(body["entries"][1:]))))
@@ -244,7 +244,7 @@ def dispute_a_false_key(table: SelfPlay) -> tuple[int, Envelope, Envelope]:
 
 
 def test_a_dispute_stops_the_game_and_the_seeds_name_the_cheater():
-    table = towers()
+    table = towers(version=2)  # version 2: no proofs, so the stage or key is caught after the seed reveal
     cheater, bad, _ = dispute_a_false_key(table)
     file = table.play()
     assert table.sessions[0].result.reason == "disputed" and table.sessions[0].result.winners == ()

@@ -1,4 +1,6 @@
-"""A shuffle stage that substitutes or copies a card, at every stage position, for 2 to 4 seats.
+"""A shuffle stage that substitutes or copies a card, at every stage position, for 2 to 4 seats,
+at protocol version 2 tables, which carry no proofs (version 3 refuses these stages on receipt:
+``test_proved_decks``).
 
 The cheating seat signs its stage with its own key. Whatever the live seats see (a card that
 opens to no card, two positions opening to one card, or nothing at all), the game ends
@@ -79,7 +81,7 @@ CASES = [(seats, stage, change) for seats in (2, 3, 4) for stage in range(2 * se
 
 @pytest.mark.parametrize("seats, stage, change", CASES, ids=[f"{n}-seats-stage-{s}-{c.__name__}" for n, s, c in CASES])
 def test_a_cheating_stage_names_its_author_only(seats, stage, change):
-    table = SelfPlay.create("tricks", "deck", {}, seats, f"deck-cheat-{seats}-{stage}".encode())
+    table = SelfPlay.create("tricks", "deck", {}, seats, f"deck-cheat-{seats}-{stage}".encode(), version=2)
     bad, refused = play_with(table, stage, change)
     author = bad.seat
     assert author == table.sessions[0].run.decks[0].deck.stages[stage].seat
@@ -100,7 +102,7 @@ def test_a_cheating_stage_names_its_author_only(seats, stage, change):
 @pytest.mark.parametrize("change", [substitute, duplicate])
 @pytest.mark.parametrize("stage", [0, 1, 2])
 def test_a_cheating_towers_stage_names_its_author_only(stage, change):
-    table = towers(f"towers-cheat-{stage}".encode())
+    table = towers(f"towers-cheat-{stage}".encode(), version=2)
     bad, refused = play_with(table, stage, change)
     if refused is not None:
         assert (refused.seat, refused.rule) == (bad.seat, "deck.duplicate-entry")
@@ -133,7 +135,7 @@ def test_a_card_copied_into_another_hand_is_caught_when_shown_and_nobody_honest_
     until seat 0 shows it. Every seat accepts that honest play (whether it repeats a card
     depends on what a seat holds, so it cannot decide acceptance); seat 1, which holds the
     copy, disputes; the verifier names the shuffle-lock's author."""
-    table = SelfPlay.create("tricks", "deck", {}, seats, b"copied")
+    table = SelfPlay.create("tricks", "deck", {}, seats, b"copied", version=2)
     table.bots = tuple(FirstCard() for _ in range(seats))
     stage = seats - 1  # the shuffle-lock stage
     bad, refused = play_with(table, stage, copy_into(2, 0))
@@ -210,7 +212,7 @@ def spoiled_reveal(seats: int, stage: int) -> tuple[SelfPlay, bytes, Envelope, E
     entry, trying them in turn, whose card is dealt so (where it lands depends on the shuffle)."""
     seed = f"spoiled-{seats}-{stage}".encode()
     for index in range(3 * seats + 1):
-        table = SelfPlay.create("tricks", "deck", {}, seats, seed)
+        table = SelfPlay.create("tricks", "deck", {}, seats, seed, version=2)
         table.bots = tuple(SpoiledFirst(table) for _ in range(seats))
         bad, refused = play_on_past_findings(table, stage, spoil(index))
         if refused is not None and refused.kind == "move" and refused.seat != bad.seat:

@@ -55,7 +55,7 @@ def test_during_play_nobody_learns_another_seats_deck_and_nobody_the_order_of_it
         played = {face for p in state.players for face in p.used}
         assert {state.faces[h] for h in state.faces} <= played | {state.faces[h] for h in state.players[seat].hand}
     stage0 = [e.body for e in table.sessions[0].envelopes if e.kind == "deck" and e.body["stage"] == 0]
-    assert len(stage0) == 3 and all(set(body) == {"commitment", "deck", "entries", "stage"} for body in stage0)
+    assert len(stage0) == 3 and all(set(body) == {"commitment", "deck", "deck-key", "entries", "stage"} for body in stage0)
 
 
 def test_a_deck_from_a_deck_list_file_is_committed_and_revealed_after_the_game():

@@ -47,7 +47,7 @@ def test_nobody_but_the_owner_knows_its_composition_and_nobody_knows_the_order()
         assert known == set(session.state.hands[seat])  # its hand only: not its blind cards, not its pile
         assert not known & set(blinds(seat))
     stage0 = [e.body for e in table.sessions[0].envelopes if e.kind == "deck" and e.body["stage"] == 0]
-    assert len(stage0) == 3 and all(set(body) == {"commitment", "deck", "entries", "stage"} for body in stage0)
+    assert len(stage0) == 3 and all(set(body) == {"commitment", "deck", "deck-key", "entries", "stage"} for body in stage0)
 
 
 class Builder:

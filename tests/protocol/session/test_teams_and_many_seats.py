@@ -7,6 +7,7 @@ import pytest
 
 from fairtable.games.contract import Result
 from fairtable.games.testing.tricks import KITTY, TRICKS
+from fairtable.protocol.session.errors import Rejected
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.testing import SelfPlay
 from tests.protocol.session.tables import play_until, slot_is
@@ -15,8 +16,8 @@ pytestmark = pytest.mark.usefixtures("tricks_game")
 PARTNERS = ((0, 2), (1, 3))
 
 
-def tricks(seats: int = 4, seed: bytes = b"tricks", **options) -> SelfPlay:
-    return SelfPlay.create(TRICKS.id, "plain", options, seats, seed)
+def tricks(seats: int = 4, seed: bytes = b"tricks", version: int | None = None, **options) -> SelfPlay:
+    return SelfPlay.create(TRICKS.id, "plain", options, seats, seed, version=version)
 
 
 def kinds(table: SelfPlay) -> list[str]:
@@ -76,7 +77,7 @@ def test_a_middle_shuffler_that_permutes_otherwise_is_named_by_the_verifier(chea
             body = dict(body, entries=list(reversed(body["entries"])))
         return kind, body
 
-    table = tricks()
+    table = tricks(version=2)  # version 3 refuses the stage on receipt (test_proved_decks)
     file = table.play(reverse_own_shuffle)  # every live check passes: the entries are valid, just in another order
     assert done == [cheat]  # seat k's shuffle is stage k
     report = verify(file)
@@ -153,10 +154,25 @@ def test_a_holder_that_unblinds_falsely_is_suspected_live_and_named_by_the_verif
         return kind, body
 
     done: list = []
-    table = tricks()
+    table = tricks(version=2)  # version 3 refuses the unblinding on receipt (test_a_false_unblinding_is_refused_at_version_3)
     file = table.play(unlock_nothing)
     found = [v for v in table.sessions[2].violations if v.rule == "deck.no-card"]
     assert len(found) == 1 and found[0].seat is None and found[0].suspects == (0, 2)
     assert not table.sessions[1].violations and not table.sessions[3].violations
     report = verify(file)
     assert [(v.seat, v.rule) for v in report.violations] == [(0, "deck.unblind-mismatch")]
+
+
+def test_a_false_unblinding_is_refused_at_version_3():
+    """The same false unblinding at a version 3 table: its proof fails, and every seat refuses it
+    naming the holder before the recipient opens anything."""
+    def unlock_nothing(seat, kind, body):
+        if seat == 0 and kind == "unblind":
+            blinded = table.sessions[0].envelopes[-1].body["points"][0][1]
+            body = dict(body, points=[[body["points"][0][0], body["points"][0][1], blinded]])
+        return kind, body
+
+    table = tricks()
+    with pytest.raises(Rejected) as refused:
+        table.play(unlock_nothing)
+    assert (refused.value.violation.seat, refused.value.violation.rule) == (0, "deck.bad-proof")

@@ -21,7 +21,7 @@ def replayed(table) -> TableSession:
 
 
 def test_an_honest_transcript_is_verified_without_checking_a_point_it_recomputed():
-    table = towers(b"verify-work-honest")
+    table = towers(b"verify-work-honest", version=2)
     table.play()
     session = replayed(table)
     decks = [record.deck for record in session.run.decks]
@@ -32,7 +32,7 @@ def test_an_honest_transcript_is_verified_without_checking_a_point_it_recomputed
 
 
 def test_the_stage_after_one_that_differs_from_its_recomputation_is_checked_entry_by_entry():
-    table = towers(b"verify-work-cheat")
+    table = towers(b"verify-work-cheat", version=2)
     bad, refused = play_with(table, 1, substitute)
     assert refused is None
     session = replayed(table)

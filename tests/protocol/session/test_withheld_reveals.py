@@ -34,6 +34,10 @@ from tests.protocol.session.test_cheats import dispute_a_false_key
 from tests.protocol.session.test_reveal_after_game import commit_illegal_fleet, full_opening_of, resign
 from tests.protocol.session.test_zeeslag_session import zeeslag
 
+pytestmark = pytest.mark.usefixtures("version_2_tables")
+"""Version 2 tables: the subject is a withheld seed, the vehicle version 2's cheats that live seats
+accept (a stage not from the seed), and ``withheld.json`` is of such a table."""
+
 
 def declare_absent(table: SelfPlay, kind: str, seat: int) -> Envelope:
     """Play to ``seat``'s ``kind`` slot and declare it absent there, by the lowest other present

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fairtable.games.duel.results import SeatStats
+from fairtable.protocol.genesis import PROTOCOL_VERSION
 from fairtable.protocol.identity import SecretKey
 from fairtable.protocol.session.verify import verify_chunks
 from fairtable.protocol.testing import SelfPlay
@@ -20,9 +21,9 @@ KEYS = tuple(SecretKey.from_seed(bytes([i + 1]) * 32) for i in range(16))
 DRAWS = tuple(bytes([0x40 + i]) * 32 for i in range(16))
 
 
-def signed_record(count: int, options: dict | None = None) -> SignedRecord:
+def signed_record(count: int, options: dict | None = None, version: int = PROTOCOL_VERSION) -> SignedRecord:
     record = Record(tuple(Participant(KEYS[i].public, f"p{i}", commitment(DRAWS[i])) for i in range(count)),
-                    options or {}, bytes(range(16)))
+                    options or {}, bytes(range(16)), version=version)
     return SignedRecord(record, tuple(record.sign(KEYS[i]) for i in range(count)))
 
 
@@ -87,8 +88,9 @@ def cheating_at(table: Table) -> bytes:
     play_until(played, lambda t: t.sessions[0].slot.kind == "move" and t.sessions[0].slot.seat == 0)
     session = played.sessions[0]
     default = session.game.default_move(session.state, 0)
-    other = next(h for h in session.state.players[0].hand if h != default["attack"])
-    cheat = played.seal(0, "move", session.run.move_body(0, {"attack": other, "timeout": True}, (other,)))
+    role = "attack" if "attack" in default else "defend"
+    other = next(h for h in session.state.players[0].hand if h != default[role])
+    cheat = played.seal(0, "move", session.run.move_body(0, {**default, role: other}, (other,)))
     return file_bytes(played, [cheat], seeds=all_seeds(played, table.table_id))
 
 
