@@ -207,7 +207,7 @@ class P2PHost:
 
     async def hold(self, relay: str) -> None:
         """Reserve at ``relay`` now and keep it reserved (:meth:`keep_reservations`), even when this first
-        try fails: its circuit is announced either way, and serves once the relay answers."""
+        try fails: its circuit is announced either way, and :meth:`keep_reservations` tries again."""
         address, _key = parse_address(relay)
         if address not in self.relays:
             self.relays.append(address)
