@@ -117,7 +117,8 @@ class Placed:
 class Kept:
     """Journal record: a signed envelope off the chain, kept as evidence: ``violation`` is what
     it proves, if anything; ``twin`` the seat's other envelope for the same slot (an equivocation).
-    With neither, it is this seat's own absence claim, held until every other claimant's joins it."""
+    With neither, it is held off the chain for now: ahead of it, on another fork, or this seat's
+    own absence claim waiting for every other claimant's to join it."""
 
     envelope: Envelope
     violation: Violation | None = None
@@ -452,7 +453,7 @@ class Replica:
         """A signature-checked envelope: placed at our head, contested against our chain, or held."""
         parent = self._parent_index(envelope)
         if parent is None or parent == len(self.chain):
-            if not self.pool.add(envelope):
+            if not self._hold(envelope):
                 return Offered(Outcome.REFUSED, f"seat {envelope.seat} has too many envelopes off the chain here")
             self._extend(now)
             return self._fate(envelope, "ahead of our chain or on another fork")
@@ -545,8 +546,9 @@ class Replica:
         for record in kept:
             if record.violation is None and record.twin is None:
                 if record.envelope.hash not in {e.hash for e in self.chain}:
-                    self.pool.add(record.envelope)  # our own claim, waiting for the others'
-                self.signed.setdefault((record.envelope.seq, record.envelope.prev), record.envelope)
+                    self.pool.add(record.envelope)  # held off the chain: ahead of it, on a fork, or our own claim
+                if record.envelope.seat == self.seat:
+                    self.signed.setdefault((record.envelope.seq, record.envelope.prev), record.envelope)
             else:
                 self.evidence.setdefault(_key(record), record)
         self._seen_violations = len(self.session.violations)
@@ -645,7 +647,7 @@ class Replica:
         if the best of them is no longer the one we hold, our chain switches to it."""
         index = envelope.seq
         held = self.chain[index]
-        if not self.pool.add(envelope):
+        if not self._hold(envelope):
             return Offered(Outcome.REFUSED, f"seat {envelope.seat} has too many envelopes off the chain here")
         held_rank = self._rank(index, held) or (3, held.seat, held.hash)
         for rank, better in self._ranked(index, self.pool.children(held.prev), now):
@@ -661,6 +663,17 @@ class Replica:
             self._switch(index, better, trial, now)
             break
         return self._fate(envelope, "")
+
+    def _hold(self, envelope: Envelope) -> bool:
+        """Put a signature-checked envelope in the pool, journaled as a plain ``Kept`` so a restart
+        holds it again (a node that settled and restarted writes the same evidence); False when its
+        seat has no room left."""
+        if self.pool.holds(envelope):
+            return True
+        if not self.pool.add(envelope):
+            return False
+        self._records.append(Kept(envelope))
+        return True
 
     def _switch(self, index: int, envelope: Envelope, trial: TableSession, now: float) -> None:
         """Our chain leaves its envelope at ``index`` for ``envelope`` (``trial`` has taken it)."""

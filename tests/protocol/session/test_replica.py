@@ -262,6 +262,15 @@ def test_a_reloaded_replica_holds_the_same_chain_forks_and_deadline():
     assert any(e.kind == "absent" and e.seat == 1 for e in again.off_chain())
 
 
+def reloaded(table: Replicas, seat: int, records: list, now: float):
+    """Seat ``seat``'s replica rebuilt from ``records`` (all it journaled), as a restarted node's is."""
+    again = Replicas(table.genesis)[seat]
+    since = [r.since for r in records if isinstance(r, Due)]
+    again.load([r.envelope for r in records if isinstance(r, Placed)], [r for r in records if isinstance(r, Kept)],
+               now, since[-1] if since else None)
+    return again
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.permutations(range(6)), st.integers(min_value=0, max_value=2))
 def test_any_delivery_order_of_a_claim_race_converges(order, late_observer):
@@ -326,6 +335,10 @@ def test_every_partition_freeze_and_heal_order_converges_for_three_to_eight_seat
     assert len({tuple(e.hash for e in r.chain) for r in table.replicas}) == 1
     assert len({frozenset(e.hash for e in r.off_chain()) for r in table.replicas}) == 1
     assert all(r.violations() == [] for r in table.replicas)
+    for seat, replica in enumerate(table.replicas):  # a restart after settling writes the same file
+        again = reloaded(table, seat, replica.drain(), now)
+        assert again.chain == replica.chain
+        assert {e.hash for e in again.off_chain()} == {e.hash for e in replica.off_chain()}
     report = verify(TranscriptFile(table[0].session.transcript(), evidence=tuple(table[0].off_chain())))
     assert report.status == "valid", report.to_value()
 
