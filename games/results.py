@@ -36,15 +36,12 @@ def reason_words(reason: str, game: str | None = None) -> str:
 
 
 def describe(result: Result | None, names: Sequence[str] = (), game: str | None = None) -> str:
-    """E.g. ``alice won: enemy tower destroyed``; ``team 1: bob and dan won: sunk`` when the game has
-    teams; ``a draw: ...``; ``no result`` for a table not over. Players are named by ``names``
+    """E.g. ``alice won: enemy tower destroyed``; ``bob and dan won: sunk`` when a team won (its
+    players, never its number); ``a draw: ...``; ``no result`` for a table not over. Players are named by ``names``
     (the genesis's; see :mod:`~fairtable.games.people`), else as :func:`~fairtable.games.people.seated` set them."""
     if result is None:
         return "no result"
     words = reason_words(result.reason, game)
     if not result.winners:
         return f"a draw ({words})" if result.reason != "disputed" else "no winner: the game was disputed"
-    who = players(result.winners, None, names or None)
-    if result.winning_teams:
-        who = f"team {', '.join(map(str, result.winning_teams))}: {who}"
-    return f"{who} won: {words}"
+    return f"{players(result.winners, None, names or None)} won: {words}"

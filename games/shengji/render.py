@@ -8,7 +8,7 @@ word is its cards' codes run together (``H10``, ``SKSK``), so a player can type 
 from __future__ import annotations
 
 from fairtable.games.lang import counted
-from fairtable.games.people import player
+from fairtable.games.people import player, players
 from fairtable.games.shengji.catalogue import CARDS, SMALL_JOKER, SUITS, level_name
 
 STRENGTHS = {1: "a level card", 2: "a level pair", 3: "a small-joker pair", 4: "a big-joker pair"}
@@ -59,6 +59,11 @@ def _name(view: dict, seat: int) -> str:
     return f"{name} (partner)" if me is not None and seat != me and seat % 2 == me % 2 else name
 
 
+def _team(view: dict, seat: int) -> list[int]:
+    """The seats of ``seat``'s team, as the view lists the teams."""
+    return next(team for team in view["teams"] if seat in team)
+
+
 def _wrap(label: str, text: str) -> list[str]:
     lines, line = [], label
     for word in text.split():
@@ -73,14 +78,15 @@ def _wrap(label: str, text: str) -> list[str]:
 def render(view: dict) -> str:
     """Levels, trump, the declaration, the trick, the last trick, points and the hand by suit."""
     levels = view["levels"]
+    teams = "; ".join(f"{players(team, view['seat'])} at {level_name(levels[index])}" for index, team in enumerate(view["teams"]))
     lines = [
-        f"Deal {view['deal'] + 1}: level {level_name(view['level'])}, teams 0+2 at {level_name(levels[0])}, 1+3 at "
-        f"{level_name(levels[1])} (first past {level_name(view['options']['target'])} wins)",
+        f"Deal {view['deal'] + 1}: level {level_name(view['level'])} (first past {level_name(view['options']['target'])} wins)",
+        *_wrap("Teams:", teams),
         _trump_line(view),
     ]
     if view["dealer"] is not None:
         attackers = view["attackers"]
-        lines.append((f"Dealer {_name(view, view['dealer'])}; {player(attackers, view['seat'])} and {player(attackers + 2, view['seat'])} "
+        lines.append((f"Dealer {_name(view, view['dealer'])}; {players(_team(view, attackers), view['seat'])} "
                       f"attack: {view['points'][attackers]} points, 80 take over, {counted('trick', view['tricks'])}")[:WIDTH])
     counts = ", ".join(f"{_name(view, seat)} {count}" for seat, count in enumerate(view["cards"]))
     lines.append(f"Cards: {counts}")

@@ -36,7 +36,7 @@ def test_draws_disputes_and_unfinished_tables():
 def test_a_result_in_words_names_the_winners_and_their_team():
     names = ["ann", "bob", "cy", "dan"]
     assert describe(Result((0,), "tower"), names) == "ann won: own tower built to the goal"
-    assert describe(Result((1, 3), "sunk", teams=((0, 2), (1, 3))), names) == "team 1: bob and dan won: every enemy ship sunk"
+    assert describe(Result((1, 3), "sunk", teams=((0, 2), (1, 3))), names) == "bob and dan won: every enemy ship sunk"
     assert describe(Result((), "sunk"), names) == "a draw (every enemy ship sunk)" and describe(None) == "no result"
 
 

@@ -35,9 +35,9 @@ export async function render(ctx) {
   const who = (seat) => (me !== null && seat !== me && teamOf(view, seat).includes(me) ? `${seatName(seat, me, ctx.names)} (partner)` : seatName(seat, me, ctx.names));
   const trump = view.trump ? `${SUIT[view.trump]} ${view.trump}` : view.trump_fixed ? "no trump suit" : "not declared yet";
   const info = h("p", { class: "field" },
-    `Deal ${view.deal + 1}: level ${rankName(view.level)}; ${view.teams.map((team, i) => `team ${team.join("+")} at ${rankName(view.levels[i])}`).join(", ")}; trump ${trump}`,
+    `Deal ${view.deal + 1}: level ${rankName(view.level)}; ${view.teams.map((team, i) => `${team.map(who).join(" and ")} at ${rankName(view.levels[i])}`).join(", ")}; trump ${trump}`,
     view.declaration ? ` (declared by ${who(view.declaration.seat)})` : "",
-    view.dealer !== null ? `; dealer ${who(view.dealer)}; attackers ${teamOf(view, view.attackers).join("+")}: ${view.points[view.attackers]} points, ${counted("trick", view.tricks)}` : "");
+    view.dealer !== null ? `; dealer ${who(view.dealer)}; attackers ${teamOf(view, view.attackers).map(who).join(" and ")}: ${view.points[view.attackers]} points, ${counted("trick", view.tricks)}` : "");
   const places = ["bottom", "left", "top", "right"];
   const seats = [...Array(view.seats).keys()].map((offset) => (bottom + offset) % view.seats);
   const played = new Map(view.trick.map((play) => [play.seat, play.cards]));

@@ -38,7 +38,7 @@ def test_an_unknown_game_is_neither_hinted_nor_parsed():
 def test_results_in_words_name_the_winning_team():
     update = {"seat": 1, "seats": ["alice", "bob", "carol", "dave"],
               "result": {"winners": [1, 3], "reason": "sunk", "scores": [], "teams": [[0, 2], [1, 3]], "winning_teams": [1]}}
-    assert outcome(update) == "You won. team 1: bob and dave won: every enemy ship sunk."
+    assert outcome(update) == "You won. bob and dave won: every enemy ship sunk."
 
 
 def test_results_in_words_end_with_the_final_score_when_the_game_keeps_one():
