@@ -43,8 +43,8 @@ S = TypeVar("S")
 
 
 class Rng(Protocol):
-    """The one source of randomness bots, helpers and the referee take (e.g. ``random.Random``);
-    rules never see one."""
+    """The one source of randomness bots, helpers and the referee take (e.g.
+    :class:`~fairtable.games.seeded.SeededRng`, or ``random.Random`` on a node); rules never see one."""
 
     def randrange(self, n: int, /) -> int:
         """A uniform integer in ``range(n)``."""

@@ -1,7 +1,7 @@
 """A local, full-knowledge referee for any game on the contract: tests, benchmarks and bots.
 
 It stands in for the table session: it fulfils every request with plain randomness from a
-caller-supplied ``rng`` (anything with ``randrange(n)``, e.g. ``random.Random(seed)``; the
+caller-supplied ``rng`` (anything with ``randrange(n)``, e.g. ``SeededRng(seed)``; the
 rules never see it), asks bots for moves, and records the events as the verifier sees
 them, every face known.
 

@@ -7,14 +7,14 @@ as nodes would over TCP, so a self-played transcript is a real one. A run seeded
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from fairtable.games import bots as game_bots
 from fairtable.games import registry
-from fairtable.games.contract import Bot, Game
+from fairtable.games.contract import Bot, Game, Rng
+from fairtable.games.seeded import SeededRng
 from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.genesis import PROTOCOL_VERSION, Genesis, Seat, SignedGenesis
@@ -75,7 +75,7 @@ class SelfPlay:
         sessions = tuple(TableSession(signed, seat=seat, secret=derive(seed, "secret", seat), forgetting=forgetting)
                          for seat in range(len(keys)))
         kinds = list(bot_kinds or ["random"] * len(keys))
-        bots = tuple(make_bot(game, kind, random.Random(derive(seed, "bot", seat))) for seat, kind in enumerate(kinds))
+        bots = tuple(make_bot(game, kind, SeededRng(derive(seed, "bot", seat))) for seat, kind in enumerate(kinds))
         return cls(signed, tuple(keys), sessions, bots)
 
     @property
@@ -151,6 +151,6 @@ class SelfPlay:
         return TranscriptFile(self.sessions[0].transcript(), evidence=tuple(self.evidence))
 
 
-def make_bot(game: Game, kind: str, rng: random.Random) -> Bot:
+def make_bot(game: Game, kind: str, rng: Rng) -> Bot:
     """The game's declared bot ``kind``; ``greedy`` falls back to random for a game without one."""
     return game_bots.heuristic(game, rng) if kind == "greedy" else game_bots.make(game, kind, rng)

@@ -25,7 +25,6 @@ state) and ``finished(played)`` (called on each finished playout, seat states in
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +49,7 @@ from fairtable.games.contract import (
     Shuffled,
     Simultaneous,
 )
+from fairtable.games.seeded import SeededRng
 from fairtable.games.texts import say
 from fairtable.games.values import to_value
 
@@ -133,7 +133,7 @@ def check_game(
         played = _play(game, variant, seats, options, seed, bots, max_steps, lockstep=True)
         again = _play(game, variant, seats, options, seed, bots, max_steps, lockstep=False)
         assert again.events == played.events and again.result == played.result, f"{game.id} {variant}: seed {seed} is not deterministic"
-        _walk(game, variant, seats, options, played, random.Random(seed), invariants, wire, sampling)
+        _walk(game, variant, seats, options, played, SeededRng.of(seed), invariants, wire, sampling)
         for seat, (events, state) in enumerate(zip(played.seat_events, played.seat_states)):
             assert len(events) == len(played.events), f"seat {seat} was told of {len(events)} events, not {len(played.events)}"
             assert referee.replay(game, variant, options, seats, events) == state, f"seat {seat}'s events do not replay to its state"
@@ -145,7 +145,7 @@ def check_game(
 
 def _play(game: Game, variant: str, seats: int, options: Mapping[str, Any], seed: int, bots: BotMaker, max_steps: int,
           lockstep: bool) -> referee.Played:
-    rng = random.Random(seed)
+    rng = SeededRng.of(seed)
     players = [bots(game, rng, seat) for seat in range(seats)]
     return referee.play(game, variant, options, players, rng, lockstep=lockstep, max_steps=max_steps)
 
@@ -154,7 +154,7 @@ FACED = (Shuffled, Dealt, Shown, Revealed, PrivateDrawn, Move)
 """The events that carry faces: in the verifier's events, every face of the game as it becomes known."""
 
 
-def _walk(game: Game, variant: str, seats: int, options: Mapping[str, Any], played: referee.Played, rng: random.Random,
+def _walk(game: Game, variant: str, seats: int, options: Mapping[str, Any], played: referee.Played, rng: Rng,
           invariants: Invariants | None, wire: Callable[[Any], Any], sampling: Sampling) -> None:
     """Replay the verifier's events from a fresh setup, checking each state on the way."""
     faces: dict[Handle, Face] = {}
@@ -198,7 +198,7 @@ def _walk(game: Game, variant: str, seats: int, options: Mapping[str, Any], play
 
 
 def _probe(game: Game, state: Any, request: Request, seats: int, faces: Mapping[Handle, Face], seen: Sequence[Any],
-           rng: random.Random, sampling: Sampling, index: int) -> None:
+           rng: Rng, sampling: Sampling, index: int) -> None:
     """``legal_moves`` and ``apply`` agree both ways at this state: sampled legal moves are accepted;
     sampled moves played elsewhere in the game but not legal here, and a malformed one, are refused."""
     if isinstance(request, Simultaneous):
@@ -249,7 +249,7 @@ def _refused(game: Game, state: Any, event: Move, what: str) -> None:
     raise AssertionError(f"{game.id} accepted {what}")
 
 
-def _sample(items: Sequence[Any], count: int, rng: random.Random) -> list[Any]:
+def _sample(items: Sequence[Any], count: int, rng: Rng) -> list[Any]:
     if len(items) <= count:
         return list(items)
-    return [items[i] for i in sorted(rng.sample(range(len(items)), count))]
+    return [items[i] for i in sorted(referee.shuffled(range(len(items)), rng)[:count])]

@@ -270,7 +270,7 @@ def test_zeeslag_an_illegal_fleet_withheld_with_the_seed_forfeits():
     assert report.result.winners == (0,)
 
 
-@pytest.mark.parametrize("seats, seed", [(2, b"withheld-fleet"), (3, b"withheld-salvo1")], ids=["duel", "salvos"])
+@pytest.mark.parametrize("seats, seed", [(2, b"withheld-fleet0"), (3, b"withheld-salvo0")], ids=["duel", "salvos"])
 def test_zeeslag_an_illegal_fleet_withheld_at_the_full_opening_loses(seats, seed):
     table = SelfPlay.create("zeeslag", "duel", {"water_ring": False}, seats, seed)
     commit_illegal_fleet(table, 1)
@@ -284,7 +284,7 @@ def test_zeeslag_an_illegal_fleet_withheld_at_the_full_opening_loses(seats, seed
 
 
 def test_zeeslag_salvos_an_illegal_fleet_withheld_with_the_seed_forfeits():
-    table = SelfPlay.create("zeeslag", "duel", {"water_ring": False}, 3, b"withheld-salvo1")
+    table = SelfPlay.create("zeeslag", "duel", {"water_ring": False}, 3, b"withheld-salvo0")
     commit_illegal_fleet(table, 1)
     play_until(table, full_opening_of(1))
     resign(table, 1)
@@ -307,9 +307,9 @@ def commit_a_deck_with_a_copy(table: SelfPlay, seat: int, copy: int, monkeypatch
     table.deliver(table.seal(seat, "deck", body))
 
 
-@pytest.mark.parametrize("variant, seats, cheater, copy", [("1v1", 2, 1, 6), ("ffa", 3, 0, 8)])
-def test_duel_a_deck_with_a_copy_then_a_withheld_composition_forfeits(variant, seats, cheater, copy, monkeypatch):
-    table = SelfPlay.create("duel", variant, {}, seats, b"withheld-deck", ["greedy", "random", "greedy"][:seats])
+@pytest.mark.parametrize("variant, seats, cheater, copy, seed", [("1v1", 2, 1, 6, b"withheld-deck"), ("ffa", 3, 0, 8, b"withheld-deck11")])
+def test_duel_a_deck_with_a_copy_then_a_withheld_composition_forfeits(variant, seats, cheater, copy, seed, monkeypatch):
+    table = SelfPlay.create("duel", variant, {}, seats, seed, ["greedy", "random", "greedy"][:seats])
     commit_a_deck_with_a_copy(table, cheater, copy, monkeypatch)
     play_until(table, slot_is("composition", seat=cheater))
     assert not table.sessions[0].disputes  # the second copy was never dealt: nobody could see it
