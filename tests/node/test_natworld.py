@@ -128,13 +128,15 @@ def test_a_relay_dying_leaves_a_punched_channel_alone_and_a_relayed_one_redials_
     assert redialled["relayed"] and "broken" not in relayed.ask({"do": "echo", "count": 3})
 
 
-def test_a_restarted_relay_is_reserved_again_and_one_that_stalls_costs_time_not_the_channel(world: World) -> None:
+def test_a_restarted_relay_is_reserved_again_even_by_a_peer_started_while_it_was_away_and_one_that_stalls_costs_time_not_the_channel(world: World) -> None:
     restarting, address = world.world.relay(world.tmp / "restarting", 4004)
     listener, dialler = world.peers(("a", 11, (address,)), ("c", 12, (world.relay,)))
     restarting.kill()
     restarting.wait()
+    late = world.peer("a", 15, address)  # started while the relay is away: its circuit is announced all the same
     _, same = world.world.relay(world.tmp / "restarting", 4004)  # its key file: the same address
-    assert same == address and held(listener, address)
+    assert same == address and held(listener, address) and held(late, address)
+    assert dial(dialler, late.circuit(address), 15)["relayed"]
     assert dial(dialler, listener.circuit(address), 11)["relayed"]
     world.world.blackhole(4004, True)
     assert dialler.process.stdin is not None
