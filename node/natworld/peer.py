@@ -13,7 +13,9 @@
   - ``{"do": "echo", "count": N, "bulk": B}``: N round trips on the current channel (each value
     carrying B bytes more), or ``{"broken": why}``;
   - ``{"do": "punch"}``: a DCUtR hole punch towards the current channel's peer;
-  - ``{"do": "held", "relay": ADDRESS}``: wait (up to three handshake timeouts) until the host holds its reservation there again.
+  - ``{"do": "held", "relay": ADDRESS}``: wait (up to three handshake timeouts) until the host holds its reservation there again;
+  - ``{"do": "reachability", "direct": [MULTIADDR, ...]}``: ask the relays to dial these addresses back, as a node
+    does: ``{"reachability": "public"|"private"|"unknown", "reached": [...], "line": ...}``.
 
   A channel that cannot be opened is answered ``{"failed": why}``.
 
@@ -104,6 +106,9 @@ class Driver:
                     return {"held": True}
                 await trio.sleep(POLL_SECONDS)
             return {"held": False}
+        if kind == "reachability":
+            learnt = await self.host.check_reachability(command["direct"])
+            return {"reachability": learnt.status, "reached": list(learnt.reached), "line": learnt.line()}
         raise ValueError(f"unknown command {kind!r}")
 
     async def open(self, command: dict[str, Any]) -> dict[str, Any]:

@@ -44,7 +44,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import multiaddr
 import trio
@@ -54,6 +54,8 @@ from libp2p.connection_types import ConnectionType
 from libp2p.crypto.ed25519 import create_new_key_pair
 from libp2p.crypto.keys import KeyPair
 from libp2p.custom_types import TProtocol
+from libp2p.host.autonat import AutoNATService
+from libp2p.host.basic_host import BasicHost
 from libp2p.network.stream.exceptions import StreamClosed, StreamEOF, StreamError, StreamReset
 from libp2p.network.swarm import Swarm
 from libp2p.peer.id import ID
@@ -69,6 +71,7 @@ from libp2p.tools.anyio_service import background_trio_service
 from fairtable.node.peer.channel import HANDSHAKE_TIMEOUT, Channel, accept_channel, open_channel
 from fairtable.node.peer.errors import ChannelError, ChannelTimeout, HandshakeError
 from fairtable.node.peer.peerid import PeerIdError, libp2p_seed, peer_id_bytes, peer_id_text, seat_key
+from fairtable.node.peer.reachability import Reachability, verdict
 from fairtable.node.peer.reservations import RESERVATIONS, UNTOLD_TERM, Schedule, Term, keep
 from fairtable.protocol import PublicKey, SecretKey
 
@@ -251,6 +254,32 @@ class P2PHost:
         async with trio.open_nursery() as nursery:
             for relay in map(str, list(self.relays)):
                 nursery.start_soon(keep, relay, self.reserve, self.term, time.time, schedule)
+
+    async def check_reachability(self, direct: Sequence[str]) -> Reachability:
+        """Ask every relay of :attr:`relays` where a reservation is held, at once, to dial this host back at its
+        ``direct`` addresses (AutoNAT v1, each answer awaited for the handshake timeout; a relay away has no
+        word); the :func:`~.reachability.verdict` over their answers, the addresses they reached, those relays."""
+        client = AutoNATService(cast(BasicHost, self.host), serve=False)
+        asked = [multiaddr.Multiaddr(address.split("/p2p/")[0]).to_bytes() for address in direct]
+        answers: dict[str, tuple[int, bytes | None] | None] = {}
+
+        async def ask(relay: multiaddr.Multiaddr) -> None:
+            answers[str(relay)] = None
+            peer = info_from_p2p_addr(relay).peer_id
+            with trio.move_on_after(self.handshake_timeout):
+                try:
+                    answers[str(relay)] = await client.query_server(peer, asked, timeout=self.handshake_timeout)
+                except Exception as exc:  # libp2p's many failure types for a relay away or not answering AutoNAT
+                    log.info("relay %s: no dial-back answer: %s", relay, exc or type(exc).__name__)
+
+        held = [relay for relay in self.relays if self.holds(str(relay), 0)]
+        async with trio.open_nursery() as nursery:
+            for relay in held:
+                nursery.start_soon(ask, relay)
+        said = [answers[str(relay)] for relay in held]
+        reached = [str(multiaddr.Multiaddr(answer[1])) for answer in said if answer is not None and answer[1] is not None]
+        return Reachability(verdict(None if answer is None else answer[0] for answer in said), tuple(dict.fromkeys(reached)),
+                            tuple(map(str, held)))
 
     async def dial(self, address: str, expected: PublicKey | None = None) -> Channel:
         """A channel to the seat ``address`` names (direct or through a relay); ``expected`` must agree.

@@ -100,6 +100,25 @@ def test_endpoint_independent_nats_punch_a_hole_to_a_direct_connection(world: Wo
     assert punch["direct"] and not fresh["relayed"], (punch, fresh)
 
 
+def test_a_node_in_public_learns_it_can_be_dialled_and_one_behind_either_kind_of_nat_that_it_cannot(world: World) -> None:
+    public, eim, symmetric = world.world.peers((world.world.public, 16, (world.relay,)), (world.world.homes["a"], 17, (world.relay,)),
+                                               (world.world.homes["c"], 18, (world.relay,)))
+    learnt = {}
+    for name, peer in (("public", public), ("eim", eim), ("symmetric", symmetric)):
+        assert held(peer, world.relay)
+        direct = [address for address in peer.addresses if "/p2p-circuit" not in address]
+        if peer is eim:  # also its router's address (home a's: 203.0.113.11), where the relay sees it come from:
+            direct.append("/ip4/203.0.113.11/tcp/5017")  # dialled back on a new connection, which the router drops
+        learnt[name] = peer.ask({"do": "reachability", "direct": direct})
+    world.figures["reachability"] = learnt
+    assert learnt["public"]["reachability"] == "public" and learnt["public"]["reached"] == [f"/ip4/{RELAY_IP}/tcp/5016"]
+    assert learnt["public"]["line"].startswith(f"reachable directly at /ip4/{RELAY_IP}/tcp/5016")
+    for behind in ("eim", "symmetric"):
+        assert learnt[behind]["reachability"] == "private" and not learnt[behind]["reached"], learnt[behind]
+        assert learnt[behind]["line"] == f"behind a NAT: reached through relay {world.relay}"
+    assert held(public, world.relay), "the relay's dial-back connection, closed again, leaves the reservation"
+
+
 def test_a_symmetric_nat_stays_on_the_relay(world: World) -> None:
     listener, dialler = world.peers(("a", 5, (world.relay,)), ("c", 6, (world.relay,)))
     assert dial(dialler, listener.circuit(world.relay), 5)["relayed"]
