@@ -179,7 +179,7 @@ class Node:
                     await host.hold(relay)
                     log.info("relay %s: reservation held", relay)
                 except ChannelError as exc:
-                    log.warning("relay %s: %s (its circuit is announced; the node tries again every few seconds)", relay, exc)
+                    log.warning("relay %s: %s (its circuit is announced; the node tries again, at most a minute apart)", relay, exc)
             own = self._own_addresses(host)
             reachability = await host.check_reachability(self._direct(host))
             self._announce(own, reachability)
@@ -199,7 +199,7 @@ class Node:
         return [address for address in self._own_addresses(host) if not is_relayed(address)]
 
     def _announce(self, own: list[str], reachability: Reachability) -> None:
-        """Announce the reach ``own`` and the TCP address make, kept by what the relays said (``spec/node.md``, "Reachability")."""
+        """Announce the reach made of ``own`` and the TCP address, trimmed as the relays' verdict says (``spec/node.md``, "Reachability")."""
         self.reachability = reachability
         self.address, left_out = fit([*own, self.tcp_address], reachable=reachability.status == PUBLIC)
         log.info("libp2p: %s", reachability.line())

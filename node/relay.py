@@ -22,6 +22,7 @@ that a relay holds nothing a fairtable seat said.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,12 +106,10 @@ class DialBack(AutoNATService):
         assert isinstance(network, Swarm)
         for address in addrs:
             connection = None
-            with trio.move_on_after(self.seconds):
-                try:
-                    connection = await network.dial_addr(multiaddr.Multiaddr(address), peer_id)
-                except Exception:  # libp2p's many failure types for an address that does not answer as that peer
-                    network.unblock_peer(peer_id)
-                    continue
+            # libp2p's many failure types for an address that does not answer as that peer are all a no
+            with trio.move_on_after(self.seconds), contextlib.suppress(Exception):
+                connection = await network.dial_addr(multiaddr.Multiaddr(address), peer_id)
+            network.unblock_peer(peer_id)  # a node that asks again once it is reachable is dialled again
             if connection is not None:
                 with trio.move_on_after(self.seconds):
                     await connection.close()
