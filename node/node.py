@@ -22,6 +22,7 @@ import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +37,8 @@ from fairtable.node.peer.channel import Channel
 from fairtable.node.peer.dial import connect
 from fairtable.node.peer.errors import ChannelError
 from fairtable.node.peer.messages import message
-from fairtable.node.peer.reach import MAX_REACH, alternatives, fit, parse_address
+from fairtable.node.peer.reach import MAX_REACH, alternatives, fit, is_relayed, parse_address
+from fairtable.node.peer.reachability import PUBLIC, Reachability, watch
 from fairtable.node.peer.server import PeerLimits, PeerServer
 from fairtable.node.service import (
     ILLEGAL,
@@ -119,6 +121,8 @@ class Node:
         self.tcp_address = ""
         self.p2p: P2PHost | None = None
         """The running :class:`~fairtable.node.peer.p2p.P2PHost` with ``relays``; libp2p is imported only then."""
+        self.reachability: Reachability | None = None
+        """What the relays said of this node's direct addresses (``node.peer.reachability``); None without libp2p."""
         self.updates_hub = Updates()
         timeout = config.handshake_timeout
         mesh_config = MeshConfig(config.heartbeat, timeout, config.timing, config.bot)
@@ -162,7 +166,8 @@ class Node:
 
     async def _run_p2p(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Run the libp2p host beside the TCP server: its streams pass the same admission, and it
-        holds a reservation at each configured relay (trying again where it could not); the reach names both."""
+        holds a reservation at each configured relay (trying again where it could not); the relays
+        say whether it can be dialled (asked again now and then); the reach names both."""
         from fairtable.node.peer.p2p import open_host  # libp2p costs about a second to import: only when asked
 
         listen = [f"/ip4/{'0.0.0.0' if self.config.host in WILDCARDS else self.config.host}/tcp/{self.config.p2p_port}"]
@@ -174,14 +179,33 @@ class Node:
                     await host.hold(relay)
                     log.info("relay %s: reservation held", relay)
                 except ChannelError as exc:
-                    log.warning("relay %s: %s (its circuit is announced; the node tries again every few seconds)", relay, exc)
-            own = [address.replace("/ip4/0.0.0.0/", f"/ip4/{dialable('0.0.0.0')}/") for address in host.addresses()]
-            self.address, left_out = fit([*own, self.tcp_address])
-            for part in left_out:
-                log.warning("reach: %s left out of what this node announces (a reach holds at most %d characters)",
-                            part, MAX_REACH)
+                    log.warning("relay %s: %s (its circuit is announced; the node tries again, at most a minute apart)", relay, exc)
+            own = self._own_addresses(host)
+            reachability = await host.check_reachability(self._direct(host))
+            self._announce(own, reachability)
             task_status.started()
-            await host.keep_reservations()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host.keep_reservations)
+                nursery.start_soon(watch, host.check_reachability, partial(self._direct, host), reachability,
+                                   partial(self._announce, own))
+
+    @staticmethod
+    def _own_addresses(host: P2PHost) -> list[str]:
+        """The host's addresses as peers dial them: a wildcard it listens on named by this machine's address."""
+        return [address.replace("/ip4/0.0.0.0/", f"/ip4/{dialable('0.0.0.0')}/") for address in host.addresses()]
+
+    def _direct(self, host: P2PHost) -> list[str]:
+        """The host's own (not relayed) addresses, which its relays are asked to dial back."""
+        return [address for address in self._own_addresses(host) if not is_relayed(address)]
+
+    def _announce(self, own: list[str], reachability: Reachability) -> None:
+        """Announce the reach made of ``own`` and the TCP address, trimmed as the relays' verdict says (``spec/node.md``, "Reachability")."""
+        self.reachability = reachability
+        self.address, left_out = fit([*own, self.tcp_address], reachable=reachability.status == PUBLIC)
+        log.info("libp2p: %s", reachability.line())
+        for part in left_out:
+            log.warning("reach: %s left out of what this node announces (a reach holds at most %d characters)",
+                        part, MAX_REACH)
 
     async def _connect_link(self, reach: str, expected: PublicKey) -> Channel:
         """A channel for a table's link (``node.table.mesh``); one through a relay is moved to a direct
@@ -263,7 +287,8 @@ class Node:
         return await self.lobby_guest.join(self._nursery, peer, lobby_id, fingerprint)
 
     async def identity(self) -> Identity:
-        return Identity(self.name, self.key.public.fingerprint, ",".join(alternatives(self.address, self.key.public)))
+        return Identity(self.name, self.key.public.fingerprint, ",".join(alternatives(self.address, self.key.public)),
+                        None if self.reachability is None else self.reachability.status)
 
     async def my_tables(self) -> tuple[TableUpdate, ...]:
         return tuple(update for update in self.updates_hub.current() if update.phase != "closed")

@@ -12,7 +12,7 @@ cut after ``circuit_seconds`` or ``circuit_bytes``. A connection rate per source
 not offered by py-libp2p 0.8's relay; it is left to the host's firewall (``spec/node.md``).
 
 The relay also answers AutoNAT (v1) dial-back requests, so a node can learn whether it is
-reachable. It does not serve rendezvous: py-libp2p's service bounds registrations per
+reachable (:class:`DialBack`). It does not serve rendezvous: py-libp2p's service bounds registrations per
 namespace but not the number of namespaces, so one peer could fill a relay's memory.
 
 ``capture`` appends every byte the relay reads from a circuit (what it forwards, after its
@@ -22,6 +22,7 @@ that a relay holds nothing a fairtable seat said.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,8 @@ from libp2p import new_host
 from libp2p.abc import INetStream
 from libp2p.host.autonat import AutoNATService
 from libp2p.host.basic_host import BasicHost
+from libp2p.network.swarm import Swarm
+from libp2p.peer.id import ID
 from libp2p.relay.circuit_v2.protocol import MAX_READ_RETRIES, CircuitV2Protocol
 from libp2p.relay.circuit_v2.resources import RelayLimits
 from libp2p.tools.anyio_service import background_trio_service
@@ -42,6 +45,8 @@ from fairtable.node.peer.p2p import key_pair, libp2p_logs_into_ours
 from fairtable.node.peer.peerid import peer_id_text
 
 KEY_FILE = "relay-key.pem"
+DIAL_BACK_SECONDS = 5.0
+"""How long the relay tries each address a node asks it to dial back (AutoNAT)."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,35 @@ class CapturingRelay(CircuitV2Protocol):
         return data
 
 
+class DialBack(AutoNATService):
+    """py-libp2p's AutoNAT server, dialling back on a new connection, for at most ``seconds``.
+
+    Upstream dials back with ``host.connect``, which returns at once when the asking node is
+    connected already, as it always is (its request came on that connection): every node was
+    told it is reachable. This opens a new connection to the one address asked about, so a
+    yes means a stranger reached the node's seat key there; it is closed again at once.
+    """
+
+    def __init__(self, host: BasicHost, seconds: float) -> None:
+        super().__init__(host)
+        self.seconds = seconds
+
+    async def _try_dial(self, peer_id: ID, addrs: list[bytes]) -> bytes | None:
+        network = self.host.get_network()
+        assert isinstance(network, Swarm)
+        for address in addrs:
+            connection = None
+            # libp2p's many failure types for an address that does not answer as that peer are all a no
+            with trio.move_on_after(self.seconds), contextlib.suppress(Exception):
+                connection = await network.dial_addr(multiaddr.Multiaddr(address), peer_id)
+            network.unblock_peer(peer_id)  # a node that asks again once it is reachable is dialled again
+            if connection is not None:
+                with trio.move_on_after(self.seconds):
+                    await connection.close()
+                return bytes(address)
+        return None
+
+
 def relay_address(host: str, port: int, peer_id: str) -> str:
     version = "ip6" if ":" in host else "ip4"
     return f"/{version}/{host}/tcp/{port}/p2p/{peer_id}"
@@ -102,7 +136,7 @@ async def run_relay(data: Path, host: str, port: int, options: RelayOptions,
              else CapturingRelay(libp2p_host, limits=limits, allow_hop=True, capture=capture))
     peer_id = peer_id_text(secret.public)
     async with libp2p_host.run(listen_addrs=[multiaddr.Multiaddr(relay_address(host, port, peer_id).rsplit("/p2p/", 1)[0])]):
-        AutoNATService(cast(BasicHost, libp2p_host))  # answers dial-back requests: a node learns whether it is reachable
+        DialBack(cast(BasicHost, libp2p_host), DIAL_BACK_SECONDS)  # a node learns whether it is reachable
         async with background_trio_service(relay):
             listening = [str(address) for address in libp2p_host.get_addrs()]
             bound = next((address for address in listening if f"/{host}/" in address), listening[0])

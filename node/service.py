@@ -110,11 +110,13 @@ class TableUpdate:
 
 @dataclass(frozen=True)
 class Identity:
-    """Who this node is and where peers reach it: what an invite string carries."""
+    """Who this node is and where peers reach it: what an invite string carries; with libp2p, whether
+    its relays can dial it (``public``, ``private`` or ``unknown``; ``spec/node.md``, "Reachability")."""
 
     name: str
     fingerprint: str
     address: str
+    reachability: str | None = None
 
 
 @dataclass(frozen=True)

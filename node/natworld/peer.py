@@ -13,7 +13,9 @@
   - ``{"do": "echo", "count": N, "bulk": B}``: N round trips on the current channel (each value
     carrying B bytes more), or ``{"broken": why}``;
   - ``{"do": "punch"}``: a DCUtR hole punch towards the current channel's peer;
-  - ``{"do": "held", "relay": ADDRESS}``: wait (up to three handshake timeouts) until the host holds its reservation there again.
+  - ``{"do": "held", "relay": ADDRESS}``: wait (up to three handshake timeouts) until the host holds its reservation there again;
+  - ``{"do": "reachability", "direct": [MULTIADDR, ...]}``: ask the relays to dial these addresses back, as a node
+    does: ``{"reachability": "public"|"private"|"unknown", "reached": [...], "line": ...}``.
 
   A channel that cannot be opened is answered ``{"failed": why}``.
 
@@ -37,12 +39,14 @@ from fairtable.node.peer.dial import connect
 from fairtable.node.peer.errors import ChannelError
 from fairtable.node.peer.p2p import PUNCH_SECONDS, P2PHost, open_host, relayed
 from fairtable.node.peer.reach import parse_address
+from fairtable.node.peer.reservations import Schedule
 from fairtable.protocol import SecretKey
 
 MARKER = "fairtable-plaintext-marker"
 """Sent inside every echoed value: found in a relay's capture, it would be plaintext the relay saw."""
 TIMEOUT = 20.0
-RENEW_SECONDS = 0.5
+RESERVATIONS = Schedule(every=0.5, cap=4.0)
+"""Looked at twice a second; a relay away is tried again at most 4 s apart."""
 POLL_SECONDS = 0.1
 
 
@@ -102,6 +106,9 @@ class Driver:
                     return {"held": True}
                 await trio.sleep(POLL_SECONDS)
             return {"held": False}
+        if kind == "reachability":
+            learnt = await self.host.check_reachability(command["direct"])
+            return {"reachability": learnt.status, "reached": list(learnt.reached), "line": learnt.line()}
         raise ValueError(f"unknown command {kind!r}")
 
     async def open(self, command: dict[str, Any]) -> dict[str, Any]:
@@ -140,7 +147,7 @@ async def peer(args: argparse.Namespace) -> None:
         for relay in args.relay:
             with contextlib.suppress(ChannelError):  # announced anyway, and reserved once the relay answers
                 await host.hold(relay)
-        nursery.start_soon(host.keep_reservations, RENEW_SECONDS)
+        nursery.start_soon(host.keep_reservations, RESERVATIONS)
         print(json.dumps({"addresses": host.addresses()}), flush=True)
         driver = Driver(host, secret)
         commands = trio.wrap_file(sys.stdin)

@@ -16,9 +16,13 @@ Upstream behaviour worked around here, each named where it is handled:
 - A peer whose every address failed is not dialled again for 60 s (the swarm's negative
   cache), which would keep a restarted relay or node out of reach that long: every dial and
   reservation here clears it for the peers it dials first (:meth:`P2PHost._dial_again`).
-- ``RelayDiscovery`` runs its first pass when its service starts, before any relay is
-  connected, and then sleeps for its interval (minutes); a reservation would wait that long.
-  :meth:`P2PHost.reserve` connects to the relay and then runs the pass itself.
+- ``RelayDiscovery`` makes a reservation only at a peer it has counted as a relay, and counts
+  one by guessing: its first pass runs before any relay is connected, and its protocol check
+  reads the peerstore, where a peer connected a moment ago has no protocols yet (identify runs
+  after the connection), and caches that "no" for good. A node started while its relay was
+  down, or racing identify, was never reserved again. The node is told its relays
+  (``--relay``): :meth:`P2PHost.reserve` counts the relay itself and asks for the reservation,
+  which fails plainly at a peer that is no relay.
 
 Upstream behaviour the node must know (not worked around here):
 
@@ -40,7 +44,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import multiaddr
 import trio
@@ -50,12 +54,15 @@ from libp2p.connection_types import ConnectionType
 from libp2p.crypto.ed25519 import create_new_key_pair
 from libp2p.crypto.keys import KeyPair
 from libp2p.custom_types import TProtocol
+from libp2p.host.autonat import AutoNATService
+from libp2p.host.basic_host import BasicHost
 from libp2p.network.stream.exceptions import StreamClosed, StreamEOF, StreamError, StreamReset
 from libp2p.network.swarm import Swarm
 from libp2p.peer.id import ID
 from libp2p.peer.peerinfo import info_from_p2p_addr
 from libp2p.relay.circuit_v2.config import RelayConfig, RelayRole
 from libp2p.relay.circuit_v2.dcutr import MAX_HOLE_PUNCH_ATTEMPTS, DCUtRProtocol
+from libp2p.relay.circuit_v2.discovery import RelayInfo
 from libp2p.relay.circuit_v2.protocol import CircuitV2Protocol
 from libp2p.relay.circuit_v2.resources import RelayLimits
 from libp2p.relay.circuit_v2.transport import CircuitV2Transport
@@ -64,12 +71,12 @@ from libp2p.tools.anyio_service import background_trio_service
 from fairtable.node.peer.channel import HANDSHAKE_TIMEOUT, Channel, accept_channel, open_channel
 from fairtable.node.peer.errors import ChannelError, ChannelTimeout, HandshakeError
 from fairtable.node.peer.peerid import PeerIdError, libp2p_seed, peer_id_bytes, peer_id_text, seat_key
+from fairtable.node.peer.reachability import Reachability, verdict
+from fairtable.node.peer.reservations import RESERVATIONS, UNTOLD_TERM, Schedule, Term, keep
 from fairtable.protocol import PublicKey, SecretKey
 
 PROTOCOL_ID = TProtocol("/fairtable/channel/1")
 CIRCUIT = "/p2p-circuit"
-RENEW_SECONDS = 5.0
-"""How often a host checks that it still holds its relay reservations (no traffic while it does)."""
 RESERVE_RETRY_SECONDS = 0.5
 PUNCH_SECONDS = 30.0
 """How long a hole punch may take (DCUtR retries a few times, a couple of seconds apart)."""
@@ -168,6 +175,8 @@ class P2PHost:
         self.dcutr = dcutr
         self.handshake_timeout = handshake_timeout
         self.relays: list[multiaddr.Multiaddr] = []
+        self.terms: dict[str, Term] = {}
+        """Each relay's reservation as last made: when, and when it ends (``time.time()`` seconds)."""
 
     @property
     def peer_id(self) -> str:
@@ -190,11 +199,9 @@ class P2PHost:
             await self._libp2p(f"relay {relay}: cannot connect", self.host.connect(info))
             connected = True
             while not reserved:
-                # Upstream RelayDiscovery ran its first pass before this connection existed and would not
-                # look again for its whole interval: run the pass now that the relay is connected. Its
-                # protocol check gives up after a few seconds on a busy machine: ask again until the timeout.
-                await discovery.discover_relays()
-                reserved = info.peer_id in discovery.get_relays() and await discovery.make_reservation(info.peer_id)
+                self._count_as_relay(info.peer_id)
+                # A relay may refuse a moment (busy, or still setting up after a restart): ask until the timeout.
+                reserved = await discovery.make_reservation(info.peer_id)
                 if not reserved:
                     await trio.sleep(RESERVE_RETRY_SECONDS)
         if not reserved and connected:
@@ -202,8 +209,23 @@ class P2PHost:
                            "(it does not offer circuit relay v2, or it is full)")
         if not reserved:
             raise ChannelTimeout(f"relay {relay}: cannot connect within {self.handshake_timeout:g} s")
+        held = discovery.get_relay_info(info.peer_id)
+        ends = held.reservation_expires_at if held is not None else None
+        now = time.time()
+        self.terms[str(address)] = (now, float(ends) if ends is not None else now + UNTOLD_TERM)
         if address not in self.relays:
             self.relays.append(address)
+
+    def _count_as_relay(self, peer: ID) -> None:
+        """Count ``peer`` as a relay in libp2p's ``RelayDiscovery``, which makes reservations only at relays it
+        counts, and seen now, so its clean-up (a relay unseen for three intervals) never drops one in use."""
+        discovery = self.transport.discovery
+        now = time.time()
+        counted = discovery.get_relay_info(peer)
+        if counted is None:
+            discovery._discovered_relays[peer] = RelayInfo(peer_id=peer, discovered_at=now, last_seen=now)
+        else:
+            counted.last_seen = now
 
     async def hold(self, relay: str) -> None:
         """Reserve at ``relay`` now and keep it reserved (:meth:`keep_reservations`), even when this first
@@ -213,34 +235,50 @@ class P2PHost:
             self.relays.append(address)
         await self.reserve(relay)
 
-    def holds(self, relay: str, margin: float) -> bool:
-        """Whether this host is connected to ``relay`` and holds a reservation there for ``margin`` seconds more."""
+    def term(self, relay: str) -> Term | None:
+        """The reservation held at ``relay`` (made, ends), or None when none is: never made, or the relay connection ended."""
         address, _key = parse_address(relay)
         peer = info_from_p2p_addr(address).peer_id
         held = self.transport.discovery.get_relay_info(peer)
-        expires = held.reservation_expires_at if held is not None else None
-        return (bool(self.host.get_network().get_connections(peer)) and held is not None and held.has_reservation
-                and (expires is None or expires - time.time() > margin))
+        connected = bool(self.host.get_network().get_connections(peer))
+        return self.terms.get(str(address)) if connected and held is not None and held.has_reservation else None
 
-    async def keep_reservations(self, every: float = RENEW_SECONDS) -> None:
-        """Hold the reservations of :attr:`relays` for as long as this runs: every ``every`` seconds,
-        one whose relay connection ended (the relay restarted, the route changed) or whose term
-        ends within ``2 * every`` is made again. libp2p renews none of these by itself once the
-        connection is gone, and a restarted relay has forgotten every reservation."""
-        lost: set[str] = set()
-        while True:
-            await trio.sleep(every)
+    def holds(self, relay: str, margin: float) -> bool:
+        """Whether this host is connected to ``relay`` and holds a reservation there for ``margin`` seconds more."""
+        term = self.term(relay)
+        return term is not None and term[1] - time.time() > margin
+
+    async def keep_reservations(self, schedule: Schedule = RESERVATIONS) -> None:
+        """Hold the reservation of each of :attr:`relays` for as long as this runs (:func:`~.reservations.keep`):
+        libp2p renews none by itself, and a restarted relay has forgotten every reservation."""
+        async with trio.open_nursery() as nursery:
             for relay in map(str, list(self.relays)):
-                if self.holds(relay, 2 * every):
-                    continue
-                try:
-                    await self.reserve(relay)
-                    log.info("relay %s: reservation held again", relay)
-                    lost.discard(relay)
-                except ChannelError as exc:
-                    if relay not in lost:
-                        log.warning("relay %s: no reservation, trying again every %g s: %s", relay, every, exc)
-                    lost.add(relay)
+                nursery.start_soon(keep, relay, self.reserve, self.term, time.time, schedule)
+
+    async def check_reachability(self, direct: Sequence[str]) -> Reachability:
+        """Ask every relay of :attr:`relays` where a reservation is held, at once, to dial this host back at its
+        ``direct`` addresses (AutoNAT v1, each answer awaited for the handshake timeout; a relay away has no
+        word); the :func:`~.reachability.verdict` over their answers, the addresses they reached, those relays."""
+        client = AutoNATService(cast(BasicHost, self.host), serve=False)
+        asked = [multiaddr.Multiaddr(address.split("/p2p/")[0]).to_bytes() for address in direct]
+        answers: dict[str, tuple[int, bytes | None] | None] = {}
+
+        async def ask(relay: multiaddr.Multiaddr) -> None:
+            answers[str(relay)] = None
+            peer = info_from_p2p_addr(relay).peer_id
+            try:
+                answers[str(relay)] = await client.query_server(peer, asked, timeout=self.handshake_timeout)
+            except Exception as exc:  # libp2p's many failure types for a relay away, too slow or not answering AutoNAT
+                log.info("relay %s: no dial-back answer: %s", relay, exc or type(exc).__name__)
+
+        held = [relay for relay in self.relays if self.holds(str(relay), 0)]
+        async with trio.open_nursery() as nursery:
+            for relay in held:
+                nursery.start_soon(ask, relay)
+        said = [answers[str(relay)] for relay in held]
+        reached = [str(multiaddr.Multiaddr(answer[1])) for answer in said if answer is not None and answer[1] is not None]
+        return Reachability(verdict(None if answer is None else answer[0] for answer in said), tuple(dict.fromkeys(reached)),
+                            tuple(map(str, held)))
 
     async def dial(self, address: str, expected: PublicKey | None = None) -> Channel:
         """A channel to the seat ``address`` names (direct or through a relay); ``expected`` must agree.

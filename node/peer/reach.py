@@ -104,17 +104,19 @@ def compact(reach: str) -> str:
     return ",".join(out)
 
 
-def fit(parts: Sequence[str], limit: int = MAX_REACH) -> tuple[str, list[str]]:
+def fit(parts: Sequence[str], limit: int = MAX_REACH, *, reachable: bool = False) -> tuple[str, list[str]]:
     """The reach a node announces from its alternatives ``parts`` (own direct multiaddrs, ``HOST:PORT``,
     one circuit per relay in ``--relay`` order), within ``limit`` characters; and the parts left out.
 
     Kept first, while they fit: the first circuit (what a peer behind another NAT needs), then
-    the direct multiaddrs and ``HOST:PORT`` (a peer on the same network, a reachable node), then
-    the other circuits in order (spares for a relay that dies). Announced compact, in dial order.
+    the direct multiaddrs and ``HOST:PORT`` (a peer on the same network), then the other
+    circuits in order (spares for a relay that dies). A node its relays found ``reachable``
+    keeps its direct ones first, then the circuits in order. Announced compact, in dial order.
     """
     whole = [compact(part) for part in parts]
     circuits = [part for part in whole if is_relayed(part)]
-    order = circuits[:1] + [part for part in whole if not is_relayed(part)] + circuits[1:]
+    direct = [part for part in whole if not is_relayed(part)]
+    order = direct + circuits if reachable else circuits[:1] + direct + circuits[1:]
     kept: list[str] = []
     for part in order:
         if len(",".join([*kept, part])) <= limit:

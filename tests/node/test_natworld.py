@@ -100,6 +100,25 @@ def test_endpoint_independent_nats_punch_a_hole_to_a_direct_connection(world: Wo
     assert punch["direct"] and not fresh["relayed"], (punch, fresh)
 
 
+def test_a_node_in_public_learns_it_can_be_dialled_and_one_behind_either_kind_of_nat_that_it_cannot(world: World) -> None:
+    public, eim, symmetric = world.world.peers((world.world.public, 16, (world.relay,)), (world.world.homes["a"], 17, (world.relay,)),
+                                               (world.world.homes["c"], 18, (world.relay,)))
+    learnt = {}
+    for name, peer in (("public", public), ("eim", eim), ("symmetric", symmetric)):
+        assert held(peer, world.relay)
+        direct = [address for address in peer.addresses if "/p2p-circuit" not in address]
+        if peer is eim:  # also its router's address (home a's: 203.0.113.11), where the relay sees it come from:
+            direct.append("/ip4/203.0.113.11/tcp/5017")  # dialled back on a new connection, which the router drops
+        learnt[name] = peer.ask({"do": "reachability", "direct": direct})
+    world.figures["reachability"] = learnt
+    assert learnt["public"]["reachability"] == "public" and learnt["public"]["reached"] == [f"/ip4/{RELAY_IP}/tcp/5016"]
+    assert learnt["public"]["line"].startswith(f"reachable directly at /ip4/{RELAY_IP}/tcp/5016")
+    for behind in ("eim", "symmetric"):
+        assert learnt[behind]["reachability"] == "private" and not learnt[behind]["reached"], learnt[behind]
+        assert learnt[behind]["line"] == f"behind a NAT: reached through relay {world.relay}"
+    assert held(public, world.relay), "the relay's dial-back connection, closed again, leaves the reservation"
+
+
 def test_a_symmetric_nat_stays_on_the_relay(world: World) -> None:
     listener, dialler = world.peers(("a", 5, (world.relay,)), ("c", 6, (world.relay,)))
     assert dial(dialler, listener.circuit(world.relay), 5)["relayed"]
@@ -128,13 +147,15 @@ def test_a_relay_dying_leaves_a_punched_channel_alone_and_a_relayed_one_redials_
     assert redialled["relayed"] and "broken" not in relayed.ask({"do": "echo", "count": 3})
 
 
-def test_a_restarted_relay_is_reserved_again_and_one_that_stalls_costs_time_not_the_channel(world: World) -> None:
+def test_a_restarted_relay_is_reserved_again_even_by_a_peer_started_while_it_was_away_and_one_that_stalls_costs_time_not_the_channel(world: World) -> None:
     restarting, address = world.world.relay(world.tmp / "restarting", 4004)
     listener, dialler = world.peers(("a", 11, (address,)), ("c", 12, (world.relay,)))
     restarting.kill()
     restarting.wait()
+    late = world.peer("a", 15, address)  # started while the relay is away: its circuit is announced all the same
     _, same = world.world.relay(world.tmp / "restarting", 4004)  # its key file: the same address
-    assert same == address and held(listener, address)
+    assert same == address and held(listener, address) and held(late, address)
+    assert dial(dialler, late.circuit(address), 15)["relayed"]
     assert dial(dialler, listener.circuit(address), 11)["relayed"]
     world.world.blackhole(4004, True)
     assert dialler.process.stdin is not None

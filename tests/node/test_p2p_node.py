@@ -42,6 +42,7 @@ async def test_a_table_joined_by_invite_plays_over_libp2p_and_both_files_verify(
                 assert reach[1] == host.tcp_address and reach[2] == f"{relay_address}/p2p-circuit"
                 lobby = await host.host("towers", "normal", {}, 2)
                 me = await host.identity()
+                assert me.reachability == "public", "on one machine the relay dials the node back"
                 invite = parse_invite(str(Invite(me.address, lobby.lobby_id, me.fingerprint)))
                 # the browser page writes its invites from the node's fingerprint and whole reach: the same invite
                 assert parse_invite(f"ft:{lobby.lobby_id}.{me.fingerprint.replace('-', '')}@{me.address}") == invite

@@ -76,6 +76,8 @@ def test_a_node_with_a_relay_logs_an_invite_and_a_guest_joins_by_it_and_plays_to
         files = [next(line.rsplit(" ", 1)[1] for line in output.splitlines() if " finished: " in line) for output in outputs]
         contents = [Path(file).read_bytes() for file in files]
         assert contents[0] == contents[1] and verify_chunks([contents[0]]).valid
+        # on one machine the relay dials the node back: it says so in its log
+        assert "libp2p: reachable directly at /ip4/127.0.0.1/tcp/" in (tmp_path / "host.log").read_text()
     finally:
         for process in processes:
             process.kill()

@@ -17,10 +17,13 @@ from libp2p.relay.circuit_v2.protocol import CircuitV2Protocol
 from libp2p.relay.circuit_v2.resources import RelayLimits
 from libp2p.tools.anyio_service import background_trio_service
 
+from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.peer.errors import ChannelError, ChannelTimeout, HandshakeError
 from fairtable.node.peer.p2p import P2PError, key_pair, open_host, parse_address, relayed
 from fairtable.node.peer.peerid import peer_id_bytes, peer_id_text
-from fairtable.node.relay import RelayOptions, RelayStatus, run_relay
+from fairtable.node.peer.reachability import PRIVATE, PUBLIC, UNKNOWN, Reachability
+from fairtable.node.peer.reservations import Schedule
+from fairtable.node.relay import KEY_FILE, RelayOptions, RelayStatus, relay_address, run_relay
 from fairtable.protocol.identity import SecretKey
 
 LOCAL = ["/ip4/127.0.0.1/tcp/0"]
@@ -79,6 +82,54 @@ async def test_direct_and_relayed_channels_reach_the_seat_the_address_names(tmp_
                     assert bob.is_direct(ALICE.public)
             await trio.sleep(0.3)
             assert statuses[-1].reservations >= 1  # Alice's (a dialler may hold one too: libp2p reserves on connecting)
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_host_started_while_its_relay_is_away_is_reserved_once_the_relay_listens(tmp_path):
+    """libp2p's relay discovery counted a relay by a protocol check it cached as 'no' when identify had
+    not yet run; the host reserves at the relays it is told, whenever they come."""
+    with trio.socket.socket() as probe:  # a port nothing listens on, for now
+        await probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = relay_at(tmp_path, port)
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery, open_host(ALICE, LOCAL, echo, handshake_timeout=2) as alice:
+            with pytest.raises(ChannelError, match="cannot connect"):
+                await alice.hold(address)
+            assert alice.addresses()[-1] == f"{address}/p2p-circuit/p2p/{alice.peer_id}", "announced anyway"
+            nursery.start_soon(alice.keep_reservations, Schedule(every=0.1, cap=0.4))
+            await trio.sleep(0.5)  # a few failed tries while the relay is away
+            nursery.start_soon(run_relay, tmp_path, "127.0.0.1", port, RelayOptions(), lambda address: None,
+                               lambda status: None)
+            while not alice.holds(address, 0):
+                await trio.sleep(0.05)
+            nursery.cancel_scope.cancel()
+
+
+def relay_at(data: Path, port: int) -> str:
+    """The address a relay with its key in ``data`` will have at ``port`` on loopback."""
+    return relay_address("127.0.0.1", port, peer_id_text(load_or_create_secret_key(data / KEY_FILE).public))
+
+
+async def test_a_relay_dials_a_node_back_on_a_new_connection_so_only_an_address_that_answers_is_reachable(tmp_path):
+    """py-libp2p's own AutoNAT server dialled back over the connection the request came on, and said yes to
+    every node; the relay's opens a new one to the address asked about, and closes it again."""
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            relay_address = await relay(nursery, tmp_path)
+            async with open_host(ALICE, LOCAL, echo, handshake_timeout=10) as alice, open_host(BOB, LOCAL, echo) as bob:
+                assert (await alice.check_reachability([])).status == UNKNOWN, "no relay held: nobody to ask"
+                await alice.reserve(relay_address)
+                direct = alice.addresses()[0]
+                learnt = await alice.check_reachability([direct])
+                assert learnt == Reachability(PUBLIC, (direct.rsplit("/p2p/", 1)[0],), (relay_address,))
+                with trio.socket.socket() as closed:
+                    await closed.bind(("127.0.0.1", 0))
+                    nothing = f"/ip4/127.0.0.1/tcp/{closed.getsockname()[1]}"
+                    assert (await alice.check_reachability([nothing])).status == PRIVATE
+                # Bob's port answers, but with Bob's key: not Alice's address
+                assert (await alice.check_reachability([bob.addresses()[0].rsplit("/p2p/", 1)[0]])).status == PRIVATE
+                assert alice.holds(relay_address, 0), "the dial-back connection, closed again, left the reservation"
             nursery.cancel_scope.cancel()
 
 

@@ -73,6 +73,14 @@ def test_an_announced_reach_fits_a_join_and_keeps_a_relay_first_then_direct_ways
     assert relays <= 1 or not left_out or len(reach) + 1 + len(left_out[0]) > MAX_REACH
 
 
+def test_a_reachable_node_keeps_its_direct_ways_first_and_one_behind_a_nat_its_first_relay():
+    parts = own_alternatives(2, "10.0.1.2")
+    direct, circuit = f"{compact(parts[0])},{compact(parts[1])}", compact(parts[2])
+    assert fit(parts, limit=len(circuit) + 5) == (circuit, [compact(part) for part in (parts[0], parts[1], parts[3])])
+    assert fit(parts, limit=len(circuit) + 5, reachable=True) == (direct, [compact(part) for part in parts[2:]])
+    assert fit(parts, reachable=True) == fit(parts), "what fits is announced either way, in dial order"
+
+
 def test_a_reach_whose_every_alternative_is_too_long_is_refused():
     with pytest.raises(ValueError, match="fits in 40 characters"):
         fit(own_alternatives(1, "10.0.1.2")[2:], limit=40)
