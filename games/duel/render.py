@@ -95,7 +95,8 @@ def render(view: dict) -> str:
     if view["variant"] != "ffa":
         rows.insert(2, ("Rounds won", lambda p: str(p["rounds_won"])))
     for label, cell in rows:
-        lines.append(f"{label:<{LABEL}}" + "".join(f"{cell(player):>{COLUMN}}" for player in players) + (drawn(view) if label == "Rounds won" else ""))
+        note = drawn(view) if label == "Rounds won" else ""
+        lines.append(f"{label:<{LABEL}}" + "".join(f"{cell(player):>{COLUMN}}" for player in players) + note)
     if view["draft"] is not None and view["step"] == "draft":
         lines.extend(_draft_lines(view, names))
     elif view["hand_cards"]:
