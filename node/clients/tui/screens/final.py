@@ -41,6 +41,13 @@ def verdict_of(data: bytes, names: list[str]) -> list[str]:
             + [f"  message {v.index}: {culprit({'seats': names}, v.to_value())} broke {v.rule}: {v.detail}" for v in report.violations])
 
 
+def failure(exc: Exception) -> str:
+    """An unexpected failure in words: its message, or what kind it was when it has none (a missing field)."""
+    if isinstance(exc, KeyError):
+        return f"the node's answer has no {exc.args[0]!r}"
+    return str(exc) or type(exc).__name__
+
+
 class FinalScreen(BaseScreen):
     BINDINGS = [Binding("escape,enter", "back", "your tables"), Binding("b", "board", "see the board")]
 
@@ -92,14 +99,19 @@ class FinalScreen(BaseScreen):
         self.show("#final", "\n".join(lines))
 
     async def verify(self, update: dict) -> None:
-        response = await self.ask("transcript", table=update["table"])
-        if response is None:
-            self.verdict = ["The transcript could not be fetched (see below); press Enter and open the table again to retry."]
-            self.draw(update)
-            return
-        # a long game's proofs take seconds to check: in a thread, so the screen (and the node
-        # connection, which shares this thread) carries on meanwhile
-        verdict = await asyncio.to_thread(verdict_of, base64.b64decode(response["transcript"]), list(update.get("seats") or ()))
+        """Fetch the transcript and check it; whatever fails is said here, the player stays on this screen."""
+        try:
+            response = await self.ask("transcript", table=update["table"])
+            if response is None:
+                self.verdict = ["The transcript could not be fetched (see below); press Enter and open the table again to retry."]
+                self.draw(update)
+                return
+            data = base64.b64decode(response["transcript"], validate=True)
+            # a long game's proofs take seconds to check: in a thread, so the screen (and the node
+            # connection, which shares this thread) carries on meanwhile
+            verdict = await asyncio.to_thread(verdict_of, data, list(update.get("seats") or ()))
+        except Exception as exc:  # any failure of the check is the verdict's to say, never the app's end
+            verdict = [f"Could not check the transcript: {failure(exc)}"]
         kept = f"Your node keeps it as table {short_table(update['table'])} (fairtable export, the browser's replays)."
         self.verdict = [*verdict, kept]
         self.draw(self.play.updates.get(self.lobby_id, update))
