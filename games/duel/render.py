@@ -177,7 +177,7 @@ def standing(view: dict) -> str:
     said = "points " + "–".join(str(player["points"]) for player in players)
     if view["variant"] != "ffa":
         said += ", rounds won " + "–".join(str(player["rounds_won"]) for player in players)
-        said += "," + drawn(view)[1:] if view["rounds_drawn"] else ""
+        said += f", {counted('drawn', view['rounds_drawn'])}" if view["rounds_drawn"] else ""
     return said
 
 

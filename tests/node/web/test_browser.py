@@ -834,7 +834,17 @@ def test_a_check_that_fails_is_said_in_the_verdicts_place_and_the_page_stays(pag
         alice.driver.execute_script("document.getElementById('fixed-table').remove()")
 
 
-BOARDS = ("towers", "shengji", "drachenherz", "duel-deck", "duel-defend", "duel-ffa", "zeeslag-duel", "zeeslag-salvo",
+def test_the_duel_board_says_the_drawn_rounds_beside_the_rounds_won(pages):
+    alice = pages[0]
+    update, _ = snapshot_case("duel-blind")  # a tie-break after three rounds, one of them drawn: rounds won 1 1
+    assert alice.driver.execute_async_script(FIXED_BOARD, update)
+    try:
+        assert alice.text("#fixed-board #rounds-drawn") == "1 round drawn"
+    finally:
+        alice.driver.execute_script("document.getElementById('fixed-board').remove()")
+
+
+BOARDS = ("towers", "shengji", "drachenherz", "duel-deck", "duel-defend", "duel-ffa", "duel-blind", "zeeslag-duel", "zeeslag-salvo",
           "zeeslag-shared", "zeeslag-shared-placing", "space-purchase", "space-battle", "space-salvo")
 """The terminal snapshots' tables (``tests/node/clients/tui/test_snapshots.py``) whose boards the
 browser draws too, at a desktop and a phone width: every game, mid-play, to look at."""
