@@ -283,7 +283,8 @@ def test_typing_a_name_from_each_first_key_on_a_table_page_neither_resigns_nor_l
     assert alice.driver.execute_script("return window.asked") == ["Give up this game?"]
     assert alice.all("#resign") and not alice.text("#result")
     # the seat to move gives up, for the next tests: a resignation out of turn waits out the grace (spec/session.md §10)
-    mover = alice if alice.text("#main").count("Your turn") else bob
+    # the page whose turn it is, once one says so (a page read before its first redraw says neither)
+    mover = alice.wait(lambda: next((page for page in pages if page.text("#turn").startswith("Your turn")), None), "a page whose turn it is")
     mover.driver.execute_script("window.confirm = () => true")
     mover.press("#resign")
     alice.wait(lambda: alice.text("#result").startswith(("You lost", "You won")), "the table given up, for the next tests")
