@@ -28,7 +28,7 @@ def outcome(update: dict) -> str:
     # a score per seat is said by name; a game whose scores have another layout (duel) says how it stands in its own words
     per_seat = len(result.scores) == len(names)
     score = ", ".join(f"{player(index, seat, names)} {points}" for index, points in enumerate(result.scores)) if per_seat else ""
-    standing = getattr(registry.get(str(update.get("game"))).renderer, "standing", None)
+    standing = getattr(registry.get(update["game"]).renderer, "standing", None) if update.get("game") else None
     final = f" Final score: {score}." if score else f" Final {standing(update['view'])}." if standing and update.get("view") else ""
     return f"{said}. {describe(result, names)}.{final}"
 
