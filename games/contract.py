@@ -470,7 +470,10 @@ class Renderer(Protocol):
 
     A game whose decisions are too many to list (a salvo of shots) also offers
     ``move_hint(view) -> str | None`` and ``parse_move(view, text) -> move | None``, so a text
-    client reads a typed move when the legal moves are empty (``games/zeeslag/render.py``).
+    client reads a typed move when the legal moves are empty (``games/zeeslag/render.py``). A game
+    whose result's scores are not one per seat offers ``standing(view) -> str``, how a finished
+    match was reached (``points 28–20, rounds won 1–0, 3 rounds drawn``), which a final screen
+    says beside the result (``games/duel/render.py``).
     """
 
     def render(self, view: dict) -> str:

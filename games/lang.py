@@ -10,6 +10,11 @@ leaks into another's. English is the default everywhere.
 Texts with a count come from ``messages/en.json`` (data, one entry per message with CLDR plural
 forms ``one`` and ``other``), so "1 trick" and "2 tricks" are written once, as data; so do the
 rule text's fixed words that are not names of a catalogue entry (:func:`term`).
+
+The original covers what the rule texts name (cards, fields, ships, types, suits, resources) and
+what a game says to a player about its rules (refusals, every one in each rule text's language);
+the clients' own words (texts with a count, the page's words, a result's reason) are English in
+both settings, by rule, not by omission (``tests/games/test_refusals.py`` holds both to it).
 """
 
 from __future__ import annotations
@@ -26,6 +31,11 @@ ENGLISH = "en"
 ORIGINAL = "orig"
 LANGUAGES = {ENGLISH: "English", ORIGINAL: "the rule text's own (Latvian for towers, Dutch for the others)"}
 """The settings a person chooses from; English is the default."""
+
+RULE_TEXTS = {"towers": "lv"}
+"""The language of a game's rule text by game id where it is not Dutch (the other games'): what
+:data:`ORIGINAL` reads for that game. A message every game shares gives each of these languages
+(``nl``, ``lv``); a game's own message gives its language as ``orig``."""
 
 _LANGUAGE: ContextVar[str] = ContextVar("fairtable_language", default=ENGLISH)
 
@@ -62,6 +72,20 @@ def speaking(language: str) -> Iterator[None]:
 def choose(english: str, original: str) -> str:
     """``english`` or ``original``, whichever the language in use reads."""
     return original if current() == ORIGINAL else english
+
+
+def original_of(game: str) -> str:
+    """The language of ``game``'s rule text: ``lv`` for towers, ``nl`` for the others."""
+    return RULE_TEXTS.get(game, "nl")
+
+
+def said(forms: dict[str, str], game: str) -> str:
+    """A message of ``messages/en.json`` (its forms by language) in the language in use, for
+    ``game``: English, else in the original its ``orig`` (a game's own message), else the form of
+    ``game``'s rule text language (a message every game shares)."""
+    if current() != ORIGINAL:
+        return forms[ENGLISH]
+    return forms.get(ORIGINAL) or forms[original_of(game)]
 
 
 def named(entry: Named) -> str:

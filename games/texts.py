@@ -8,9 +8,11 @@ so a name exists once, in its game's data file, and the page and the terminal sa
 Keys: ``GAME.FILE.ID`` for a catalogue entry's name (``towers.cards.5``, ``zeeslag.fleets.classic.0``
 for ship 0 of a fleet, ``zeeslag.starships.fighter``), ``towers.cards.ID.text`` for a card's
 effect, ``drachenherz.cards.KIND.field`` for a kind's field (``dwarves``), ``duel.types.TYPE``,
-``shengji.suits.SUIT`` (``trump`` too), ``plural.MESSAGE.CATEGORY`` for the texts with a count,
+``shengji.suits.SUIT`` (``trump`` too), ``towers.resources.RESOURCE``, ``plural.MESSAGE.CATEGORY`` for the texts with a count,
 ``refusal.KEY`` for the words of a :class:`~fairtable.games.contract.Refusal` (a template:
-``{count}`` prints its value, ``{card:name}`` the catalogue's text for its value; :func:`say`),
+``{count}`` prints its value, ``{card:name}`` the catalogue's text for its value; :func:`say`; in
+the original a refusal every game shares is Dutch here, and :func:`say` prints it in the language
+of the rule text of the game its rule id names, Latvian for towers),
 ``page.KEY`` for the page's own fixed words (results, seats, violations; ``{field}``
 placeholders filled in by the page), and ``reason.CODE`` / ``reason.GAME.CODE`` for the words of a
 result's reason (:mod:`~fairtable.games.results`).
@@ -26,7 +28,7 @@ from fairtable.games import registry
 from fairtable.games.contract import GENERIC, Refusal
 from fairtable.games.drachenherz.catalogue import KINDS, SPECIAL, field_name
 from fairtable.games.duel.catalogue import CARDS as DUEL_CARDS
-from fairtable.games.lang import ENGLISH, ORIGINAL, choose, current, messages, named, speaking, term
+from fairtable.games.lang import ENGLISH, choose, current, messages, named, said, speaking, term
 from fairtable.games.results import COMMON_REASONS
 from fairtable.games.shengji.catalogue import CARDS as SHENGJI_CARDS
 from fairtable.games.towers.catalogue import BATTLEFIELDS
@@ -57,8 +59,8 @@ def catalogue(language: str) -> dict[str, str]:
             f"drachenherz.cards.{SPECIAL.id}": named(SPECIAL),
             **{f"plural.{message}.{category}": template for message, forms in messages()["plural"].items()
                for category, template in forms.items()},
-            **{f"refusal.{key}": str(forms.get(ORIGINAL, forms[ENGLISH]) if language == ORIGINAL else forms[ENGLISH])
-               for key, forms in messages()["refusals"].items()},
+            **{f"towers.resources.{english}": term("towers", word) for word, english in messages()["terms"]["towers"].items()},
+            **{f"refusal.{key}": said(forms, key.split(".")[0]) for key, forms in messages()["refusals"].items()},
             **{f"page.{key}": template for key, template in messages()["page"].items()},
             **{f"reason.{code}": words for code, words in COMMON_REASONS.items()},
             **{f"reason.{game_id}.{code}": words for game_id in registry.ids() for code, words in registry.get(game_id).reasons.items()},
@@ -92,8 +94,11 @@ class _Words(string.Formatter):
 
 
 def say(refusal: Refusal) -> str:
-    """The words of ``refusal`` in the language in use, e.g. "Ogre costs 6 soldiers; you have 4"."""
-    texts = _said(current())
-    template = texts.get(f"refusal.{refusal.key}", texts[f"refusal.{GENERIC}"])
-    params = refusal.params if f"refusal.{refusal.key}" in texts else {GENERIC: refusal.rule}
-    return _Words(texts).format(template, **params)
+    """The words of ``refusal`` in the language in use, e.g. "Ogre costs 6 soldiers; you have 4";
+    in the original, a refusal every game shares in its game's rule text language (the game
+    its rule id names)."""
+    refusals = messages()["refusals"]
+    known = refusal.key in refusals
+    template = said(refusals[refusal.key if known else GENERIC], refusal.rule.split(".")[0])
+    params = refusal.params if known else {GENERIC: refusal.rule}
+    return _Words(_said(current())).format(template, **params)

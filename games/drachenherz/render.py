@@ -12,6 +12,7 @@ import textwrap
 from fairtable.games.drachenherz.catalogue import CARDS, FIELDS, KINDS, MARKS, SPECIAL, Kind, field_name, kind_of
 from fairtable.games.lang import counted, named
 from fairtable.games.people import player
+from fairtable.games.results import reason_words
 
 WIDTH = 80
 
@@ -133,11 +134,11 @@ def _status(view: dict, names: list[str]) -> str:
     if result is not None:
         winners = result["winners"]
         scores = "-".join(map(str, result["scores"]))
-        return f"Over ({result['reason']}, {scores}): " + ("a draw" if not winners else f"{names[winners[0]]} won")
+        return f"Over ({reason_words(result['reason'], 'drachenherz')}, {scores}): " + ("a draw" if not winners else f"{names[winners[0]]} won")
     if view["game_result"] is not None:
         game = view["game_result"]
         won = "a draw" if not game["winners"] else f"{names[game['winners'][0]]} won"
-        return f"Game over ({game['reason']}, {'-'.join(map(str, game['scores']))}): {won}; the next game starts."
+        return f"Game over ({reason_words(game['reason'], 'drachenherz')}, {'-'.join(map(str, game['scores']))}): {won}; the next game starts."
     turn = view["turn"]
     if view["phase"] != "play" or turn is None:
         return {"start": "Drawing who starts.", "shuffle": "Shuffling the piles.", "deal": "Dealing the hands.",

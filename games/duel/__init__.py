@@ -23,8 +23,9 @@ Rulings this engine relies on (the text wins where it speaks):
   back and is reshuffled. Option ``rounds`` (default 3); option ``duels`` (default 6) shortens a
   round (the tournament's knock-out: 3 rounds of 3), the cards left in a hand going back into the
   deck, rebuilt, at the next round. The first attacker is a public random
-  value; each later round starts with the other seat. The match goes to the most points, then
-  the most rounds won, then option ``tie``: ``rematch`` (another round), ``playoff`` (one more
+  value; each later round starts with the other seat. A round that ends level on points is
+  drawn: nobody wins it (``DuelState.drawn`` counts them, so "rounds won 1–1" after three rounds
+  says why). The match goes to the most points, then the most rounds won, then option ``tie``: ``rematch`` (another round), ``playoff`` (one more
   duel, each drawing 1 card; the attacker is the seat that defended the last round's first
   duel, or with ``playoff_attacker: dice`` a public random value), or ``accept`` (a draw). A
   tie-break that ties again is played again, the other seat attacking first: for a playoff this
@@ -57,7 +58,7 @@ Rulings this engine relies on (the text wins where it speaks):
 from fairtable.games.duel.catalogue import CARDS, attack_value, points
 from fairtable.games.duel.decklist import DeckListError, parse
 from fairtable.games.duel.game import DuelGame
-from fairtable.games.duel.render import duel_line, title, triangle
+from fairtable.games.duel.render import drawn, duel_line, standing, title, triangle
 from fairtable.games.registry import register
 
 GAME = register(DuelGame())
@@ -67,9 +68,11 @@ __all__ = [
     "GAME",
     "DeckListError",
     "attack_value",
+    "drawn",
     "duel_line",
     "parse",
     "points",
+    "standing",
     "title",
     "triangle",
 ]

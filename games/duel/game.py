@@ -41,7 +41,7 @@ from fairtable.games.duel.bots import GreedyBot, RandomBot, random_deck
 from fairtable.games.duel.catalogue import BEATS, CARDS, IDS, points
 from fairtable.games.duel.decks import HAND_SIZE
 from fairtable.games.duel.moves import parse_move
-from fairtable.games.duel.results import match_result, scores
+from fairtable.games.duel.results import REASONS, match_result, scores
 from fairtable.games.duel.state import RECENT, Duel, DuelState, OwnedDeck, Player
 from fairtable.games.duel.views import view
 from fairtable.games.faces import learn
@@ -74,17 +74,6 @@ BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
 
 def _learn(state: DuelState, faces: Faces, allowed: set[Handle]) -> dict[Handle, int]:
     return learn(state.faces, faces, allowed, len(CARDS), "duel.face")
-
-
-REASONS = {
-    "points": "more points",
-    "rounds": "equal points, more rounds won",
-    "playoff": "the playoff after a tie",
-    "rematch": "the rematch after a tie",
-    "draw": "level on every count",
-    "tie": "still level after the most tiebreaks",
-}
-"""Words for the reason codes of this game's results (``games/results.py``)."""
 
 
 class DuelGame(Rules[DuelState]):
@@ -444,6 +433,8 @@ def _round_end(state: DuelState) -> DuelState:
     if a != b:
         winner = 0 if a > b else 1
         state = state.player(winner, rounds_won=state.players[winner].rounds_won + 1)
+    else:
+        state = dataclasses.replace(state, drawn=state.drawn + 1)
     if state.tiebreaks == 0 and state.round < state.options["rounds"]:
         return _next_round(state, (a, b))
     return _match_end(state)

@@ -13,6 +13,7 @@ from fairtable.games.duel.catalogue import BEATS, BONUS, CARDS
 from fairtable.games.duel.decks import DECK_SIZE
 from fairtable.games.lang import counted, named, term
 from fairtable.games.people import player
+from fairtable.games.results import reason_words
 
 LABEL, COLUMN = 14, 10
 WIDTH = 80
@@ -94,7 +95,8 @@ def render(view: dict) -> str:
     if view["variant"] != "ffa":
         rows.insert(2, ("Rounds won", lambda p: str(p["rounds_won"])))
     for label, cell in rows:
-        lines.append(f"{label:<{LABEL}}" + "".join(f"{cell(player):>{COLUMN}}" for player in players))
+        note = drawn(view) if label == "Rounds won" else ""
+        lines.append(f"{label:<{LABEL}}" + "".join(f"{cell(player):>{COLUMN}}" for player in players) + note)
     if view["draft"] is not None and view["step"] == "draft":
         lines.extend(_draft_lines(view, names))
     elif view["hand_cards"]:
@@ -110,6 +112,8 @@ def render(view: dict) -> str:
     if view["recent"]:
         lines.append("Last duels:")
         lines.extend(f"  {duel_line(duel, names)}" for duel in view["recent"][-SHOWN_DUELS:])
+    if view["result"] is not None:
+        lines.append(f"Final {standing(view)}"[:WIDTH])
     lines.append(_status(view, names))
     return "\n".join(lines)
 
@@ -161,13 +165,28 @@ def duel_line(duel: dict, names: list[str]) -> str:
     return f"{tag} {names[duel['attacker']]}: {attack} vs {names[duel['defender']]}: {defence}  {a}-{d}"
 
 
+def drawn(view: dict) -> str:
+    """``  1 round drawn`` after the rounds won when a round ended level (nobody won it), else empty."""
+    return f"  {counted('drawn', view['rounds_drawn'])}" if view["rounds_drawn"] else ""
+
+
+def standing(view: dict) -> str:
+    """How the match stands, in seat order: ``points 18–20, rounds won 1–1, 1 round drawn`` (a
+    free-for-all: the points only), so a result says how it was reached."""
+    players = view["players"]
+    said = "points " + "–".join(str(player["points"]) for player in players)
+    if view["variant"] != "ffa":
+        said += ", rounds won " + "–".join(str(player["rounds_won"]) for player in players)
+        said += f", {counted('drawn', view['rounds_drawn'])}" if view["rounds_drawn"] else ""
+    return said
+
+
 def _status(view: dict, names: list[str]) -> str:
     result = view["result"]
     if result is not None:
         winners = result["winners"]
         who = "a draw" if not winners else " and ".join(names[w] for w in winners) + " won"
-        points = "-".join(str(player["points"]) for player in view["players"])
-        return f"Match over ({result['reason']}, points {points}): {who}."[:WIDTH]
+        return f"Match over: {who}: {reason_words(result['reason'], 'duel')}."[:WIDTH]
     step = view["step"]
     if step in ("order", "start", "dice"):
         return "Drawing who begins."

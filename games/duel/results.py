@@ -16,6 +16,16 @@ from fairtable.games.duel.state import DuelState
 
 BLOCKS = ("points", "attacks_won", "defences_won")
 
+REASONS = {
+    "points": "more points",
+    "rounds": "equal points, more rounds won",
+    "playoff": "the playoff after a tie",
+    "rematch": "the rematch after a tie",
+    "draw": "level on every count",
+    "tie": "still level after the most tiebreaks",
+}
+"""Words for the reason codes of this game's results (``games/results.py``)."""
+
 
 @dataclass(frozen=True)
 class SeatStats:

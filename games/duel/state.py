@@ -116,6 +116,9 @@ class DuelState:
     defence: Handle | None = None
     """In blind play, the defender's card picked to be revealed."""
     tiebreaks: int = 0
+    drawn: int = 0
+    """Rounds (rematches too) that ended level on points: nobody won them, so the rounds won
+    alone do not say how many were played."""
     playoff: bool = False
     decks: tuple[OwnedDeck, ...] = ()
     recent: tuple[Duel, ...] = ()

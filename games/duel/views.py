@@ -83,6 +83,7 @@ def view(state: DuelState, seat: int | None) -> dict:
         "recent": [_duel(duel) for duel in state.recent],
         "result": None if state.result is None else state.result.to_value(),
         "round": state.round,
+        "rounds_drawn": state.drawn,
         "seat": seat,
         "starter": state.starter,
         "step": state.step,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fairtable.games.lang import counted
 from fairtable.games.people import player, players
+from fairtable.games.results import reason_words
 from fairtable.games.shengji.catalogue import CARDS, SMALL_JOKER, SUITS, level_name
 
 STRENGTHS = {1: "a level card", 2: "a level pair", 3: "a small-joker pair", 4: "a big-joker pair"}
@@ -142,7 +143,7 @@ def _status(view: dict) -> str:
     if result is not None:
         winners = result["winners"]
         who = "nobody won" if not winners else f"{_name(view, winners[0])} and {_name(view, winners[0] + 2)} won"
-        return f"Match over ({result['reason']}): {who}"
+        return "\n".join(_wrap("Match over:", f"{who} ({reason_words(result['reason'], 'shengji')})"))
     deal = view["deal_result"]
     if deal is not None:
         return f"Deal over: {deal['reason']}"

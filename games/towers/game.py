@@ -231,7 +231,7 @@ class Towers(Rules[TowersState]):
             if not affordable(card, sides[seat]):
                 have = getattr(sides[seat], card.resource)
                 raise RuleError("towers.cost", f"{card.name} costs {card.cost} {card.resource}, seat {seat} has {have}", "towers.cost",
-                                card=f"towers.cards.{card.id}", cost=card.cost, resource=card.resource, have=have)
+                                card=f"towers.cards.{card.id}", cost=card.cost, resource=f"towers.resources.{card.resource}", have=have)
             sides = resolve((Change(card.resource, -card.cost, "self"), *card.effect), sides, seat)
         hand = tuple(h for h in hand if h != handle)
         changes: dict[str, Any] = dict(

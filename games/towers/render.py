@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fairtable.games.lang import choose, named
 from fairtable.games.people import player
+from fairtable.games.results import reason_words
 from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS, Card
 from fairtable.games.towers.effects import PRODUCERS, RESOURCES, Change, Damage, Equalize, If, Steal, Step, Swap
 
@@ -118,7 +119,7 @@ def _status(view: dict, names: list[str]) -> str:
     result = view["result"]
     if result is not None:
         winners = result["winners"]
-        return f"Game over ({result['reason']}): " + ("draw" if not winners else f"{names[winners[0]]} won")
+        return f"Game over ({reason_words(result['reason'], 'towers')}): " + ("draw" if not winners else f"{names[winners[0]]} won")
     if view["turn"] is None:
         return "Waiting for the start."
     turn = view["turn"]

@@ -14,6 +14,7 @@ from typing import Any
 
 from fairtable.games.lang import choose, counted, named
 from fairtable.games.people import player
+from fairtable.games.results import reason_words
 from fairtable.games.zeeslag.fleet import FLEETS, Fleet
 from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
 from fairtable.games.zeeslag.starships import ABILITIES, CATALOGUE, SPACE
@@ -404,7 +405,7 @@ def _status(view: dict, names: list[str]) -> str:
             who = "your team won" if seat in winners else f"the team of {names[winners[0]]} won"
         else:
             who = f"{names[winners[0]]} won"
-        done = f"Game over ({result['reason']}): {who}"
+        done = f"Game over ({reason_words(result['reason'], 'zeeslag')}): {who}"
         return (done + ("; the fleets are being opened." if phase == "opening" else ""))[:WIDTH]
     if phase == "placement":
         if view["variant"] == "space":

@@ -31,6 +31,7 @@ from typing import Any
 import trio
 
 from fairtable.games import Bot, bots, describe, distinct, player, registry, say, seated
+from fairtable.node.replay import describe_move
 from fairtable.node.service import TableUpdate
 from fairtable.node.table import notices
 from fairtable.node.table.journal import Journal, JournalError, TableFiles
@@ -500,9 +501,10 @@ class LiveTable:
         self._commit()
 
     def _forced_words(self) -> str:
-        """The one legal move in the game's words (or as the client API carries it)."""
+        """The one legal move in the game's notation, as a transcript says it (not with the word a
+        player would type for it), or as the client API carries it."""
         session = self.session
         (move,) = session.legal_moves()
-        renderer = registry.get(self.genesis.genesis.game).renderer
+        view = session.view()
         with seated(self.names):
-            return str(move) if renderer is None else renderer.move_line(session.view(), move)
+            return describe_move(registry.get(self.genesis.genesis.game), view, move, view)

@@ -70,8 +70,10 @@ export function tablePage(app, lobbyId) {
   }
 
   // The verifier's verdict on the finished table: the node replays its transcript (POST /replay).
+  // Said at once, and whatever fails is the verdict's line (asked once: a reload asks again).
   async function check(table) {
     verdicts.set(table, "Checking the transcript: every shuffle, move and hidden answer…");
+    render();
     try {
       const { transcript } = await app.api.request("transcript", { table });
       const response = await fetch("/replay", {
@@ -81,9 +83,7 @@ export function tablePage(app, lobbyId) {
       const record = await response.json();
       verdicts.set(table, response.ok ? verdictText(record) : `The transcript could not be checked: ${record.error}`);
     } catch (error) {
-      verdicts.delete(table);
-      notice.textContent = `The transcript could not be checked: ${error.message}`;
-      return;
+      verdicts.set(table, `The transcript could not be checked: ${error.message}`);
     }
     render();
   }

@@ -12,7 +12,7 @@ import pytest
 from fairtable.games import referee, registry, say, speaking
 from fairtable.games.bots import random_bot
 from fairtable.games.contract import GENERIC, Decide, Move, RandomValue, Refusal, RuleError
-from fairtable.games.lang import messages
+from fairtable.games.lang import messages, original_of
 from fairtable.games.texts import catalogue
 from tests.games.towers.positions import FILLER, HAND, position
 
@@ -33,10 +33,10 @@ def test_an_unaffordable_card_is_refused_in_words_naming_card_cost_and_what_the_
     with pytest.raises(RuleError) as refused:
         game.apply(state, Move(0, {"play": HAND[0]}, {HAND[0]: 33}))
     assert refusal == refused.value.refusal
-    assert refusal == Refusal("towers.cost", "towers.cost", {"card": "towers.cards.33", "cost": 24, "have": 23, "resource": "ore"})
+    assert refusal == Refusal("towers.cost", "towers.cost", {"card": "towers.cards.33", "cost": 24, "have": 23, "resource": "towers.resources.ore"})
     assert say(refusal) == f"{catalogue('en')['towers.cards.33']} costs 24 ore; you have 23"
     with speaking("orig"):
-        assert say(refusal).startswith(catalogue("orig")["towers.cards.33"])
+        assert say(refusal) == f"{catalogue('orig')['towers.cards.33']}: cena 24, rūda: jums ir 23"
     assert game.explain(state, 0, {"discard": HAND[0]}) is None
     assert game.explain(state, 1, {"discard": HAND[0]}) == Refusal("towers.turn", "turn", {})
 
@@ -47,12 +47,38 @@ def test_a_rule_without_words_of_its_own_is_named_by_its_id():
     assert "towers.reveal" in say(error.refusal)
 
 
-def test_every_template_prints_with_its_parameters_in_both_languages():
+def test_every_template_prints_with_its_parameters_in_every_language():
     names = re.compile(r"{(\w+)(?::name)?}")
     for key, forms in messages()["refusals"].items():
-        assert set(names.findall(forms["en"])) == set(names.findall(forms.get("orig", forms["en"]))), key
+        assert all(set(names.findall(forms["en"])) == set(names.findall(form)) for form in forms.values()), key
     for language in ("en", "orig"):
         assert all(f"refusal.{key}" in catalogue(language) for key in messages()["refusals"])
+
+
+def test_every_refusal_has_the_words_of_the_rule_text_of_each_game_it_serves():
+    """A game's own refusal gives its rule text's language as ``orig``; a refusal every game shares
+    gives each rule text's language (Dutch, Latvian), and prints in the one of the game its rule names."""
+    languages = {original_of(game_id) for game_id in registry.ids()}
+    assert languages == {"nl", "lv"}
+    for key, forms in messages()["refusals"].items():
+        game_id = key.split(".")[0]
+        assert set(forms) == ({"en", "orig"} if game_id in registry.ids() else {"en", *languages}), key
+    for game_id in registry.ids():
+        turn = Refusal(f"{game_id}.turn", "turn", {})
+        with speaking("orig"):
+            assert say(turn) == messages()["refusals"]["turn"][original_of(game_id)] != "it is not your turn"
+
+
+ENGLISH_IN_BOTH = ("plural.", "page.", "reason.")
+"""The catalogue keys English in either language (``games/lang.py``): the clients' own words, not the rule texts'."""
+ALIKE = {"towers.resources.mana", "zeeslag.starships.dreadnought", "zeeslag.starships.lancer", "zeeslag.starships.spirit"}
+"""Names the rule texts themselves give as the English ones (the space battle's ships, mana)."""
+
+
+def test_the_original_catalogue_has_its_own_words_for_every_entry_but_the_documented_ones():
+    english, original = catalogue("en"), catalogue("orig")
+    alike = {key for key in english if english[key] == original[key] and not key.startswith(ENGLISH_IN_BOTH)}
+    assert alike == ALIKE, sorted(alike ^ ALIKE)
 
 
 @pytest.mark.parametrize(("game_id", "variant"), sorted(WORDED))

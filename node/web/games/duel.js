@@ -58,9 +58,19 @@ function scores(view, names) {
   if (view.variant !== "ffa") rows.push(["rounds won", (p) => p.rounds_won]);
   rows.push(["won attack/defence", (p) => `${p.attacks_won}/${p.defences_won}`], ["hand/deck", (p) => (p.out ? "out" : `${p.hand}/${p.deck}`)]);
   const busy = (seat) => (view.result ? "" : seat === view.attacker ? " attacking" : seat === view.defender ? " defending" : "");
-  return h("table", { class: "scores" },
+  const drawn = view.rounds_drawn ? counted("drawn", view.rounds_drawn) : null;
+  return h("div", {}, h("table", { class: "scores" },
     h("tr", {}, h("th", {}), view.players.map((_, seat) => h("th", { class: `seat${busy(seat)}`, "data-seat": seat }, names[seat]))),
-    rows.map(([label, cell]) => h("tr", {}, h("th", {}, label), view.players.map((player) => h("td", {}, String(cell(player)))))));
+    rows.map(([label, cell]) => h("tr", {}, h("th", {}, label), view.players.map((player) => h("td", {}, String(cell(player)))),
+      label === "rounds won" && drawn ? h("td", { class: "hint", id: "rounds-drawn" }, drawn) : null))),
+    view.result ? h("p", { class: "standing", id: "standing" }, `Final ${standing(view, drawn)}`) : null);
+}
+
+// How the match was reached, in seat order (games/duel/render.py's ``standing``): the points, and
+// outside a free-for-all the rounds won and the rounds drawn (nobody won them).
+function standing(view, drawn) {
+  const each = (field) => view.players.map((player) => player[field]).join("–");
+  return `points ${each("points")}` + (view.variant === "ffa" ? "" : `, rounds won ${each("rounds_won")}${drawn ? `, ${drawn}` : ""}`);
 }
 
 function onTable(view, cards, names) {

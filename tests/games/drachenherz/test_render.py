@@ -77,9 +77,9 @@ def test_moves_read_as_words_with_a_code_the_terminal_accepts():
 def test_the_end_of_a_game_and_of_a_match():
     state = position(options={"sumof": 2})
     text = render(GAME.view(dataclasses.replace(state, deal_result=Result((1,), "points", (10, 12))), 0))
-    assert text.endswith("Game over (points, 10-12): seat 1 won; the next game starts.")
+    assert text.endswith("Game over (more points, 10-12): seat 1 won; the next game starts.")
     over = dataclasses.replace(state, result=Result((), "sumof", (20, 20)), deal_result=Result((0,), "dragon", (9, 9)))
-    assert render(GAME.view(over, None)).endswith("Over (sumof, 20-20): a draw")
+    assert render(GAME.view(over, None)).endswith("Over (most points over the match's games, 20-20): a draw")
     assert "game 1 of 2, totals 0-0" in render(GAME.view(state, None))
 
 

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from fairtable.games.contract import Dealt, Decide, Finished, PublicRandom, Result, RuleError, ShuffleOwned
+from fairtable.games.duel import render
 from fairtable.games.duel.catalogue import CARDS
 from fairtable.games.duel.results import match_result, stats
 from tests.games.duel.positions import GAME, Table, card, start_1v1
@@ -97,6 +98,31 @@ def test_a_rematch_that_is_won_decides_the_match():
         table.duel(attack, table.hand(1)[0])
     result = table.pending.result
     assert result.winners == (0,) and result.reason == "rematch" and result.scores[:2] == (28, 20)
+
+
+def test_drawn_rounds_are_counted_and_said_beside_the_rounds_won_and_in_the_final_standing():
+    """Three rounds level on points are won by nobody: "rounds won 0–0" alone would not say why,
+    so the board and the finished match say the drawn rounds (through the catalogue's plural)."""
+    table = tied_match({"tie": "rematch"})
+    assert table.full.drawn == 3 and [p.rounds_won for p in table.full.players] == [0, 0]
+    assert "Rounds won" in (board := render.render(GAME.view(table.full, 0))) and "3 rounds drawn" in board
+    table.orders = [WALLS + STRIKERS[:18], DECK_1]
+    table.settle()
+    for defence, attack in zip((WALLS[0], WALLS[1], STRIKERS[0]), STRIKERS[1:4]):
+        table.duel(table.hand(1)[0], defence)
+        table.duel(attack, table.hand(1)[0])
+    view = GAME.view(table.full, None)
+    assert view["rounds_drawn"] == 3 and [p["rounds_won"] for p in view["players"]] == [1, 0]
+    lines = render.render(view).splitlines()
+    assert [line.split() for line in lines if line.startswith("Rounds won")] == [["Rounds", "won", "1", "0", "3", "rounds", "drawn"]]
+    assert lines[-2:] == ["Final points 28–20, rounds won 1–0, 3 rounds drawn", "Match over: seat 0 won: the rematch after a tie."]
+
+
+def test_a_round_won_is_not_drawn():
+    mixed = DECK_0[:3] + [c.id for c in CARDS if c.defence == 300][:3] + DECK_0[3:17]
+    table = start_1v1([mixed, DECK_1], first=0, options={"rounds": 1})
+    play_round(table)
+    assert table.full.drawn == 0 and render.standing(GAME.view(table.full, 0)).endswith("rounds won 1–0")
 
 
 def test_tie_playoff_the_seat_that_defended_the_last_rounds_first_duel_attacks_with_one_drawn_card():

@@ -35,8 +35,9 @@ def test_every_view_of_a_match_fits_the_terminal_and_every_move_can_be_typed(var
                 word = render.move_line(view, move).split()[-1]
                 assert pick(update, word) == move
     final = GAME.view(state, 0)
-    points = "-".join(str(player["points"]) for player in final["players"])
-    assert f"Match over ({final['result']['reason']}, points {points}): " in render.render(final)  # the game-over line has its score
+    points = "–".join(str(player["points"]) for player in final["players"])
+    over = render.render(final).splitlines()[-2:]  # the game-over lines: how it was reached, then who won and why
+    assert over[0].startswith(f"Final points {points}") and over[1].startswith("Match over: ")
 
 
 def test_a_duel_on_the_table_reads_in_words():

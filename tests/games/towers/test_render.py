@@ -41,14 +41,14 @@ def test_spectator_sees_no_hand_and_the_result():
     text = render(GAME.view(state, None))
     assert "Your hand" not in text and "[100]" not in text
     assert "seat 0 discarded (timeout) Lucky Cache" in text
-    assert text.endswith("Game over (tower): seat 1 won")
+    assert text.endswith("Game over (own tower built to the goal): seat 1 won")
 
 
 def test_own_turn_in_the_discard_phase_and_a_draw():
     view = GAME.view(position(must_discard=True, timeouts=(2, 0)), 0)
     assert render(view).endswith("Your turn: discard a card (2 timeouts in a row).")
     draw = GAME.view(dataclasses.replace(position(), result=Result((), "simultaneous")), 1)
-    assert render(draw).endswith("Game over (simultaneous): draw")
+    assert render(draw).endswith("Game over (both reached a goal at once): draw")
     infinite = render(GAME.view(position(variant="infinite"), 0))
     assert "infinite deck\n" in infinite and "in deck" not in infinite
 

@@ -66,10 +66,10 @@ def test_answer_phases_timeouts_and_the_end():
     assert render(GAME.view(table.full, 0)).endswith("Your turn: shoot (1 timeouts in a row).")
     assert "you shot A2: hit, Destroyer sunk (timer)" in render(GAME.view(table.full, 0))
     table.apply(Forfeit(1, "resigned"))
-    assert render(GAME.view(table.full, 1)).endswith("Game over (forfeit: resigned): seat 0 won; the fleets are being opened.")
+    assert render(GAME.view(table.full, 1)).endswith("Game over (a player resigned): seat 0 won; the fleets are being opened.")
     table.open_all()
     over = render(GAME.view(table.full, None))
-    assert over.endswith("Game over (forfeit: resigned): seat 0 won")
+    assert over.endswith("Game over (a player resigned): seat 0 won")
     assert lines_of(over)[3][:32].split() == ["A", "S", "S", "S", "S", "S", ".", ".", ".", ".", "."]
 
 

@@ -10,7 +10,7 @@ import pytest
 import trio
 from trio_websocket import ConnectionClosed, ConnectionRejected, open_websocket_url
 
-from fairtable.games import registry
+from fairtable.games import catalogue, registry
 from fairtable.node.api.ops import OPS
 from fairtable.node.api.server import API_VERSION, DEFAULT_PORT, ApiLimits, serve_api
 from fairtable.node.clients.apiclient import ApiError, connect
@@ -132,7 +132,7 @@ async def test_check_answers_legal_or_the_games_refusal_in_the_language_asked_fo
         assert answer["legal"] is False and answer["refusal"]["rule"] == "towers.cost"
         params = answer["refusal"]["params"]
         assert params["card"] == f"towers.cards.{unaffordable['card']}" and params["have"] < params["cost"]
-        assert re.fullmatch(rf".+ costs {params['cost']} {params['resource']}; you have {params['have']}", answer["text"])
+        assert re.fullmatch(rf".+ costs {params['cost']} {catalogue('en')[params['resource']]}; you have {params['have']}", answer["text"])
         original = await client.request("check", table=table, move={"play": unaffordable["handle"]}, lang="orig")
         assert original["refusal"] == answer["refusal"] and original["text"] != answer["text"]
         stranger = await client.request("check", table=table, move={"play": 10**6})

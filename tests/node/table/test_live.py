@@ -206,7 +206,10 @@ async def test_a_seat_without_a_player_places_at_random_and_forced_answers_play_
     log = tables[1].update().log
     kinds = [notice["kind"] for notice in log]
     assert kinds.count("forced") == len(answers) and kinds.count("default") == len(shots) + 1
-    assert all(notice["text"].startswith("Played for you, your only legal move: ") for notice in log if notice["kind"] == "forced")
+    # in the game's notation, as a transcript says it: "not sunk", "sunk: Cruiser at A1 A2 A3", never a word to type
+    forced = [notice["text"] for notice in log if notice["kind"] == "forced"]
+    assert all(re.fullmatch(r"Played for you, your only legal move: (not sunk|sunk: .+)\.", text) for text in forced), forced
+    assert any(text.endswith(": not sunk.") for text in forced) and not any("none" in text for text in forced), forced
     assert "Your timer ran out: a random legal one was sent for you." in [notice["text"] for notice in log]
     assert [notice["index"] for notice in log] == sorted(notice["index"] for notice in log)  # in the order they happened
     # the other seat reads the timer's moves off the chain, by the player's name

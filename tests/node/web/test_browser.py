@@ -8,6 +8,7 @@ Screenshots of each game are saved in ``build/screenshots`` (or the directory
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import random
@@ -27,7 +28,7 @@ from fairtable.games.texts import original_words
 from fairtable.node.discovery import factory_for
 from tests.export_golden import transcripts
 from tests.node.cheated import unaffordable_play
-from tests.node.clients.tui.tables import sj_played, table_with_copy
+from tests.node.clients.tui.tables import sj_played, table_at, table_with_copy
 from tests.node.clients.tui.test_keys import FIRST_KEYS, starting_with
 from tests.node.clients.tui.test_snapshots import case as snapshot_case
 from tests.node.web.browser import WAIT, Served, chromium, nodes
@@ -282,8 +283,8 @@ def test_typing_a_name_from_each_first_key_on_a_table_page_neither_resigns_nor_l
     assert alice.driver.execute_script("return window.asked") == ["Give up this game?"]
     assert alice.all("#resign") and not alice.text("#result")
     # the seat to move gives up, for the next tests: a resignation out of turn waits out the grace (spec/session.md §10)
-    alice.wait(lambda: "Your turn" in alice.text("#main") + bob.text("#main"), "one of the two to move")
-    mover = alice if "Your turn" in alice.text("#main") else bob
+    # the page whose turn it is, once one says so (a page read before its first redraw says neither)
+    mover = alice.wait(lambda: next((page for page in pages if page.text("#turn").startswith("Your turn")), None), "a page whose turn it is")
     mover.driver.execute_script("window.confirm = () => true")
     mover.press("#resign")
     alice.wait(lambda: alice.text("#result").startswith(("You lost", "You won")), "the table given up, for the next tests")
@@ -784,7 +785,67 @@ def test_shengji_selecting_the_unlisted_copy_of_a_card_offers_the_move_the_game_
         alice.driver.execute_script("document.getElementById('fixed-board').remove()")
 
 
-BOARDS = ("towers", "shengji", "drachenherz", "duel-deck", "duel-defend", "duel-ffa", "zeeslag-duel", "zeeslag-salvo",
+FIXED_TABLE = """const [update, transcript, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+import("/table.js").then((m) => {
+  const app = { tables: new Map([[update.lobby_id, update]]), token: sessionStorage.getItem("fairtable-token"), api: { request: async (op) => {
+    if (op !== "transcript") return {};
+    if (transcript === null) throw new Error("the node went away");
+    return { transcript };
+  } } };
+  const table = document.createElement("section");
+  table.id = "fixed-table";
+  table.append(m.tablePage(app, update.lobby_id).element);
+  document.body.prepend(table);
+  done(true);
+});"""
+"""A table page of a fixed table update on top of the page, through a stub connection whose ``transcript``
+is the given one (null: the request fails); the page's verdict comes from this node's replay of it."""
+
+
+@pytest.mark.parametrize(("game_id", "variant", "nth"), [("duel", "1v1", 9), ("drachenherz", "standard", 5)])
+@pytest.mark.parametrize(("reason", "words"), [("resigned", "a player resigned"), ("absent", "a player stopped answering and was declared absent")])
+def test_the_resigner_and_the_absent_player_see_the_winner_the_score_how_it_was_reached_and_the_verdict(pages, game_id, variant, nth,
+                                                                                                         reason, words):
+    alice = pages[0]
+    update = table_at(game_id, variant, 2, 1, nth=nth, forfeit=reason, **({"match": 2} if game_id == "drachenherz" else {}))
+    update["table"] = f"{game_id}-{reason}".encode().hex().ljust(64, "0")  # a table of its own: the page keeps a verdict per table
+    transcript = base64.b64encode((VECTORS / "games" / f"{game_id}-{variant}.ftt").read_bytes()).decode()
+    assert alice.driver.execute_async_script(FIXED_TABLE, update, transcript)
+    try:
+        alice.wait(lambda: alice.text("#fixed-table #verdict").startswith("Verified: every message"), "the verdict")
+        result = alice.text("#fixed-table #result")
+        assert result.startswith(f"You lost ({words}): bob won"), result
+        if game_id == "duel":  # its scores are not one per seat: the board says how the match was reached
+            assert re.fullmatch(r"Final points \d+–\d+, rounds won \d–\d(, \d rounds? drawn)?", alice.text("#fixed-table #standing"))
+        else:
+            assert re.search(r"Final score: you \d+, bob \d+$", result), result
+    finally:
+        alice.driver.execute_script("document.getElementById('fixed-table').remove()")
+
+
+def test_a_check_that_fails_is_said_in_the_verdicts_place_and_the_page_stays(pages):
+    alice = pages[0]
+    update = table_at("towers", "normal", 2, 3, nth=2, forfeit="resigned")
+    update["table"] = "fa11ed".ljust(64, "0")
+    assert alice.driver.execute_async_script(FIXED_TABLE, update, None)
+    try:
+        alice.wait(lambda: alice.text("#fixed-table #verdict") == "The transcript could not be checked: the node went away", "the failure")
+        assert alice.text("#fixed-table #result").startswith("You lost (a player resigned): bob won")
+    finally:
+        alice.driver.execute_script("document.getElementById('fixed-table').remove()")
+
+
+def test_the_duel_board_says_the_drawn_rounds_beside_the_rounds_won(pages):
+    alice = pages[0]
+    update, _ = snapshot_case("duel-blind")  # a tie-break after three rounds, one of them drawn: rounds won 1 1
+    assert alice.driver.execute_async_script(FIXED_BOARD, update)
+    try:
+        assert alice.text("#fixed-board #rounds-drawn") == "1 round drawn"
+    finally:
+        alice.driver.execute_script("document.getElementById('fixed-board').remove()")
+
+
+BOARDS = ("towers", "shengji", "drachenherz", "duel-deck", "duel-defend", "duel-ffa", "duel-blind", "zeeslag-duel", "zeeslag-salvo",
           "zeeslag-shared", "zeeslag-shared-placing", "space-purchase", "space-battle", "space-salvo")
 """The terminal snapshots' tables (``tests/node/clients/tui/test_snapshots.py``) whose boards the
 browser draws too, at a desktop and a phone width: every game, mid-play, to look at."""

@@ -27,7 +27,7 @@ from rich.text import Text
 from textual import events
 
 from fairtable.games import counted, named, term
-from fairtable.games.duel import CARDS, DeckListError, attack_value, duel_line, parse, points, title, triangle
+from fairtable.games.duel import CARDS, DeckListError, attack_value, drawn, duel_line, parse, points, standing, title, triangle
 from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick, wrapped
 
 WIDTH = 78
@@ -236,7 +236,8 @@ class DuelBoard(Board):
         rows += [("Won att/def", lambda p: f"{p['attacks_won']}/{p['defences_won']}"),
                  ("Hand/deck", lambda p: "out" if p["out"] else f"{p['hand']}/{p['deck']}")]
         for label, cell in rows:
-            text.append(f"{label:<{LABEL}}" + "".join(f"{cell(player):>{COLUMN}}" for player in players) + "\n")
+            text.append(f"{label:<{LABEL}}" + "".join(f"{cell(player):>{COLUMN}}" for player in players)
+                        + (drawn(view) if label == "Rounds won" else "") + "\n")
         attack = view["attack"]
         if attack is not None:
             attacker = names[view["attacker"]]
@@ -251,6 +252,8 @@ class DuelBoard(Board):
             where = f" · ←→ target: {names[aimed]}" if aimed is not None else ""
             text.append(f"↑↓ choose, Enter plays it{where} (or type its number or name)\n", style="bold")
         elif lines:
+            if view["result"] is not None:
+                text.append(f"Final {standing(view)}"[:WIDTH] + "\n")
             text.append(lines[-1] + "\n", style="bold")
 
     def _seat_title(self, index: int, name: str) -> str:

@@ -11,23 +11,26 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from fairtable.games import Result, describe, player
+from fairtable.games import Result, describe, player, registry
 from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, short_table
 from fairtable.protocol import ProtocolError
 from fairtable.protocol.session import verify_chunks
 
 
 def outcome(update: dict) -> str:
-    """``You won. alice won: enemy tower destroyed. Final score: you 3, bob 1.`` or the like, from this seat's side."""
+    """``You won. alice won: enemy tower destroyed. Final score: you 3, bob 1.`` or the like, from this seat's side;
+    a game whose scores are not one per seat says how it was reached in its renderer's words (``standing``)."""
     value = update["result"]
     result = Result(tuple(value["winners"]), value["reason"], tuple(value.get("scores") or ()), tuple(value.get("losers") or ()),
                     tuple(tuple(team) for team in value.get("teams") or ()))
     seat, names = update.get("seat"), list(update.get("seats") or ())
     said = "A draw" if not result.winners else "You won" if seat in result.winners else "You lost"
-    # a score per seat is said by name; a game whose scores have another layout (duel) says them on its board
+    # a score per seat is said by name; a game whose scores have another layout (duel) says how it stands in its own words
     per_seat = len(result.scores) == len(names)
     score = ", ".join(f"{player(index, seat, names)} {points}" for index, points in enumerate(result.scores)) if per_seat else ""
-    return f"{said}. {describe(result, names)}." + (f" Final score: {score}." if score else "")
+    standing = getattr(registry.get(update["game"]).renderer, "standing", None) if update.get("game") else None
+    final = f" Final score: {score}." if score else f" Final {standing(update['view'])}." if standing and update.get("view") else ""
+    return f"{said}. {describe(result, names)}.{final}"
 
 
 def verdict_of(data: bytes, names: list[str]) -> list[str]:
@@ -39,6 +42,13 @@ def verdict_of(data: bytes, names: list[str]) -> list[str]:
     return ([f"Transcript verified: every move, shuffle and hidden answer checked ({report.envelopes} messages): "
              + ("VALID." if report.valid else "VIOLATIONS FOUND:")]
             + [f"  message {v.index}: {culprit({'seats': names}, v.to_value())} broke {v.rule}: {v.detail}" for v in report.violations])
+
+
+def failure(exc: Exception) -> str:
+    """An unexpected failure in words: its message, or what kind it was when it has none (a missing field)."""
+    if isinstance(exc, KeyError):
+        return f"the node's answer has no {exc.args[0]!r}"
+    return str(exc) or type(exc).__name__
 
 
 class FinalScreen(BaseScreen):
@@ -92,14 +102,19 @@ class FinalScreen(BaseScreen):
         self.show("#final", "\n".join(lines))
 
     async def verify(self, update: dict) -> None:
-        response = await self.ask("transcript", table=update["table"])
-        if response is None:
-            self.verdict = ["The transcript could not be fetched (see below); press Enter and open the table again to retry."]
-            self.draw(update)
-            return
-        # a long game's proofs take seconds to check: in a thread, so the screen (and the node
-        # connection, which shares this thread) carries on meanwhile
-        verdict = await asyncio.to_thread(verdict_of, base64.b64decode(response["transcript"]), list(update.get("seats") or ()))
+        """Fetch the transcript and check it; whatever fails is said here, the player stays on this screen."""
+        try:
+            response = await self.ask("transcript", table=update["table"])
+            if response is None:
+                self.verdict = ["The transcript could not be fetched (see below); press Enter and open the table again to retry."]
+                self.draw(update)
+                return
+            data = base64.b64decode(response["transcript"], validate=True)
+            # a long game's proofs take seconds to check: in a thread, so the screen (and the node
+            # connection, which shares this thread) carries on meanwhile
+            verdict = await asyncio.to_thread(verdict_of, data, list(update.get("seats") or ()))
+        except Exception as exc:  # any failure of the check is the verdict's to say, never the app's end
+            verdict = [f"Could not check the transcript: {failure(exc)}"]
         kept = f"Your node keeps it as table {short_table(update['table'])} (fairtable export, the browser's replays)."
         self.verdict = [*verdict, kept]
         self.draw(self.play.updates.get(self.lobby_id, update))

@@ -14,7 +14,7 @@ from typing import Any
 
 from fairtable.games import referee, registry, seated
 from fairtable.games.bots import make
-from fairtable.games.contract import CommitHidden, Decide, ShuffleOwned, Simultaneous
+from fairtable.games.contract import CommitHidden, Decide, Forfeit, ShuffleOwned, Simultaneous
 from fairtable.games.drachenherz.catalogue import CARDS as DH_CARDS
 from fairtable.games.drachenherz.catalogue import kind_of
 from fairtable.node.api.ops import fields_of
@@ -41,11 +41,12 @@ def forced(game: Any, state: Any) -> bool:
 
 def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, events: int | None = None,
              bot: Callable[[random.Random], Any] | None = None, where: Callable[[Any, Any], bool] | None = None,
-             **options: Any) -> dict:
+             forfeit: str | None = None, **options: Any) -> dict:
     """Seat 0's ``table`` event at its ``nth`` decision (counted from 0) of a seeded game, or
     after its first ``events`` events (a moment it decides nothing: blind play, say), or at its
     first decision in a state ``where(game, state)`` holds; seat 0 played by ``bot`` (made from
-    its random generator) instead of a random one."""
+    its random generator) instead of a random one. With ``forfeit`` (``resigned``, ``absent``)
+    seat 0 leaves the game there for that reason: the finished table it sees."""
     game = registry.get(game_id)
     chosen = game.options_of(game.setup(variant, options, seats))
     bots = [(bot if bot is not None and seat == 0 else lambda rng: make(game, "random", rng))(random.Random(seed * 10 + seat))
@@ -62,6 +63,8 @@ def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, ev
         state = game.apply(state, event)
     else:
         raise AssertionError(f"seat 0 decides fewer than {nth + 1} times")
+    if forfeit is not None:
+        state = game.apply(state, Forfeit(0, forfeit))
     request = game.pending(state)
     decision = decision_of(request)
     legal = game.legal_moves(state, 0)
@@ -71,8 +74,10 @@ def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, ev
     timer = dict(chosen).get("turn_seconds", 0)
     with seated(NAMES[:seats]):  # the game's words name the players, as the node renders them
         text, move_texts = renderer.render(view), tuple(renderer.move_line(view, move) for move in legal)
-    update = fields_of(TableUpdate("lobby1", "ab" * 32, game_id, variant, 0, NAMES[:seats], "playing", view, legal,
-                                   your_turn=decision is not None, decision=decision, text=text, move_texts=move_texts))
+    result = getattr(state, "result", None)
+    update = fields_of(TableUpdate("lobby1", "ab" * 32, game_id, variant, 0, NAMES[:seats], "playing" if result is None else "finished",
+                                   view, legal, your_turn=decision is not None, decision=decision,
+                                   result=None if result is None else result.to_value(), text=text, move_texts=move_texts))
     update["clock"] = {"seat": 0, "seconds": 42} if timer and decision is not None else None
     return update
 

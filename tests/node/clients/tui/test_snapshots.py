@@ -41,6 +41,8 @@ class StubBridge:
         self.sent: list[tuple[str, dict]] = []
         self.tables: list[dict] = []
         """What the ``tables`` request answers: the player's tables."""
+        self.answers: dict[str, dict | Exception] = {}
+        """Answers (or failures) a test sets for other requests (``transcript``)."""
 
     def call(self, op: str, **fields: Any) -> asyncio.Future[dict]:
         self.sent.append((op, fields))
@@ -48,14 +50,21 @@ class StubBridge:
                    "tables": {"tables": self.tables}, "discovered": {"tables": []},
                    "games": {"games": [registry.get(game_id).describe() for game_id in registry.ids()]}}
         future: asyncio.Future[dict] = asyncio.get_running_loop().create_future()
-        future.set_result(answers.get(op, {}))
+        answer = self.answers.get(op, answers.get(op, {}))
+        if isinstance(answer, Exception):
+            future.set_exception(answer)
+        else:
+            future.set_result(answer)
         return future
 
 
 @asynccontextmanager
-async def table_screen(update: dict) -> AsyncIterator[tuple[PlayApp, Any]]:
-    """The app at 80x24 on the table screen of a fixed ``update``, through a stub connection; and its pilot."""
-    app = PlayApp(StubBridge(), clock=FakeClock())  # type: ignore[arg-type]
+async def table_screen(update: dict, answers: dict[str, dict | Exception] | None = None) -> AsyncIterator[tuple[PlayApp, Any]]:
+    """The app at 80x24 on the table screen of a fixed ``update``, through a stub connection
+    (answering ``answers`` too); and its pilot."""
+    bridge = StubBridge()
+    bridge.answers.update(answers or {})
+    app = PlayApp(bridge, clock=FakeClock())  # type: ignore[arg-type]
     async with app.run_test(size=(80, 24)) as pilot:
         app.connection_status(None)
         app.table_event(update)
