@@ -28,15 +28,23 @@ export function tablePage(app, lobbyId) {
   }
 
   // Why a move the board offers no button for (an unaffordable card, a card that does not follow,
-  // a cell already shot) cannot be played: the node's ``check``, in the page's language.
+  // a cell already shot, a salvo before it is fired) cannot be played: the node's ``check``, in the
+  // page's language. True when the move may be played.
   async function explain(move) {
     const event = app.tables.get(lobbyId);
     try {
       const answer = await app.api.request("check", { table: event.table, move, lang: language() });
       notice.textContent = answer.legal ? "" : answer.text;
+      return answer.legal;
     } catch (error) {
       notice.textContent = error.message;
+      return false;
     }
+  }
+
+  // The deck a pasted deck list names, read and checked by the game (the node's ``deck_list``).
+  async function readDeck(text) {
+    return (await app.api.request("deck_list", { table: app.tables.get(lobbyId).table, text })).cards;
   }
 
   async function render() {
@@ -50,7 +58,7 @@ export function tablePage(app, lobbyId) {
       game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [], text: event.text,
       decision: event.decision, yourTurn: event.your_turn, names: event.seats,
       send: event.your_turn && event.table && event.phase === "playing" ? send : null, state: memory.get(lobbyId), final: null,
-      explain: event.your_turn && event.table && event.phase === "playing" ? explain : null,
+      explain: event.your_turn && event.table && event.phase === "playing" ? explain : null, readDeck,
       repaint: render,
     };
     const renderer = await board(event.game, event.variant);

@@ -126,29 +126,6 @@ function recent(view, cards, names) {
   })));
 }
 
-// The card a deck-list line names: its id, Dutch or English name, in any case (games/duel/decklist.py).
-function named(cards, line) {
-  const key = line.split(/\s+/).filter(Boolean).join(" ").toLowerCase();
-  if (/^\d+$/.test(key)) return cards[Number(key)] || null;
-  return cards.find((card) => card.names.some((name) => name.toLowerCase() === key)) || null;
-}
-
-// A deck list's card ids, or the problems with it, each with its line, as the rules' deck lists read.
-export function parseDeckList(cards, text, size) {
-  const problems = [];
-  const seen = new Map();
-  text.split("\n").forEach((raw, index) => {
-    const entry = raw.trim();
-    if (!entry || entry.startsWith("#")) return;
-    const card = named(cards, entry);
-    if (!card) problems.push(`line ${index + 1}: no card is called "${entry}"`);
-    else if (seen.has(card.id)) problems.push(`line ${index + 1}: ${card.name} is already on line ${seen.get(card.id)}; a deck holds each card once`);
-    else seen.set(card.id, index + 1);
-  });
-  if (seen.size !== size) problems.push(`the list names ${seen.size} different cards; a deck holds exactly ${size}`);
-  return { cards: [...seen.keys()].sort((a, b) => a - b), problems };
-}
-
 const deckList = (cards, chosen) => [`# ${chosen.size} cards`, ...[...chosen].sort((a, b) => a - b).map((id) => cards[id].name)].join("\n");
 
 // The secret deck: a first deck from the whole catalogue, or a rebuilt one from its own cards (and
@@ -156,21 +133,21 @@ const deckList = (cards, chosen) => [`# ${chosen.size} cards`, ...[...chosen].so
 function deckBuilder(ctx, cards) {
   const view = ctx.view;
   const rebuild = view.deck_cards !== null;
-  const pool = rebuild ? [...new Set([...view.deck_cards, ...(view.swap_draws || [])])].sort((a, b) => a - b) : cards.map((card) => card.id);
-  const size = rebuild ? view.deck_cards.length : view.deck_size;
-  const memo = ctx.state.deck || (ctx.state.deck = { chosen: new Set(rebuild ? view.deck_cards : []) });
+  const pool = view.deck_choices || [];
+  const size = view.deck_size;
+  const memo = ctx.state.deck || (ctx.state.deck = { chosen: new Set(view.deck_base || []) });
   const panel = h("div", { class: "deck-builder", id: "deck-builder" });
   const list = h("textarea", { id: "deck-list", rows: 8, spellcheck: false, placeholder: "one card a line: its name (Dutch or English) or number" });
   const problems = h("p", { class: "error", id: "deck-problems" });
   list.value = memo.chosen.size ? deckList(cards, memo.chosen) : "";
-  function read() {
-    const parsed = parseDeckList(cards, list.value, size);
-    const foreign = parsed.cards.filter((id) => !pool.includes(id));
-    const all = [...parsed.problems, ...foreign.map((id) => `${cards[id].name} is not one of the cards this deck may take`)];
-    problems.textContent = all.join("; ");
-    if (!all.length) {
-      memo.chosen = new Set(parsed.cards);
+  // The node reads the list with the game's own deck-list reader and checks the deck (deck_list).
+  async function read() {
+    try {
+      memo.chosen = new Set(await ctx.readDeck(list.value));
+      problems.textContent = "";
       paint();
+    } catch (error) {
+      problems.textContent = error.message;
     }
   }
   function paint() {

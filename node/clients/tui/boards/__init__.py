@@ -146,7 +146,10 @@ def move_hint(update: dict) -> str | None:
     game = game_of(update)
     hint = getattr(game.renderer, "move_hint", None) if game is not None and game.renderer is not None else None
     view = update.get("view")
-    return hint(view) if hint is not None and update.get("your_turn") and not update.get("legal_moves") and view else None
+    if hint is None or not update.get("your_turn") or update.get("legal_moves") or not view:
+        return None
+    with seated(update.get("seats") or ()):  # the game names the players as the update does
+        return hint(view)
 
 
 def typed_by_game(update: dict, text: str) -> Any | None:
@@ -156,7 +159,8 @@ def typed_by_game(update: dict, text: str) -> Any | None:
     view = update.get("view")
     if parse is None or update.get("legal_moves") or not update.get("your_turn") or not view:
         return None
-    return parse(view, text)
+    with seated(update.get("seats") or ()):  # a salvo names the enemies as the board does
+        return parse(view, text)
 
 
 def board_for(update: dict) -> Board:

@@ -73,10 +73,8 @@ class DuelBoard(Board):
     def listed(self) -> list[int]:
         """The cards the cursor moves through: the deck's candidates, the pool, or the hand's handles."""
         mode, view = self.mode(), self.seen
-        if mode == "deck":
-            base = view.get("deck_base")
-            # catalogue order, which groups the cards by type (Mare, Terra, Aria)
-            return list(range(len(CARDS))) if base is None else sorted(set(base) | set(view.get("swap_draws") or ()))
+        if mode == "deck":  # the rules' list, in catalogue order, which groups the cards by type (Mare, Terra, Aria)
+            return list(view.get("deck_choices") or ())
         if mode == "draft":
             return list(view["draft"]["pool"])
         return [entry["handle"] for entry in view["hand_cards"] or ()]
@@ -103,7 +101,7 @@ class DuelBoard(Board):
         return None
 
     def deck_size(self) -> int:
-        return int(self.seen.get("deck_size") or 20)
+        return int(self.seen.get("deck_size") or 0)
 
     # ------------------------------------------------------------------ input
 
