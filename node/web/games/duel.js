@@ -15,9 +15,9 @@ export async function render(ctx) {
     scores(view, names),
     ctx.decision === "deck" && ctx.send ? deckBuilder(ctx, cards) : null,
     draft(ctx, cards, names),
-    onTable(view, cards, names),
+    onTable(view, cards, names, ctx.marks),
     hand(ctx, cards),
-    recent(view, cards, names));
+    recent(view, cards, names, ctx.marks));
 }
 
 // A card as a picture: its type's colour, name, attack and defence; face down without a face.
@@ -63,11 +63,13 @@ function scores(view, names) {
     rows.map(([label, cell]) => h("tr", {}, h("th", {}, label), view.players.map((player) => h("td", {}, String(cell(player)))))));
 }
 
-function onTable(view, cards, names) {
+// The attack on the table; made for the attacker (``marks``: its timer's), it says so under the card.
+function onTable(view, cards, names, marks) {
   if (view.attack === null || view.attacker === null) return null;
   return h("div", { class: "on-table", id: "duel-attack" },
     h("h3", {}, `${names[view.attacker]} attack${view.attacker === view.seat ? "" : "s"} ${names[view.defender]} with`),
-    cardPicture(cards, view.attack, { width: 90, beats: view.beats }));
+    cardPicture(cards, view.attack, { width: 90, beats: view.beats }),
+    marks.has(view.attacker) ? h("small", { class: "played-for-note" }, marks.get(view.attacker)) : null);
 }
 
 // The moves of a card of the hand: attack or defend with it (at a target seat in a free-for-all).
@@ -112,17 +114,22 @@ function draft(ctx, cards, names) {
     view.seat === null ? null : h("p", { class: "hint" }, `Your picks: ${view.draft.picks[view.seat].map((card) => cards[card].name).join(", ") || "none yet"}`));
 }
 
-function recent(view, cards, names) {
+// The last duels, newest first; a seat's latest card made for it (``marks``: its timer's) says so.
+function recent(view, cards, names, marks) {
   if (!view.recent.length) return null;
   const last = view.recent[view.recent.length - 1];
+  const moved = new Set(view.attack !== null && view.attacker !== null ? [view.attacker] : []);
   return h("div", { class: "recent" }, h("h3", {}, "Last duels"),
     h("div", { class: "last-duel", id: "last-duel" }, cardPicture(cards, last.attack, { width: 64 }), h("span", {}, "against"),
       cardPicture(cards, last.defence, { width: 64 }), h("strong", {}, `${last.points[0]}–${last.points[1]}`)),
     h("ul", {}, view.recent.slice(-6).reverse().map((duel) => {
     const defence = duel.defence === null ? "no card" : `${cards[duel.defence].name} ${cards[duel.defence].defence}`;
     const [a, d] = duel.points;
+    const notes = [duel.attacker, duel.defender].filter((seat) => !moved.has(seat) && marks.has(seat)).map((seat) => marks.get(seat));
+    moved.add(duel.attacker).add(duel.defender);
     return h("li", {}, `${duel.playoff ? "playoff" : `round ${duel.round}`}: ${names[duel.attacker]} ${cards[duel.attack].name} `
-      + `${duel.bonus ? `${cards[duel.attack].attack}+${view.bonus}` : cards[duel.attack].attack} against ${names[duel.defender]} ${defence}: ${a}–${d}`);
+      + `${duel.bonus ? `${cards[duel.attack].attack}+${view.bonus}` : cards[duel.attack].attack} against ${names[duel.defender]} ${defence}: ${a}–${d}`,
+      notes.map((note) => h("small", { class: "played-for-note" }, ` (${note})`)));
   })));
 }
 

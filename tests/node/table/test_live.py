@@ -211,8 +211,13 @@ async def test_a_seat_without_a_player_places_at_random_and_forced_answers_play_
     assert [notice["index"] for notice in log] == sorted(notice["index"] for notice in log)  # in the order they happened
     # the other seat reads the timer's moves off the chain, by the player's name
     theirs = [notice for notice in tables[0].update().log if notice["kind"] == "default"]
-    assert len(theirs) == len(shots) and theirs[0] == {"index": theirs[0]["index"], "kind": "default", "seat": 1,
+    assert len(theirs) == len(shots) and theirs[0] == {"index": theirs[0]["index"], "kind": "default", "latest": False, "seat": 1,
                                                        "text": "seat-1's timer ran out: the rules' default was played for them."}
+    # a board marks the move itself while it is its seat's latest: one entry a seat at most, on both nodes alike for the chain's
+    latest = max(e.seq for e in tables[0].envelopes if e.seat == 1 and e.kind in ("move", "choice"))
+    marked = [notice for notice in log if notice["latest"]]
+    assert [notice["index"] for notice in marked] == [latest] and marked[0]["kind"] in ("default", "forced")
+    assert [notice["index"] for notice in tables[0].update().log if notice["latest"]] == ([latest] if marked[0]["kind"] == "default" else [])
 
 
 async def test_a_restarted_seat_still_opens_the_fleet_it_committed(tmp_path, autojump_clock):

@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from fairtable.games import GameError, registry, seated
+from fairtable.games import GameError, player, registry, seated
 
 RANDOM = {"random": True}
 """Sent for hidden data or a deck: the node draws a random legal one (``spec/client-api.md``)."""
@@ -105,6 +105,17 @@ def wrapped(head: str, words: str = "", indent: int = 2) -> str:
     """``head`` and ``words`` in lines of at most :data:`LINE_WIDTH` (ending in a newline), the
     words going on under ``indent`` spaces rather than cut off mid-word."""
     return "\n".join(textwrap.wrap(head + words, LINE_WIDTH, subsequent_indent=" " * indent)) + "\n"
+
+
+def played_for(update: dict) -> dict[int, str]:
+    """The seats whose latest move was made for them (the log's ``latest`` entries: a timer's
+    default, a forced move), each with the words its board marks that move with where it draws it."""
+    marks = {}
+    for entry in update.get("log") or ():
+        if entry.get("latest") and entry.get("seat") is not None:
+            who = player(entry["seat"], update.get("seat"), update.get("seats") or ())
+            marks[entry["seat"]] = "forced: your only legal move" if entry["kind"] == "forced" else f"played for {who}: time ran out"
+    return marks
 
 
 def pick(update: dict, text: str) -> Any | None:
