@@ -199,7 +199,7 @@ def _typed_ability(view: dict, grid: Grid, tokens: list[str], due: dict) -> tupl
 
 def describe_move(before: dict, move: dict, after: dict) -> str:
     """A move as a transcript lists it: ``B7: hit`` (its outcome read from ``after``, the view once
-    the target answered; `` at seat T`` with several own seas), the target's answer ``sunk: Kruiser
+    the target answered; `` at T``, the target by name, with several own seas), the target's answer ``sunk: Kruiser
     (Cruiser) at A1 A2 A3`` or ``not sunk``; anything else as :func:`move_line` says it."""
     name = _grid_of(after, 0).name
     if "shoot" in move:
