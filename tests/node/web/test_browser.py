@@ -795,7 +795,7 @@ BOARDS = ("towers", "shengji", "drachenherz", "duel-deck", "duel-defend", "duel-
 browser draws too, at a desktop and a phone width: every game, mid-play, to look at."""
 
 
-PLAYED_FOR = {"towers": "forced: your only legal move", "shengji": "played for bob: time ran out"}
+PLAYED_FOR = {"towers": "forced: no other move", "shengji": "played for bob: time ran out"}
 """The mark each board in ``MARKED`` draws on the move made for its seat."""
 
 

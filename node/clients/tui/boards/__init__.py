@@ -114,7 +114,7 @@ def played_for(update: dict) -> dict[int, str]:
     for entry in update.get("log") or ():
         if entry.get("latest") and entry.get("seat") is not None:
             who = player(entry["seat"], update.get("seat"), update.get("seats") or ())
-            marks[entry["seat"]] = "forced: your only legal move" if entry["kind"] == "forced" else f"played for {who}: time ran out"
+            marks[entry["seat"]] = "forced: no other move" if entry["kind"] == "forced" else f"played for {who}: time ran out"
     return marks
 
 

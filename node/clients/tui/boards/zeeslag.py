@@ -353,8 +353,8 @@ class ZeeslagBoard(Board):
         return player(seat, self.seen["seat"], self.current["seats"])
 
     def short(self, seat: int) -> str:
-        """A player's name cut to fit a crowded line (four letters)."""
-        return self.who(seat)[:4]
+        """A player's name cut to fit a crowded line (three letters)."""
+        return self.who(seat)[:3]
 
     # ------------------------------------------------------------------ drawing
 
