@@ -71,7 +71,7 @@ async def test_a_silent_seat_is_declared_absent_after_turn_time_and_grace(tmp_pa
     assert present.session.result.winners == (0,) and "absent" in present.session.result.reason
     report = verify(load((present.files.dir / "transcript.ftt").read_bytes()))
     assert report.valid  # a forfeit on the claimant's word, not a finding against the absent seat
-    assert {"index": claim.seq, "kind": "absent", "seat": 1,
+    assert {"index": claim.seq, "kind": "absent", "latest": False, "seat": 1,
             "text": "seat-1 stopped answering: you declared them absent."} in present.update().log
 
 
@@ -85,8 +85,8 @@ async def test_a_resignation_asked_out_of_turn_is_announced_at_once_and_again_wh
     resignation = next(e for e in tables[0].envelopes if e.kind == "resign")
     assert tables[0].session.result.winners == (1,)
     assert [notice["kind"] for notice in tables[0].update().log] == ["resigning", "resigned"]
-    assert tables[0].update().log[1] == {"index": resignation.seq, "kind": "resigned", "seat": 0, "text": "You resigned."}
-    assert tables[1].update().log == ({"index": resignation.seq, "kind": "resigned", "seat": 0, "text": "seat-0 resigned."},)
+    assert tables[0].update().log[1] == {"index": resignation.seq, "kind": "resigned", "latest": False, "seat": 0, "text": "You resigned."}
+    assert tables[1].update().log == ({"index": resignation.seq, "kind": "resigned", "latest": False, "seat": 0, "text": "seat-0 resigned."},)
 
 
 async def test_every_other_seat_claims_at_the_deadline_plus_grace_by_its_own_clock(tmp_path, autojump_clock):
