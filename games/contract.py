@@ -608,6 +608,12 @@ class Game(ABC, Generic[S]):
         """
         raise RuleError("contract.composition", f"{self.id} has no owned decks")
 
+    def read_composition(self, state: S, seat: int, text: str) -> tuple[Face, ...]:
+        """The deck ``text`` (a deck list in the player's words) names for ``seat``'s pending
+        :class:`ShuffleOwned`, checked as :meth:`check_composition` checks it, so a client reads a
+        pasted list with the game's own reader; :class:`GameError` says every problem."""
+        raise RuleError("contract.composition", f"{self.id} has no owned decks")
+
     def random_hidden(self, state: S, seat: int, request: Request, rng: Rng) -> Any:
         """Random legal hidden data for ``request`` (a :class:`CommitHidden` layer map or a
         :class:`ShuffleOwned` composition): the "random" button and the random bots."""

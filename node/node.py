@@ -58,7 +58,7 @@ from fairtable.node.table.mesh import Mesh, MeshConfig
 from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
 from fairtable.protocol import CodecError, PublicKey
-from fairtable.protocol.session import NotYourTurn, ProofError, Rejected
+from fairtable.protocol.session import DECK, NotYourTurn, ProofError, Rejected
 
 if TYPE_CHECKING:
     from fairtable.node.peer.p2p import P2PHost
@@ -318,6 +318,15 @@ class Node:
             return live.session.explain(move)
         except CodecError as exc:
             raise ServiceError(f"no move of any game: {exc}", ILLEGAL) from None
+
+    async def read_deck(self, table: str, text: str) -> tuple[int, ...]:
+        session = self._table(table).session
+        if session.seat is None or session.decision_kind != DECK:
+            raise ServiceError(f"no deck of this seat is due now at table {table}", ILLEGAL)
+        try:
+            return tuple(session.game.read_composition(session.state, session.seat, text))
+        except GameError as exc:
+            raise ServiceError(str(exc), ILLEGAL) from None
 
     async def move(self, table: str, move: Any) -> None:
         live = self._table(table)

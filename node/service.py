@@ -185,6 +185,10 @@ class NodeService(Protocol):
         """Why ``move`` may not be played for this node's seat now, in the game's words (None: it
         may, as far as this seat knows); the game's own refusal, the one :meth:`move` would meet."""
 
+    async def read_deck(self, table: str, text: str) -> tuple[int, ...]:
+        """The deck a deck list names for this seat's deck decision, read and checked by the
+        game's own reader (``Game.read_composition``); :class:`ServiceError` with every problem."""
+
     async def resign(self, table: str) -> None:
         """Give up this seat's game at its next turn."""
 

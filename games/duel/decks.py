@@ -52,6 +52,18 @@ def base(player: Player) -> tuple[Face, ...] | None:
     return player.cards if player.reshuffle else remaining(player)
 
 
+def choices(player: Player) -> tuple[Face, ...] | None:
+    """The cards the seat's next deck may take, where this state knows them: any catalogue card
+    for a first deck; for a rebuilt one the cards it keeps and those drawn for a swap."""
+    if not player.built:
+        return IDS
+    before = base(player)
+    drawn = drawn_cards(player.cards or (), player.draws) if player.swap else ()
+    if before is None or drawn is None:
+        return None
+    return tuple(sorted(set(before) | set(drawn)))
+
+
 def size(player: Player) -> int:
     """The size of the seat's next deck (known to every state: used cards are public)."""
     if not player.built:
@@ -76,15 +88,12 @@ def problem(seat: int, player: Player, cards: Sequence[Face]) -> tuple[str, str]
         return None
     if len(cards) != wanted or len(set(cards)) != len(cards):
         return "duel.rebuild", f"seat {seat}'s rebuilt deck must be {wanted} distinct cards, not {len(cards)}"
-    before = base(player)
-    if before is None:
+    allowed = choices(player)
+    if allowed is None:
         return None
-    drawn = drawn_cards(player.cards or (), player.draws) if player.swap else ()
-    if drawn is None:
-        return None
-    new = set(cards) - set(before)
-    if not new <= set(drawn):
-        card = CARDS[min(new - set(drawn))]
+    new = set(cards) - set(allowed)
+    if new:
+        card = CARDS[min(new)]
         what = "the cards drawn for it" if player.swap else "no new card"
         return "duel.rebuild", f"seat {seat}'s rebuilt deck takes {card.name}, but it may take {what}"
     return None

@@ -36,7 +36,7 @@ from fairtable.games.contract import (
     Simultaneous,
     Timeout,
 )
-from fairtable.games.duel import decks, draft, render
+from fairtable.games.duel import decklist, decks, draft, render
 from fairtable.games.duel.bots import GreedyBot, RandomBot, random_deck
 from fairtable.games.duel.catalogue import BEATS, CARDS, IDS, points
 from fairtable.games.duel.decks import HAND_SIZE
@@ -121,6 +121,13 @@ class DuelGame(Rules[DuelState]):
             found = next(((d.rule, d.flaw) for d in state.decks if d.owner == seat and d.flaw and d.composition == tuple(cards)), None)
         if found is not None:
             raise RuleError(*found)
+
+    def read_composition(self, state: DuelState, seat: int, text: str) -> tuple[int, ...]:
+        """The deck a deck list (``decklist``: ids, Dutch or English names) names, of the size this
+        deck must have, then checked as the node checks the deck it commits."""
+        cards = decklist.parse(text, decks.size(state.players[seat]))
+        self.check_composition(state, seat, cards)
+        return cards
 
     # ------------------------------------------------------------------ what happens next
 

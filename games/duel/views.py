@@ -56,6 +56,7 @@ def _own(state: DuelState, seat: int) -> dict[str, Any]:
     return {
         "deck_base": None if base is None else list(base),
         "deck_cards": None if player.cards is None else list(player.cards),
+        "deck_choices": None if (allowed := decks.choices(player)) is None else list(allowed),
         "deck_size": decks.size(player),
         "hand_cards": [{"card": None if blind else state.faces.get(handle), "handle": handle} for handle in player.hand],
         "swap_draws": None if drawn is None else list(drawn),
@@ -66,8 +67,8 @@ def view(state: DuelState, seat: int | None) -> dict:
     """What ``seat`` (None: a spectator) sees, as a canonical value for clients: the public match
     plus the seat's own hand, composition and swap draws; never another seat's composition."""
     attack = None if state.attack is None or state.step != "defend" else state.faces.get(state.attack)
-    own = _own(state, seat) if seat is not None else {"deck_base": None, "deck_cards": None, "deck_size": None, "hand_cards": None,
-                                                      "swap_draws": None}
+    own = _own(state, seat) if seat is not None else {"deck_base": None, "deck_cards": None, "deck_choices": None, "deck_size": None,
+                                                      "hand_cards": None, "swap_draws": None}
     return {
         "attack": attack,
         "attacker": state.attacker,

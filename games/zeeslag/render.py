@@ -3,9 +3,10 @@
 Two own seas side by side in full size; three or more as small grids, six to a band; the
 shared sea as one wide grid (two bands of four blocks for eight seats); the space battle's
 20×10 star fields one character a cell, up to three to a band. Salvos are too many to list as
-moves, so they are typed: :func:`parse_move` reads ``"1:B7 2:C3"`` (enemy seat, colon, cells)
-and, in the space battle, one ability for one enemy (``"scan 2:C4"``, ``"laser 2:A5"``,
-``"nuke 2:C4"``, ``"reserve"``); :func:`move_hint` says what is due.
+moves, so they are typed: :func:`parse_move` reads ``"bob:B7 carol:C3"`` (an enemy by name, or a
+unique beginning of it, colon, cells; seat numbers stay on the wire) and, in the space battle,
+one ability for one enemy (``"scan bob:C4"``, ``"laser bob:A5"``, ``"nuke bob:C4"``,
+``"reserve"``); :func:`move_hint` says what is due.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from fairtable.games.results import reason_words
 from fairtable.games.zeeslag.fleet import FLEETS, Fleet
 from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
 from fairtable.games.zeeslag.starships import ABILITIES, CATALOGUE, SPACE
-from fairtable.games.zeeslag.waters import BLOCK, OwnSeas, SharedSea
+from fairtable.games.zeeslag.waters import BLOCK
 
 LEGEND = "S ship, X hit, ? owner unknown, # sunk, o miss, ~ ring water, . unknown"
 SPACE_LEGEND = "S ship, F fighter, X hit, # sunk, * scanned, o miss, ~ water, . unknown"
@@ -31,10 +32,6 @@ BAND = 6
 def _grid_of(view: dict, index: int) -> Grid:
     sea = view["seas"][index]
     return Grid(sea["width"], sea["height"])
-
-
-def _layout(view: dict) -> OwnSeas | SharedSea:
-    return SharedSea(view["seats"]) if view["variant"] == "shared" else OwnSeas(view["seats"], _grid_of(view, 0))
 
 
 def _fleet(view: dict) -> Fleet:
@@ -56,7 +53,7 @@ def move_line(view: dict, move: dict) -> str:
     if "pass" in move:
         return "pass (every target left holds your own ship)"
     if "salvo" in move:
-        shots = " ".join(f"{foe}:{name(cell)}" for foe, cell in move["salvo"])
+        shots = " ".join(f"{_typed_name(foe)}:{name(cell)}" for foe, cell in move["salvo"])
         ability = _ability_words(move["ability"], name) if "ability" in move else ""
         return "salvo: " + (" + ".join(part for part in (shots, ability) if part) or "no shots")
     if "timeout" in move:
@@ -72,30 +69,46 @@ def move_line(view: dict, move: dict) -> str:
 
 
 def _ability_words(ability: dict, name: Any) -> str:
-    """``laser 2:A5`` (in a salvo, at enemy 2) or ``laser A5``; ``reserve``."""
+    """``laser bob:A5`` (in a salvo, at bob) or ``laser A5``; ``reserve``."""
     kind = next(key for key in ABILITIES if key in ability)
-    at = f"{ability['at']}:" if "at" in ability else ""
+    at = f"{_typed_name(ability['at'])}:" if "at" in ability else ""
     if kind == "reserve":
-        return "reserve" + (f" (instead of the shots at {ability['at']})" if at else "")
+        return "reserve" + (f" (instead of the shots at {player(ability['at'])})" if at else "")
     return f"{kind} {at}{name(ability[kind])}"
 
 
+def _typed_name(seat: int) -> str:
+    """An enemy as a salvo is typed: its name without spaces (``bot#2``), so a token holds it."""
+    return "".join(player(seat).split())
+
+
+def _enemy(due: dict, typed: str) -> int | None:
+    """The due enemy a typed name names: the name (spaces left out, case aside), else the one
+    name it begins; None for no or several (``you`` is never due: one does not shoot oneself)."""
+    key = typed.casefold()
+    names = {foe: _typed_name(foe).casefold() for foe in due}
+    found = [foe for foe, name in names.items() if name == key] or [foe for foe, name in names.items() if key and name.startswith(key)]
+    return found[0] if len(found) == 1 else None
+
+
 def move_hint(view: dict) -> str | None:
-    """What to type for a salvo due now, or None."""
+    """What to type for a salvo due now (the enemies by name), or None."""
     due = [(foe, count) for foe, count in view.get("due", []) if count]
     if not due:
         return None
-    foes = ", ".join(str(foe) for foe, _ in due)
-    example = f"e.g. '{due[0][0]}: B7 C3'"
-    if view["salvo"] == "focus":
-        hint = f"Type {max(count for _, count in due)} shots, all at one of seats {foes}, {example}"
-    elif len(counts := {count for _, count in due}) == 1:
-        hint = f"Type {counts.pop()} shots at each of seats {foes}, {example}"
-    else:
-        hint = "Type shots " + ", ".join(f"{count} at {foe}" for foe, count in due) + f", {example}"
+    example = f"e.g. '{_typed_name(due[0][0])}: B7 C3'"
+    for foes in (", ".join(player(foe) for foe, _ in due), f"{len(due)} enemies"):  # the names while they fit
+        if view["salvo"] == "focus":
+            hint = f"Type {max(count for _, count in due)} shots, all at one of {foes}, {example}"
+        elif len(counts := {count for _, count in due}) == 1:
+            hint = f"Type {counts.pop()} shots at each of {foes}, {example}"
+        else:
+            hint = "Type shots " + ", ".join(f"{count} at {player(foe)}" for foe, count in due) + f", {example}"
+        if len(hint) < WIDTH:
+            break
     ready = ready_abilities(view)
     if ready:
-        target = "" if ready[0] == "reserve" else f" {due[0][0]}:" + ("A5" if ready[0] == "laser" else "C4")
+        target = "" if ready[0] == "reserve" else f" {_typed_name(due[0][0])}:" + ("A5" if ready[0] == "laser" else "C4")
         extra = f" or '{ready[0]}{target}'"
         hint += extra if len(hint) + len(extra) < WIDTH else ""
     return hint
@@ -116,13 +129,14 @@ def own_round(view: dict) -> int:
 
 
 def parse_move(view: dict, text: str) -> dict | None:
-    """The salvo a player typed: ``seat:cell`` tokens, or cells after a ``seat:`` (which then
-    applies until the next one); in the shared sea a bare cell goes at the first seat due
-    whose waters hold it. None if it cannot be read (the node judges the rest)."""
+    """The salvo a player typed: ``name:cell`` tokens, or cells after a ``name:`` (which then
+    applies until the next one); in the shared sea a bare cell goes at the first enemy the view's
+    ``targets`` give for it. None if it cannot be read (the node judges the rest)."""
     due = {foe: count for foe, count in view.get("due", [])}
     if not due:
         return None
-    layout, grid = _layout(view), _grid_of(view, 0)
+    grid = _grid_of(view, 0)
+    shared = {cell: foes for sea, cell, foes in view.get("targets", ())} if view["variant"] == "shared" else {}
     current, pairs = None, []
     tokens = text.replace(",", " ").split()
     ability = None
@@ -139,9 +153,9 @@ def parse_move(view: dict, text: str) -> dict | None:
     for token in tokens:
         head, colon, tail = token.partition(":")
         if colon:
-            if not head.isdecimal() or int(head) not in due:
+            current, token = _enemy(due, head), tail
+            if current is None:
                 return None
-            current, token = int(head), tail
             if not token:
                 continue
         try:
@@ -150,7 +164,7 @@ def parse_move(view: dict, text: str) -> dict | None:
             return None
         foe = current
         if foe is None:
-            fits = [f for f in due if isinstance(layout, SharedSea) and layout.to_board(f, cell) is not None]
+            fits = [f for f in shared.get(cell, ()) if f in due]
             if not fits:
                 return None
             foe = fits[0]
@@ -161,21 +175,22 @@ def parse_move(view: dict, text: str) -> dict | None:
 
 
 def _typed_ability(view: dict, grid: Grid, tokens: list[str], due: dict) -> tuple[dict, int] | None:
-    """The ability of a typed salvo and how many tokens it took: ``laser 2:A5`` (its name, then
-    enemy and cell), or ``reserve`` (in a spread salvo ``reserve 2`` spares enemy 2, by
-    default the first due)."""
+    """The ability of a typed salvo and how many tokens it took: ``laser bob:A5`` (its name, then
+    enemy and cell), or ``reserve`` (in a spread salvo ``reserve bob`` spares bob, by default the
+    first due)."""
     kind = tokens[0].lower()
     if kind == "reserve":
         if view["salvo"] == "focus":
             return {"reserve": True}, 1
-        named = len(tokens) > 1 and tokens[1].isdecimal()
-        spared = int(tokens[1]) if named else min(due)
-        return ({"reserve": True, "at": spared}, 2 if named else 1) if spared in due else None
+        named = _enemy(due, tokens[1]) if len(tokens) > 1 else None
+        spared = min(due) if named is None else named
+        return {"reserve": True, "at": spared}, 1 if named is None else 2
     head, colon, tail = tokens[1].partition(":") if len(tokens) > 1 else ("", "", "")
-    if not colon or not head.isdecimal() or int(head) not in due:
+    at = _enemy(due, head) if colon else None
+    if at is None:
         return None
     try:
-        return {kind: grid.parse(tail), "at": int(head)}, 2
+        return {kind: grid.parse(tail), "at": at}, 2
     except ValueError:
         return None
 
@@ -185,7 +200,7 @@ def _typed_ability(view: dict, grid: Grid, tokens: list[str], due: dict) -> tupl
 
 def describe_move(before: dict, move: dict, after: dict) -> str:
     """A move as a transcript lists it: ``B7: hit`` (its outcome read from ``after``, the view once
-    the target answered; `` at seat T`` with several own seas), the target's answer ``sunk: Kruiser
+    the target answered; `` at T``, the target by name, with several own seas), the target's answer ``sunk: Kruiser
     (Cruiser) at A1 A2 A3`` or ``not sunk``; anything else as :func:`move_line` says it."""
     name = _grid_of(after, 0).name
     if "shoot" in move:
@@ -230,7 +245,7 @@ def render(view: dict) -> str:
         order = [0, 1] if seat is None else [seat, 1 - seat]
         extra += [_fleet_line(fleet, view["fleets"][index], "Your fleet" if index == seat else f"Fleet of {names[index]}") for index in order]
     else:
-        extra.append("Ships afloat: " + ", ".join(_afloat(view, index) for index in range(view["seats"])))
+        extra.append(_afloat(view))
     room = 24 - len(lines) - len(tail)
     extra = extra[: max(room, 0)]
     shots = [f"  {_shot_line(shot, fleet, names, view)}" for shot in view["recent"]]
@@ -322,11 +337,12 @@ def _bands(view: dict) -> list[str]:
 
 
 def _label(view: dict, index: int) -> str:
-    """``s3 mate 4``: the seat, whether it is you or your partner, and its ships afloat (or ``out``)."""
+    """``bob+ 4``: the player by name (``you``; ``+`` your partner), and its ships afloat (or
+    ``out``), within the small grid's 12 columns."""
     fleet = view["fleets"][index]
-    who = "you" if index == view["seat"] else ("mate" if _mate(view, index) else "")
     state = "out" if fleet["out"] else str(fleet["afloat"])
-    return " ".join(part for part in (f"s{index}", who, state) if part)
+    who = player(index, view["seat"])[:10 - len(state)] + ("+" if _mate(view, index) else "")
+    return f"{who} {state}"
 
 
 def _mate(view: dict, index: int) -> bool:
@@ -358,12 +374,17 @@ def _block_label(view: dict, block: int, columns: bool) -> str:
     if not columns:
         return _label(view, block)
     mark = "*" if block == view["seat"] else "+" if _mate(view, block) else "x" if view["fleets"][block]["out"] else " "
-    return f"s{block}{mark}{BLOCK * block + 1}-{BLOCK * (block + 1)}"
+    return f"{player(block, view['seat'])[:3]}{mark}{BLOCK * block + 1}-{BLOCK * (block + 1)}"
 
 
-def _afloat(view: dict, index: int) -> str:
-    fleet = view["fleets"][index]
-    return f"{'you' if index == view['seat'] else f's{index}'} {'out' if fleet['out'] else fleet['afloat']}"
+def _afloat(view: dict) -> str:
+    """``Ships afloat: you 5, bob out, …``, the names cut short where the line would not fit."""
+    for cut in (10, 3):
+        line = "Ships afloat: " + ", ".join(f"{player(index, view['seat'])[:cut]} {'out' if fleet['out'] else fleet['afloat']}"
+                                            for index, fleet in enumerate(view["fleets"]))
+        if len(line) <= WIDTH:
+            break
+    return line[:WIDTH]
 
 
 def _fleet_line(fleet: Fleet, entry: dict, title: str) -> str:
@@ -488,10 +509,9 @@ def ticks(width: int) -> str:
 
 
 def _field_label(view: dict, index: int, names: list[str]) -> str:
-    """``you s0 11/13``: whose field, its ships afloat of all it has (``?`` before it declared), or ``out``."""
+    """``bob 11/13``: whose field, its ships afloat of all it has (``?`` before it declared), or ``out``."""
     fleet = view["fleets"][index]
     who = "you" if index == view["seat"] else names[index]
-    who = who if who.startswith("seat") else f"{who} s{index}"
     if fleet["out"]:
         return f"{who} out"
     count = "?" if fleet["ships"] is None else f"{fleet['afloat']}/{fleet['ships']}"

@@ -77,6 +77,12 @@ def due(state: ZeeslagState, seat: int, target: int | None, spared: int | None =
     return [(foe, min(shots, len(public_targets(state, foe)))) for foe in foes if foe != spared]
 
 
+def due_beside(state: ZeeslagState, seat: int, at: int) -> list[tuple[int, int]]:
+    """The shots still due beside an ability aimed at enemy ``at`` (space battle): spread, those at
+    every other enemy; focus, none (the ability replaces the whole salvo, as :func:`check` reads it)."""
+    return [] if state.options["salvo"] == "focus" else due(state, seat, None, at)
+
+
 def parse_salvo(move: Any, space: bool = False) -> tuple[tuple[tuple[int, int], ...], Ability | None]:
     """The ``(enemy, cell)`` pairs of a salvo and its ability (space battle), or :class:`RuleError` ``zeeslag.move``."""
     forms = ({"salvo"}, {"salvo", "ability"}) if space else ({"salvo"},)

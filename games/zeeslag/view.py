@@ -22,11 +22,11 @@ from fairtable.games.zeeslag import abilities, reserve
 from fairtable.games.zeeslag.duel import ACTIONS
 from fairtable.games.zeeslag.fleet import IDS
 from fairtable.games.zeeslag.outcome import opening_step
-from fairtable.games.zeeslag.salvo import due
+from fairtable.games.zeeslag.salvo import due, due_beside
 from fairtable.games.zeeslag.sea import Grid
 from fairtable.games.zeeslag.starships import ABILITIES, CAPITALS, CATALOGUE, SPACE
 from fairtable.games.zeeslag.state import Sea, Shot, ZeeslagState, fleet_of, fleet_size
-from fairtable.games.zeeslag.targets import is_out, living, sunk_ships, teams_for, waters
+from fairtable.games.zeeslag.targets import aimable, enemies, is_out, living, sunk_ships, teams_for, waters
 from fairtable.games.zeeslag.waters import SharedSea, Waters
 
 
@@ -36,9 +36,11 @@ def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
     before the full opening."""
     layout = waters(state)
     seats = len(state.boards)
-    salvo_due = []
+    salvo_due: list[list[int]] = []
+    aiming = None
     if seat is not None and isinstance(request, Simultaneous) and seat in request.seats:
         salvo_due = [[foe, count] for foe, count in due(state, seat, None)]
+        aiming = seat if salvo_due else None
     space = state.variant == "space"
     value = {
         "variant": state.variant,
@@ -56,6 +58,7 @@ def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
         "left": list(state.left),
         "watching": seat is not None and is_out(state, seat),
         "due": salvo_due,
+        "targets": [] if aiming is None else _targets(state, aiming, salvo_due),
         "seas": [_sea(sea, layout.seas[index].width, layout.seas[index].height, space) for index, sea in enumerate(state.seas)],
         "fleets": [_fleet(state, index, index == seat) for index in range(seats)],
         "timeouts": list(state.timeouts),
@@ -67,9 +70,25 @@ def view(state: ZeeslagState, seat: int | None, request: Request) -> dict:
         value["seas"][0]["holders"] = [list(seats) for seats in _holders(layout)]
     if space:
         value |= _space(state, seat, request)
+        value["due_with_ability"] = [] if aiming is None else [[foe, [list(pair) for pair in due_beside(state, aiming, foe)]]
+                                                               for foe in enemies(state, aiming)]
     else:
         value["placing"] = None if seat is None or _committing(seat, request) is None else _berths(layout, seat)
     return value
+
+
+def _targets(state: ZeeslagState, seat: int, owed: list[list[int]]) -> list[list[Any]]:
+    """``[sea, cell, [enemy, ...]]`` for every cell a shot of ``seat``'s salvo may go at, as the
+    salvo's check reads it (``aimable``: not opened, in the shared sea not its own ship), with the
+    due enemies it may count for, the one whose home block it is first."""
+    layout = waters(state)
+    cells: dict[tuple[int, int], list[int]] = {}
+    for foe, count in owed:
+        if count:
+            for cell in aimable(state, seat, foe):
+                cells.setdefault((layout.sea_of(foe), cell), []).append(foe)
+    order = _holders(layout) if isinstance(layout, SharedSea) else None
+    return [[sea, cell, foes if order is None else sorted(foes, key=order[cell].index)] for (sea, cell), foes in sorted(cells.items())]
 
 
 @cache

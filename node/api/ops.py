@@ -157,6 +157,10 @@ async def _check(service: NodeService, args: Mapping[str, Any]) -> dict:
         return {"legal": False, "refusal": refusal.to_value(), "text": say(refusal)}
 
 
+async def _deck_list(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"cards": list(await service.read_deck(args["table"], args["text"]))}
+
+
 async def _resign(service: NodeService, args: Mapping[str, Any]) -> dict:
     await service.resign(args["table"])
     return {}
@@ -200,6 +204,7 @@ OPS: dict[str, Op] = {
     "start": Op(_start, {"lobby_id": STRING}),
     "move": Op(_move, {"table": STRING, "move": ANY}),
     "check": Op(_check, {"table": STRING, "move": ANY}, {"lang": STRING}),
+    "deck_list": Op(_deck_list, {"table": STRING, "text": STRING}),
     "resign": Op(_resign, {"table": STRING}),
     "transcript": Op(_transcript, {"table": STRING}),
     "proof": Op(_proof, {"table": STRING, "index": INTEGER}),

@@ -110,7 +110,7 @@ class LiveTable:
         self._own_notices: list[tuple[int, Notice]] = []
         """What only this node knows happened (what it played for its seat, a repaired journal),
         each with the chain length it happened at: the table's log merges them with the chain's."""
-        self._chain_notices: tuple[tuple[int, bytes | None], list[Notice]] = ((0, None), [])
+        self._chain_notices: tuple[tuple[int, bytes | None], list[Notice], dict[int, int]] = ((0, None), [], {})
         self.files.clean()
         self.replica = self._restored()
         if files.repaired is not None:
@@ -209,7 +209,7 @@ class LiveTable:
         chain = self.envelopes
         head = (len(chain), chain[-1].hash if len(chain) else None)
         if self._chain_notices[0] != head:  # the chain grew or a fork replaced its tail: read it again
-            self._chain_notices = (head, notices.from_chain(chain, self.seat, self.names))
+            self._chain_notices = (head, notices.from_chain(chain, self.seat, self.names), notices.latest_decisions(chain))
         merged = [(notice.index if notice.index is not None else -1, 1, notice) for notice in self._chain_notices[1]]
         merged += [(at, 0, notice) for at, notice in self._own_notices]
         return [notice for _, _, notice in sorted(merged, key=lambda entry: entry[:2])]
@@ -235,7 +235,7 @@ class LiveTable:
             result=None if session.result is None else session.result.to_value(),
             violations=tuple(violation.to_value() for violation in self.violations()),
             stalled=self.stalled, text=text, move_texts=move_texts, clock=self.turn_clock(),
-            log=tuple(notice.to_value() for notice in self.log()),
+            log=tuple(notice.to_value(self._chain_notices[2]) for notice in self.log()),
         )
 
     async def wait_change(self, version: int) -> None:

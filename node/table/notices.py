@@ -41,8 +41,21 @@ class Notice:
     index: int | None
     text: str
 
-    def to_value(self) -> dict[str, Any]:
-        return {"index": self.index, "kind": self.kind, "seat": self.seat, "text": self.text}
+    def to_value(self, latest: Mapping[int, int]) -> dict[str, Any]:
+        """The entry as the client API sends it; ``latest`` (a seat's latest move or choice, by
+        :func:`latest_decisions`) says whether the move it is about is still that seat's latest,
+        which a board marks where it draws it."""
+        current = self.kind in ON_BOARD and self.seat is not None and latest.get(self.seat) == self.index
+        return {"index": self.index, "kind": self.kind, "latest": current, "seat": self.seat, "text": self.text}
+
+
+ON_BOARD = (DEFAULT, FORCED)
+"""The kinds a board marks on the move itself (where it costs the player), besides the log line."""
+
+
+def latest_decisions(envelopes: Iterable[Envelope]) -> dict[int, int]:
+    """Each seat's latest move or simultaneous choice on the chain: seat -> envelope index."""
+    return {envelope.seat: envelope.seq for envelope in envelopes if envelope.kind in (MOVE, CHOICE)}
 
 
 def _by_timer(envelope: Envelope) -> bool:

@@ -109,7 +109,7 @@ function show(viewer, record) {
     for (const seat of seats) {
       const view = seat === null ? step.spectator : step.views[seat];
       const final = seat === null ? steps[last].spectator : steps[last].views[seat];
-      const ctx = { game: record.game, variant: record.variant, view, final, legal: [], texts: [], decision: null, yourTurn: false, send: null, state: {}, names };
+      const ctx = { game: record.game, variant: record.variant, view, final, legal: [], texts: [], decision: null, yourTurn: false, send: null, state: {}, names, marks: new Map() };
       let shown = null;
       if (renderer) {
         try {

@@ -4,7 +4,7 @@ import { board } from "./boards.js";
 import { fill, h, language, short } from "./dom.js";
 import { generic } from "./generic.js";
 import { verdictText } from "./replay.js";
-import { outcome, scoreText, seatName, tableId, violationText } from "./words.js";
+import { outcome, playedFor, scoreText, seatName, tableId, violationText } from "./words.js";
 
 const memory = new Map();
 // What a board keeps between renders of one table (a fleet being placed, selected cards).
@@ -28,15 +28,23 @@ export function tablePage(app, lobbyId) {
   }
 
   // Why a move the board offers no button for (an unaffordable card, a card that does not follow,
-  // a cell already shot) cannot be played: the node's ``check``, in the page's language.
+  // a cell already shot, a salvo before it is fired) cannot be played: the node's ``check``, in the
+  // page's language. True when the move may be played.
   async function explain(move) {
     const event = app.tables.get(lobbyId);
     try {
       const answer = await app.api.request("check", { table: event.table, move, lang: language() });
       notice.textContent = answer.legal ? "" : answer.text;
+      return answer.legal;
     } catch (error) {
       notice.textContent = error.message;
+      return false;
     }
+  }
+
+  // The deck a pasted deck list names, read and checked by the game (the node's ``deck_list``).
+  async function readDeck(text) {
+    return (await app.api.request("deck_list", { table: app.tables.get(lobbyId).table, text })).cards;
   }
 
   async function render() {
@@ -48,9 +56,9 @@ export function tablePage(app, lobbyId) {
     }
     const ctx = {
       game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [], text: event.text,
-      decision: event.decision, yourTurn: event.your_turn, names: event.seats,
+      decision: event.decision, yourTurn: event.your_turn, names: event.seats, marks: playedFor(event),
       send: event.your_turn && event.table && event.phase === "playing" ? send : null, state: memory.get(lobbyId), final: null,
-      explain: event.your_turn && event.table && event.phase === "playing" ? explain : null,
+      explain: event.your_turn && event.table && event.phase === "playing" ? explain : null, readDeck,
       repaint: render,
     };
     const renderer = await board(event.game, event.variant);

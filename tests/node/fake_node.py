@@ -15,7 +15,7 @@ from typing import Any
 
 import trio
 
-from fairtable.games import Refusal, registry
+from fairtable.games import GameError, Refusal, registry
 from fairtable.games.contract import (
     Deal,
     Dealt,
@@ -189,6 +189,14 @@ class FakeNode:
         await self._called("check", table, move)
         fake = self._table(table)
         return fake.game.explain(fake.state, fake.seat, move)
+
+    async def read_deck(self, table: str, text: str) -> tuple[int, ...]:
+        await self._called("read_deck", table, text)
+        fake = self._table(table)
+        try:
+            return tuple(fake.game.read_composition(fake.state, fake.seat, text))
+        except GameError as exc:
+            raise ServiceError(str(exc), ILLEGAL) from None
 
     async def resign(self, table: str) -> None:
         await self._called("resign", table)

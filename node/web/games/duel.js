@@ -15,9 +15,9 @@ export async function render(ctx) {
     scores(view, names),
     ctx.decision === "deck" && ctx.send ? deckBuilder(ctx, cards) : null,
     draft(ctx, cards, names),
-    onTable(view, cards, names),
+    onTable(view, cards, names, ctx.marks),
     hand(ctx, cards),
-    recent(view, cards, names));
+    recent(view, cards, names, ctx.marks));
 }
 
 // A card as a picture: its type's colour, name, attack and defence; face down without a face.
@@ -73,11 +73,13 @@ function standing(view, drawn) {
   return `points ${each("points")}` + (view.variant === "ffa" ? "" : `, rounds won ${each("rounds_won")}${drawn ? `, ${drawn}` : ""}`);
 }
 
-function onTable(view, cards, names) {
+// The attack on the table; made for the attacker (``marks``: its timer's), it says so under the card.
+function onTable(view, cards, names, marks) {
   if (view.attack === null || view.attacker === null) return null;
   return h("div", { class: "on-table", id: "duel-attack" },
     h("h3", {}, `${names[view.attacker]} attack${view.attacker === view.seat ? "" : "s"} ${names[view.defender]} with`),
-    cardPicture(cards, view.attack, { width: 90, beats: view.beats }));
+    cardPicture(cards, view.attack, { width: 90, beats: view.beats }),
+    marks.has(view.attacker) ? h("small", { class: "played-for-note" }, marks.get(view.attacker)) : null);
 }
 
 // The moves of a card of the hand: attack or defend with it (at a target seat in a free-for-all).
@@ -122,41 +124,23 @@ function draft(ctx, cards, names) {
     view.seat === null ? null : h("p", { class: "hint" }, `Your picks: ${view.draft.picks[view.seat].map((card) => cards[card].name).join(", ") || "none yet"}`));
 }
 
-function recent(view, cards, names) {
+// The last duels, newest first; a seat's latest card made for it (``marks``: its timer's) says so.
+function recent(view, cards, names, marks) {
   if (!view.recent.length) return null;
   const last = view.recent[view.recent.length - 1];
+  const moved = new Set(view.attack !== null && view.attacker !== null ? [view.attacker] : []);
   return h("div", { class: "recent" }, h("h3", {}, "Last duels"),
     h("div", { class: "last-duel", id: "last-duel" }, cardPicture(cards, last.attack, { width: 64 }), h("span", {}, "against"),
       cardPicture(cards, last.defence, { width: 64 }), h("strong", {}, `${last.points[0]}–${last.points[1]}`)),
     h("ul", {}, view.recent.slice(-6).reverse().map((duel) => {
     const defence = duel.defence === null ? "no card" : `${cards[duel.defence].name} ${cards[duel.defence].defence}`;
     const [a, d] = duel.points;
+    const notes = [duel.attacker, duel.defender].filter((seat) => !moved.has(seat) && marks.has(seat)).map((seat) => marks.get(seat));
+    moved.add(duel.attacker).add(duel.defender);
     return h("li", {}, `${duel.playoff ? "playoff" : `round ${duel.round}`}: ${names[duel.attacker]} ${cards[duel.attack].name} `
-      + `${duel.bonus ? `${cards[duel.attack].attack}+${view.bonus}` : cards[duel.attack].attack} against ${names[duel.defender]} ${defence}: ${a}–${d}`);
+      + `${duel.bonus ? `${cards[duel.attack].attack}+${view.bonus}` : cards[duel.attack].attack} against ${names[duel.defender]} ${defence}: ${a}–${d}`,
+      notes.map((note) => h("small", { class: "played-for-note" }, ` (${note})`)));
   })));
-}
-
-// The card a deck-list line names: its id, Dutch or English name, in any case (games/duel/decklist.py).
-function named(cards, line) {
-  const key = line.split(/\s+/).filter(Boolean).join(" ").toLowerCase();
-  if (/^\d+$/.test(key)) return cards[Number(key)] || null;
-  return cards.find((card) => card.names.some((name) => name.toLowerCase() === key)) || null;
-}
-
-// A deck list's card ids, or the problems with it, each with its line, as the rules' deck lists read.
-export function parseDeckList(cards, text, size) {
-  const problems = [];
-  const seen = new Map();
-  text.split("\n").forEach((raw, index) => {
-    const entry = raw.trim();
-    if (!entry || entry.startsWith("#")) return;
-    const card = named(cards, entry);
-    if (!card) problems.push(`line ${index + 1}: no card is called "${entry}"`);
-    else if (seen.has(card.id)) problems.push(`line ${index + 1}: ${card.name} is already on line ${seen.get(card.id)}; a deck holds each card once`);
-    else seen.set(card.id, index + 1);
-  });
-  if (seen.size !== size) problems.push(`the list names ${seen.size} different cards; a deck holds exactly ${size}`);
-  return { cards: [...seen.keys()].sort((a, b) => a - b), problems };
 }
 
 const deckList = (cards, chosen) => [`# ${chosen.size} cards`, ...[...chosen].sort((a, b) => a - b).map((id) => cards[id].name)].join("\n");
@@ -166,21 +150,21 @@ const deckList = (cards, chosen) => [`# ${chosen.size} cards`, ...[...chosen].so
 function deckBuilder(ctx, cards) {
   const view = ctx.view;
   const rebuild = view.deck_cards !== null;
-  const pool = rebuild ? [...new Set([...view.deck_cards, ...(view.swap_draws || [])])].sort((a, b) => a - b) : cards.map((card) => card.id);
-  const size = rebuild ? view.deck_cards.length : view.deck_size;
-  const memo = ctx.state.deck || (ctx.state.deck = { chosen: new Set(rebuild ? view.deck_cards : []) });
+  const pool = view.deck_choices || [];
+  const size = view.deck_size;
+  const memo = ctx.state.deck || (ctx.state.deck = { chosen: new Set(view.deck_base || []) });
   const panel = h("div", { class: "deck-builder", id: "deck-builder" });
   const list = h("textarea", { id: "deck-list", rows: 8, spellcheck: false, placeholder: "one card a line: its name (Dutch or English) or number" });
   const problems = h("p", { class: "error", id: "deck-problems" });
   list.value = memo.chosen.size ? deckList(cards, memo.chosen) : "";
-  function read() {
-    const parsed = parseDeckList(cards, list.value, size);
-    const foreign = parsed.cards.filter((id) => !pool.includes(id));
-    const all = [...parsed.problems, ...foreign.map((id) => `${cards[id].name} is not one of the cards this deck may take`)];
-    problems.textContent = all.join("; ");
-    if (!all.length) {
-      memo.chosen = new Set(parsed.cards);
+  // The node reads the list with the game's own deck-list reader and checks the deck (deck_list).
+  async function read() {
+    try {
+      memo.chosen = new Set(await ctx.readDeck(list.value));
+      problems.textContent = "";
       paint();
+    } catch (error) {
+      problems.textContent = error.message;
     }
   }
   function paint() {

@@ -43,11 +43,8 @@ export function seaCells(ctx, index, { look, extra = () => [], targets = new Map
   const data = view.seas[index];
   const { width, height } = data;
   const owners = view.fleets.map((f, seat) => (f.sea === index ? seat : null)).filter((seat) => seat !== null);
-  // The salvo's cells count for the fire button even while an ability is being aimed instead.
-  const free = aiming(ctx) ? salvoTargets(ctx, index, owners, width) : new Map();
-  const picks = salvo ? free : new Map();
+  const picks = salvo && aiming(ctx) ? salvoTargets(ctx, index) : new Map();
   const chosen = new Set(aiming(ctx) ? ctx.state.salvo.filter(([, , sea]) => sea === index).map(([, cell]) => cell) : []);
-  ctx.state.salvoFree += free.size - chosen.size;
   const sunk = new Set(data.sunk.flatMap((entry) => entry.cells));
   const hits = new Set(data.hits);
   const water = new Set(data.water);
@@ -115,48 +112,34 @@ export function aiming(ctx) {
   return ctx.decision === "choice" && ctx.send && !(ctx.legal || []).length && Array.isArray(ctx.view.due) && ctx.view.due.length > 0;
 }
 
-// The shots due now, [enemy, count] each: the view's, less those an ability chosen for the salvo
-// (space battle, ctx.state.ability = { move, at }) replaces: at its enemy (spread), or all (focus).
+// The shots due now, [enemy, count] each: the view's due, or with an ability chosen for the salvo
+// (space battle, ctx.state.ability = { move, at }) the view's due_with_ability beside it.
 export function dueNow(ctx) {
   const ability = ctx.state.ability;
   if (!ability) return ctx.view.due;
-  return ctx.view.salvo === "focus" ? [] : ctx.view.due.filter(([enemy]) => enemy !== ability.at);
+  return ((ctx.view.due_with_ability || []).find(([enemy]) => enemy === ability.at) || [null, []])[1];
 }
 
 // The cells of sea ``index`` a shot may go at, each with the enemy it is fired at: the cells chosen
-// already (to take back), and unshot cells of the waters of a due enemy with shots left (in the
-// shared sea, the view's ``holders`` of the cell: its home block's owner first).
-function salvoTargets(ctx, index, owners, width) {
-  const view = ctx.view;
-  const data = view.seas[index];
+// already (to take back), and the view's targets, each for its first enemy still owed a shot.
+function salvoTargets(ctx, index) {
   const salvo = ctx.state.salvo;
-  const room = (enemy, count) => view.salvo === "focus" || salvo.filter(([seat]) => seat === enemy).length < count;
-  const due = dueNow(ctx).filter(([enemy, count]) => owners.includes(enemy) && room(enemy, count)).map(([enemy]) => enemy);
-  const taken = new Set([...data.shots, ...data.water]);
-  const own = new Set(((view.fleets[view.seat] || {}).layout || []).filter(() => view.fleets[view.seat].sea === index).map(([cell]) => cell));
+  const owed = new Map(dueNow(ctx));
+  const owing = (enemy) => salvo.filter(([seat]) => seat === enemy).length < (owed.get(enemy) || 0);
   const targets = new Map(salvo.filter(([, , sea]) => sea === index).map(([enemy, cell]) => [cell, enemy]));
-  if (!due.length) return targets;
-  for (let cell = 0; cell < width * data.height; cell++) {
-    if (taken.has(cell) || own.has(cell) || targets.has(cell)) continue;
-    const enemy = data.holders ? data.holders[cell].find((seat) => due.includes(seat)) : due[0];
+  for (const [sea, cell, enemies] of ctx.view.targets) {
+    const enemy = sea === index && !targets.has(cell) ? enemies.find(owing) : undefined;
     if (enemy !== undefined) targets.set(cell, enemy);
   }
   return targets;
 }
 
+// A click on a salvo cell: takes it back, or aims a shot there at ``enemy``.
 function aim(ctx, enemy, cell, sea) {
   const salvo = ctx.state.salvo;
   const at = salvo.findIndex(([, c, s2]) => c === cell && s2 === sea);
   if (at >= 0) salvo.splice(at, 1);
-  else {
-    const count = (dueNow(ctx).find(([seat]) => seat === enemy) || [enemy, 0])[1];
-    if (ctx.view.salvo === "focus") {
-      const others = salvo.filter(([seat]) => seat !== enemy);
-      salvo.splice(0, salvo.length, ...salvo.filter(([seat]) => seat === enemy));
-      if (others.length) ctx.state.salvoNote = `a focus salvo goes at one enemy: now ${seatName(enemy, ctx.view.seat, ctx.names)}`;
-    }
-    if (salvo.filter(([seat]) => seat === enemy).length < count) salvo.push([enemy, cell, sea]);
-  }
+  else salvo.push([enemy, cell, sea]);
   ctx.repaint();
 }
 
@@ -166,11 +149,13 @@ export function salvoPanel(ctx) {
   const salvo = ctx.state.salvo;
   const due = dueNow(ctx);
   const ability = ctx.state.ability;
-  const wanted = !due.length ? 0 : view.salvo === "focus" ? (salvo.length ? due.find(([seat]) => seat === salvo[0][0])[1] : due[0][1])
-    : due.reduce((sum, [, count]) => sum + count, 0);
   const counts = due.map(([enemy, count]) => `${seatName(enemy, ctx.view.seat, ctx.names)}: ${salvo.filter(([seat]) => seat === enemy).length} of ${count}`);
-  const fire = () => {
-    const move = { salvo: salvo.map(([enemy, cell]) => [enemy, cell]), ...(ability ? { ability: ability.move } : {}) };
+  // The rules judge the salvo (its counts, focus, fewer shots where no target is left): the node's
+  // check says why it cannot be fired, and the picks stay to be mended.
+  const fire = async () => {
+    const pairs = salvo.map(([enemy, cell]) => [enemy, cell]).sort(([e1, c1], [e2, c2]) => e1 - e2 || c1 - c2);
+    const move = { salvo: pairs, ...(ability ? { ability: ability.move } : {}) };
+    if (!(await ctx.explain(move))) return;
     ctx.state.salvo = [];
     delete ctx.state.ability;
     ctx.send(move);
@@ -178,10 +163,8 @@ export function salvoPanel(ctx) {
   return h("div", { class: "salvo", id: "salvo" },
     h("p", {}, `Your salvo (${view.salvo}${view.salvo === "focus" ? ": every shot at one enemy" : ": shots at each enemy"}): `, counts.join(", "),
       ability ? h("span", { id: "salvo-ability" }, `${counts.length ? "; " : ""}${ability.text}`) : null),
-    ctx.state.salvoNote ? h("p", { class: "hint" }, ctx.state.salvoNote) : null,
     h("div", { class: "moves" },
-      // Fewer shots than due only when no target is left for them (the rules judge the excuse).
-      h("button", { id: "fire-salvo", disabled: salvo.length !== wanted && ctx.state.salvoFree > 0, onclick: fire },
+      h("button", { id: "fire-salvo", onclick: fire },
         `Fire ${counted("shot", salvo.length)}${ability ? ` and the ${Object.keys(ability.move).find((key) => key !== "at")}` : ""}`),
       h("button", { id: "clear-salvo", onclick: () => { ctx.state.salvo = []; delete ctx.state.ability; ctx.repaint(); } }, "Clear")));
 }

@@ -41,10 +41,14 @@ export async function render(ctx) {
   const places = ["bottom", "left", "top", "right"];
   const seats = [...Array(view.seats).keys()].map((offset) => (bottom + offset) % view.seats);
   const played = new Map(view.trick.map((play) => [play.seat, play.cards]));
+  // a play made for its seat (the timer's, a forced follow) says so under its cards: in the trick, else in the last one
+  const note = (seat) => (ctx.marks.has(seat) ? h("small", { class: "played-for-note" }, ctx.marks.get(seat)) : null);
   const trick = h("div", { class: "trick" }, seats.map((seat, i) => h("div", { class: `place ${places[i]}${view.turn === seat ? " turn" : ""}`, "data-seat": seat },
-    h("small", {}, `${who(seat)} · ${counted("card", view.cards[seat])}`), h("div", { class: "cards" }, (played.get(seat) || []).map((face) => card(cards, face))))));
+    h("small", {}, `${who(seat)} · ${counted("card", view.cards[seat])}`), h("div", { class: "cards" }, (played.get(seat) || []).map((face) => card(cards, face))),
+    played.has(seat) ? note(seat) : null)));
   const last = view.last ? h("div", { class: "recent" }, h("h3", {}, `Last trick, won by ${who(view.last.winner)}`),
-    h("div", { class: "cards" }, view.last.plays.map((play) => h("span", { class: "play" }, h("small", {}, who(play.seat)), play.cards.map((face) => card(cards, face)))))) : null;
+    h("div", { class: "cards" }, view.last.plays.map((play) => h("span", { class: "play" }, h("small", {}, who(play.seat)), play.cards.map((face) => card(cards, face)),
+      played.has(play.seat) ? null : note(play.seat))))) : null;
   const kitty = Array.isArray(view.kitty) && view.kitty.length ? h("div", { class: "recent" }, h("h3", {}, "Kitty"), h("div", { class: "cards" }, view.kitty.map((face) => card(cards, face)))) : null;
   return h("div", { class: "shengji" }, info, trick, hand(ctx, cards), kitty, last);
 }

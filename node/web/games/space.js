@@ -27,7 +27,6 @@ export async function render(ctx) {
     delete ctx.state.salvo;
     delete ctx.state.ability;
   } else if (!ctx.state.salvo) ctx.state.salvo = [];
-  ctx.state.salvoFree = 0;
   if (!ctx.send) delete ctx.state.mode;
   const order = view.seas.map((_, i) => i);
   if (me !== null) order.sort((a, b) => (b === me) - (a === me));
@@ -139,8 +138,8 @@ function targets(ctx, index, seat) {
   }
   if (!view.due.some(([enemy]) => enemy === seat)) return new Map();
   const data = view.seas[index];
-  const open = new Set([...data.shots, ...data.water]);
-  const cells = mode === "nuke" ? [...Array(data.width * data.height).keys()].filter((cell) => !open.has(cell)) : view.aims[mode];
+  // a nuke is a shot: it goes at the salvo's targets in this enemy's field
+  const cells = mode === "nuke" ? view.targets.filter(([sea, , enemies]) => sea === index && enemies.includes(seat)).map(([, cell]) => cell) : view.aims[mode];
   return new Map(cells.map((cell) => {
     const move = { [mode]: cell, at: seat };
     return [cell, { key: moveKey(move), label: mode, act: () => choose(ctx, move, `${mode} ${cellName(cell, data.width)} at ${seatName(seat, ctx.view.seat, ctx.names)}`) }];
@@ -152,11 +151,11 @@ function send(ctx, move) {
   ctx.send(move);
 }
 
-// An ability for the salvo: it replaces the shots at its enemy (spread) or the whole salvo (focus).
+// An ability for the salvo: the picks it replaces (those at enemies no longer owed a shot beside it) go.
 function choose(ctx, move, text) {
-  const at = move.at;
-  ctx.state.ability = { move, at, text };
-  ctx.state.salvo = ctx.view.salvo === "focus" ? [] : ctx.state.salvo.filter(([enemy]) => enemy !== at);
+  ctx.state.ability = { move, at: move.at, text };
+  const owed = new Set(dueNow(ctx).map(([enemy]) => enemy));
+  ctx.state.salvo = ctx.state.salvo.filter(([enemy]) => owed.has(enemy));
   delete ctx.state.mode;
   ctx.repaint();
 }

@@ -19,7 +19,7 @@ export async function render(ctx) {
     h("p", { class: "field" }, `${field.name}: win with a tower of ${view.victory.tower} or ${view.victory.resource} of a resource · ${deck}`),
     castles(view, order, names),
     hand(ctx, cards),
-    recent(view, cards, names));
+    recent(view, cards, names, ctx.marks));
 }
 
 function castles(view, order, names) {
@@ -81,11 +81,14 @@ function hand(ctx, cards) {
   return h("div", { class: "hand-area" }, h("h3", {}, title), h("div", { class: "hand" }, entries));
 }
 
-function recent(view, cards, names) {
+// The last cards; a seat's latest one made for it (``marks``: the timer's, a forced one) says so on the card.
+function recent(view, cards, names, marks) {
   if (!view.recent.length) return null;
-  return h("div", { class: "recent" }, h("h3", {}, "Last cards"), h("div", { class: "hand small" }, view.recent.map((action) => {
-    const verb = action.played ? "played" : action.timeout ? "discarded (timeout)" : "discarded";
-    return h("div", { class: `card small ${cards[action.card].colour}` }, h("div", { class: "face" }, cardFace(cards, action.card)),
-      h("small", {}, `${names[action.seat]} ${verb}`));
+  return h("div", { class: "recent" }, h("h3", {}, "Last cards"), h("div", { class: "hand small" }, view.recent.map((action, index) => {
+    const verb = action.played ? "played" : "discarded";
+    const latest = !view.recent.slice(index + 1).some((later) => later.seat === action.seat);
+    const mark = latest ? marks.get(action.seat) : undefined;
+    return h("div", { class: `card small ${cards[action.card].colour}${mark ? " played-for" : ""}` }, h("div", { class: "face" }, cardFace(cards, action.card)),
+      h("small", {}, `${names[action.seat]} ${verb}`), mark ? h("small", { class: "played-for-note" }, mark) : null);
   })));
 }

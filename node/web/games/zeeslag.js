@@ -21,7 +21,6 @@ export async function render(ctx) {
   const placing = ctx.decision === "hidden" && ctx.send && view.placing;
   if (!aiming(ctx)) delete ctx.state.salvo;
   else if (!ctx.state.salvo) ctx.state.salvo = [];
-  ctx.state.salvoFree = 0;
   onRotate(null);
   const answers = (ctx.legal || []).filter((move) => !("shoot" in move));
   return h("div", { class: "zeeslag" },

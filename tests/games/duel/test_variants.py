@@ -6,12 +6,14 @@ import dataclasses
 
 import pytest
 
+from fairtable.games import registry
 from fairtable.games.contract import (
     Deal,
     Dealt,
     Decide,
     Finished,
     Forfeit,
+    GameError,
     Move,
     OptionsError,
     PrivateDraw,
@@ -88,6 +90,14 @@ def test_blind_swap_after_round_draws_two_cards_privately_and_rebuilds_the_deck(
             GAME.check_composition(own, 0, tuple(bad))
         assert error.value.rule == "duel.rebuild" and words in str(error.value)
     GAME.check_composition(other, 0, tuple(sorted(left[1:] + [DECK_0[0]])))  # another seat cannot know
+    assert GAME.view(own, 0)["deck_choices"] == sorted(left + list(drawn))  # the rules' list, not a client's
+    listed = "\n".join(CARDS[card].name_en for card in sorted(left[2:] + list(drawn)))
+    assert GAME.read_composition(own, 0, listed) == tuple(sorted(left[2:] + list(drawn)))
+    with pytest.raises(RuleError) as error:  # a pasted list is checked as the deck it names
+        GAME.read_composition(own, 0, "\n".join(CARDS[card].name for card in sorted(left[1:] + [DECK_0[0]])))
+    assert error.value.rule == "duel.rebuild"
+    with pytest.raises(GameError, match="a deck holds exactly 14"):  # the size this deck must have
+        GAME.read_composition(own, 0, "\n".join(CARDS[card].name for card in left[1:]))
     table.orders = [sorted(left[2:] + list(drawn))]
     table.settle()
     assert sorted(table.full.players[0].cards) == sorted(DECK_0[:6] + left[2:] + list(drawn))
@@ -236,4 +246,13 @@ def test_options_are_checked(variant, options, seats, words):
 
 def test_a_first_deck_is_twenty_cards_built_from_nothing():
     view = GAME.view(GAME.setup("1v1", {}, 2), 0)
-    assert (view["deck_size"], view["deck_base"]) == (20, None)
+    assert (view["deck_size"], view["deck_base"], view["deck_choices"]) == (20, None, list(IDS))
+    state = GAME.setup("1v1", {}, 2)
+    assert GAME.read_composition(state, 0, "\n".join(CARDS[card].name_en for card in IDS[30:50])) == IDS[30:50]
+
+
+def test_a_game_without_owned_decks_reads_no_deck_list():
+    towers = registry.get("towers")
+    with pytest.raises(RuleError) as error:
+        towers.read_composition(towers.setup("normal", {}, 2), 0, "Great White Shark")
+    assert error.value.rule == "contract.composition"

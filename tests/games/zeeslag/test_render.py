@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -88,26 +89,34 @@ def test_moves_are_named_as_players_say_them():
     assert move_line(view, {"shoot": 14, "timeout": True}) == "shoot B5 (timer)"
     assert move_line(view, {"sunk": [[0, 1]]}) == "sunk: A1 A2"
     assert move_line(view, {"sunk": []}) == "sunk: none"
-    assert move_line(view, {"salvo": [[1, 0], [2, 99]]}) == "salvo: 1:A1 2:J10"
+    with seated(("ann", "bob", "bot", "bot")):  # a salvo names its enemies as they are typed: no spaces
+        assert move_line(view, {"salvo": [[1, 0], [3, 99]]}) == "salvo: bob:A1 bot#2:J10"
     assert move_line(view, {"timeout": True}) == "salvo fired by the timer"
     assert move_line(view, {"pass": True}).startswith("pass")
 
 
-def test_a_salvo_is_typed_and_the_hint_says_what_is_due():
+NAMES = ("ann", "bob", "bea")
+
+
+def test_a_salvo_is_typed_by_the_enemies_names_and_the_hint_says_what_is_due():
     table = Table(fleets=(CLASSIC_0, CLASSIC_1, CLASSIC_2), options={"shots": 2})
     view = GAME.view(table.states[0], 0)
-    assert move_hint(view) == "Type 2 shots at each of seats 1, 2, e.g. '1: B7 C3'"
-    assert parse_move(view, "1:B7 1:c3 2:J10,2:a1") == {"salvo": [[1, cell("B7")], [1, cell("C3")], [2, 0], [2, 99]]}
-    assert parse_move(view, "1: B7 C3 2: J10 A1") == {"salvo": [[1, cell("B7")], [1, cell("C3")], [2, 0], [2, 99]]}
-    for bad in ("B7", "3:B7", "1:K1", "x:B7", ""):
-        assert parse_move(view, bad) is None  # own seas: say whose sea; seat 3 is none; K1 is no cell
-    assert move_hint(GAME.view(table.states[None], None)) is None
-    text = render(view)
-    assert text.endswith("Type 2 shots at each of seats 1, 2, e.g. '1: B7 C3'.")
+    with seated(NAMES):
+        assert move_hint(view) == "Type 2 shots at each of bob, bea, e.g. 'bob: B7 C3'"
+        assert parse_move(view, "bob:B7 BOB:c3 bea:J10,bea:a1") == {"salvo": [[1, cell("B7")], [1, cell("C3")], [2, 0], [2, 99]]}
+        assert parse_move(view, "bo: B7 C3 bea: J10 A1") == {"salvo": [[1, cell("B7")], [1, cell("C3")], [2, 0], [2, 99]]}
+        # own seas: say whose sea; "b" is bob or bea; you shoot nobody; a seat number is no name; K1 is no cell
+        for bad in ("B7", "b:B7", "you:B7", "ann:B7", "1:B7", "bob:K1", "x:B7", ""):
+            assert parse_move(view, bad) is None, bad
+        assert move_hint(GAME.view(table.states[None], None)) is None
+        text = render(view)
+    assert text.endswith("Type 2 shots at each of bob, bea, e.g. 'bob: B7 C3'.")
     lines = lines_of(text)
-    assert lines[1].split() == ["s0", "you", "5", "s1", "5", "s2", "5"] and lines[2].split() == ["1234567890"] * 3
+    assert lines[1].split() == ["you", "5", "bob", "5", "bea", "5"] and lines[2].split() == ["1234567890"] * 3
+    assert not re.search(r"\bs[0-9]\b|seat", text), "players by name, never by seat number"
     focus = Table(fleets=(CLASSIC_0, CLASSIC_1, CLASSIC_2), options={"salvo": "focus"})
-    assert move_hint(GAME.view(focus.states[0], 0)) == "Type 2 shots, all at one of seats 1, 2, e.g. '1: B7 C3'"
+    with seated(NAMES):
+        assert move_hint(GAME.view(focus.states[0], 0)) == "Type 2 shots, all at one of bob, bea, e.g. 'bob: B7 C3'"
 
 
 def test_the_shared_sea_shows_blocks_and_question_marks_and_takes_bare_cells():
@@ -117,12 +126,13 @@ def test_the_shared_sea_shows_blocks_and_question_marks_and_takes_bare_cells():
     table.apply(Chosen((salvo({1: "B15", 2: "B25"}), salvo({0: "B5", 2: "B28"}), salvo({0: "J11", 1: "J12"}))))
     while table.full.stage == "open":
         table.apply(table.opened() if isinstance(table.pending, OpenHidden) else table.summed())
-    text = render(GAME.view(table.states[None], None))
+    with seated(NAMES):
+        text = render(GAME.view(table.states[None], None))
     lines = lines_of(text)
     assert lines[0] == "Zeeslag shared, fleet Classic, salvo spread 1"
-    assert lines[1].split() == ["s0", "5", "s1", "5", "s2", "5"] and lines[2] == "  " + "1234567890" * 3
+    assert lines[1].split() == ["ann", "5", "bob", "5", "bea", "5"] and lines[2] == "  " + "1234567890" * 3
     assert lines[12][2 + 10] == "?"  # J11: hit, owner unknown
-    assert "Waiting for seat 0 to say which of its ships sank." in text
+    assert "Waiting for ann to say which of its ships sank." in text
 
 
 MODES = [("duel", 2, {}), ("duel", 3, {}), ("duel", 6, {}), ("duel", 7, {}), ("duel", 8, {"teams": 2}),

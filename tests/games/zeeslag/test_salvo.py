@@ -10,7 +10,9 @@ import pytest
 from fairtable.games.contract import Chosen, Decide, Forfeit, Move, OpenHidden, PublicRandom, RandomValue, Result, RuleError, Simultaneous
 from fairtable.games.zeeslag.game import settle
 from fairtable.games.zeeslag.state import Sea, Sunk
+from fairtable.games.zeeslag.targets import waters
 from tests.games.zeeslag.positions import CLASSIC_0, CLASSIC_1, CLASSIC_2, GAME, TIMEOUT, Table, cell, cells
+from tests.games.zeeslag.test_shared import FLEETS3, first_round
 
 FLEETS = (CLASSIC_0, CLASSIC_1, CLASSIC_2)
 # Every cell of each fleet, in the order a test sinks them.
@@ -243,3 +245,41 @@ def test_once_the_public_values_run_short_the_timer_fires_at_the_first_targets()
     table.apply(Chosen((salvo(0, {1: "J10", 2: "J10"}), TIMEOUT, salvo(2, {0: "J10", 1: "J9"})), defaults=(1,)))
     assert not isinstance(table.pending, PublicRandom)  # one value is kept for a duel's start
     assert sorted((s.target, s.cell) for s in table.full.volley if s.seat == 1) == [(0, 0), (2, 0)]
+
+
+def _after_a_round(variant: str) -> Table:
+    """Three seats after one salvo round (cells opened, a border hit in the shared sea)."""
+    if variant == "shared":
+        table = Table(fleets=FLEETS3, variant="shared")
+        first_round(table)
+    else:
+        table = Table(fleets=FLEETS)
+        table.apply(Chosen((salvo(0, {1: "A1", 2: "J10"}), salvo(1, {0: "A1", 2: "A1"}), salvo(2, {0: "J10", 1: "A1"}))))
+    table.settle()
+    assert isinstance(table.pending, Simultaneous)
+    return table
+
+
+@pytest.mark.parametrize("variant", ["duel", "shared"])
+def test_the_views_targets_are_the_cells_the_salvos_check_lets_a_shot_go_at(variant):
+    """A client offers exactly the view's ``targets``: every cell the salvo's own check takes for
+    that enemy, none it refuses (opened, off its waters, in the shared sea the seat's own ship),
+    the border cell's home-block owner first."""
+    table = _after_a_round(variant)
+    for seat in range(3):
+        state = table.states[seat]
+        view = GAME.view(state, seat)
+        layout = waters(state)
+        offered = {(sea, spot): foes for sea, spot, foes in view["targets"]}
+        own = {spot for spot, _ in view["fleets"][seat]["layout"]} if variant == "shared" else set()
+        for foe, _count in view["due"]:
+            sea = layout.sea_of(foe)
+            for spot in range(layout.seas[sea].size):
+                refusal = GAME.explain(state, seat, {"salvo": [[foe, spot]]})
+                refused = (refusal is not None and refusal.rule == "zeeslag.target") or spot in own
+                assert refused != (foe in offered.get((sea, spot), ())), (seat, foe, spot, refusal)
+        for (_sea, spot), foes in offered.items():
+            if variant == "shared":
+                assert foes == [holder for holder in view["seas"][0]["holders"][spot] if holder in foes]
+        assert GAME.view(state, None)["targets"] == [] and GAME.view(table.states[(seat + 1) % 3], (seat + 1) % 3)["targets"] != []
+    assert any(len(foes) > 1 for _, _, foes in GAME.view(table.states[0], 0)["targets"]) == (variant == "shared")

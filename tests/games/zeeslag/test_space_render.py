@@ -25,7 +25,7 @@ def test_two_fields_side_by_side_with_the_fleet_and_the_abilities():
     with seated(("ann", "bob")):  # the names in the genesis, as the node renders a seat's board
         lines = fits(render(GAME.view(table.states[0], 0)))
     assert lines[0] == "Zeeslag space, money 500, water ring on"
-    assert lines[1].startswith("you s0 4/4") and "bob s1 4/4" in lines[1]
+    assert lines[1].startswith("you 4/4") and "bob 4/4" in lines[1]
     assert lines[2][:22] == "  1   5   10   15   20"  # each number over its column (10 ends at column 10)
     own, enemy = lines[3][:22], lines[3][26:48]
     assert own == "A SSS................." and enemy == "A ....X..............."
@@ -57,23 +57,27 @@ def test_moves_in_words():
     words = {
         "laser A5": {"laser": at("A5")}, "scan C4": {"scan": at("C4")}, "nuke C4": {"nuke": at("C4")}, "reserve": {"reserve": True},
         "beam hits E10": {"beam": at("E10")}, "beam hits nothing": {"beam": -1}, "declare 4 ships": {"ships": 4},
-        "salvo: 1:D11 + scan 2:C4": {"salvo": [[1, at("D11")]], "ability": {"scan": at("C4"), "at": 2}},
-        "salvo: reserve (instead of the shots at 1)": {"salvo": [], "ability": {"reserve": True, "at": 1}},
+        "salvo: bob:D11 + scan bea:C4": {"salvo": [[1, at("D11")]], "ability": {"scan": at("C4"), "at": 2}},
+        "salvo: reserve (instead of the shots at bob)": {"salvo": [], "ability": {"reserve": True, "at": 1}},
     }
-    for line, move in words.items():
-        assert move_line(view, move) == line
+    with seated(("ann", "bob", "bea")):
+        for line, move in words.items():
+            assert move_line(view, move) == line
 
 
 def test_a_typed_salvo_may_hold_one_ability_for_one_enemy():
     table = SpaceTable(fleets=(SpaceTable().fleets[0],) * 3)
     view = GAME.view(table.states[0], 0)
     assert view["due"] == [[1, 1], [2, 1]]
-    assert parse_move(view, "1:D11 laser 2:A5") == {"salvo": [[1, at("D11")]], "ability": {"laser": at("A5"), "at": 2}}
-    assert parse_move(view, "scan 1:C4 2:D11") == {"salvo": [[2, at("D11")]], "ability": {"scan": at("C4"), "at": 1}}
-    assert parse_move(view, "reserve 2 1:D11") == {"salvo": [[1, at("D11")]], "ability": {"reserve": True, "at": 2}}
-    assert parse_move(view, "reserve") == {"salvo": [], "ability": {"reserve": True, "at": 1}}
-    for bad in ("laser A5", "laser 3:A5", "scan 1:C4 nuke 2:C4", "laser 1:Z9"):
-        assert parse_move(view, bad) is None
-    assert move_hint(view) == "Type 1 shots at each of seats 1, 2, e.g. '1: B7 C3'"
+    with seated(("ann", "bob", "bea")):
+        assert parse_move(view, "bob:D11 laser bea:A5") == {"salvo": [[1, at("D11")]], "ability": {"laser": at("A5"), "at": 2}}
+        assert parse_move(view, "scan bo:C4 bea:D11") == {"salvo": [[2, at("D11")]], "ability": {"scan": at("C4"), "at": 1}}
+        assert parse_move(view, "reserve bea bob:D11") == {"salvo": [[1, at("D11")]], "ability": {"reserve": True, "at": 2}}
+        assert parse_move(view, "reserve") == {"salvo": [], "ability": {"reserve": True, "at": 1}}
+        for bad in ("laser A5", "laser ann:A5", "laser 2:A5", "scan bob:C4 nuke bea:C4", "laser bob:Z9"):
+            assert parse_move(view, bad) is None, bad
+        assert move_hint(view) == "Type 1 shots at each of bob, bea, e.g. 'bob: B7 C3'"
+    assert view["due_with_ability"] == [[1, [[2, 1]]], [2, [[1, 1]]]]  # spread: an ability replaces the shots at its enemy
     focus = GAME.view(SpaceTable(fleets=(SpaceTable().fleets[0],) * 3, options={"salvo": "focus"}).states[0], 0)
+    assert focus["due_with_ability"] == [[1, []], [2, []]]  # focus: the whole salvo
     assert parse_move(focus, "reserve") == {"salvo": [], "ability": {"reserve": True}}

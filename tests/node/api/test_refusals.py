@@ -47,6 +47,8 @@ async def test_requests_a_real_node_cannot_serve_get_typed_refusals(tmp_path, ca
             assert (await refusal(other, "move", table=table, move={"play": 0})).code == "illegal"
             legal = next(iter(nodes[due].tables.values())).update().legal_moves[0]
             assert (await client.request("check", table=table, move=legal))["legal"] is True
+            no_deck = await refusal(client, "deck_list", table=table, text="Great White Shark")  # towers owns no deck
+            assert no_deck.code == "illegal" and "no deck of this seat is due now" in str(no_deck)
             assert (await client.request("move", table=table, move=legal))["ok"]
             assert (await client.request("transcript", table=table))["transcript"]
         nursery.cancel_scope.cancel()

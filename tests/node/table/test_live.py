@@ -71,7 +71,7 @@ async def test_a_silent_seat_is_declared_absent_after_turn_time_and_grace(tmp_pa
     assert present.session.result.winners == (0,) and "absent" in present.session.result.reason
     report = verify(load((present.files.dir / "transcript.ftt").read_bytes()))
     assert report.valid  # a forfeit on the claimant's word, not a finding against the absent seat
-    assert {"index": claim.seq, "kind": "absent", "seat": 1,
+    assert {"index": claim.seq, "kind": "absent", "latest": False, "seat": 1,
             "text": "seat-1 stopped answering: you declared them absent."} in present.update().log
 
 
@@ -85,8 +85,8 @@ async def test_a_resignation_asked_out_of_turn_is_announced_at_once_and_again_wh
     resignation = next(e for e in tables[0].envelopes if e.kind == "resign")
     assert tables[0].session.result.winners == (1,)
     assert [notice["kind"] for notice in tables[0].update().log] == ["resigning", "resigned"]
-    assert tables[0].update().log[1] == {"index": resignation.seq, "kind": "resigned", "seat": 0, "text": "You resigned."}
-    assert tables[1].update().log == ({"index": resignation.seq, "kind": "resigned", "seat": 0, "text": "seat-0 resigned."},)
+    assert tables[0].update().log[1] == {"index": resignation.seq, "kind": "resigned", "latest": False, "seat": 0, "text": "You resigned."}
+    assert tables[1].update().log == ({"index": resignation.seq, "kind": "resigned", "latest": False, "seat": 0, "text": "seat-0 resigned."},)
 
 
 async def test_every_other_seat_claims_at_the_deadline_plus_grace_by_its_own_clock(tmp_path, autojump_clock):
@@ -214,8 +214,13 @@ async def test_a_seat_without_a_player_places_at_random_and_forced_answers_play_
     assert [notice["index"] for notice in log] == sorted(notice["index"] for notice in log)  # in the order they happened
     # the other seat reads the timer's moves off the chain, by the player's name
     theirs = [notice for notice in tables[0].update().log if notice["kind"] == "default"]
-    assert len(theirs) == len(shots) and theirs[0] == {"index": theirs[0]["index"], "kind": "default", "seat": 1,
+    assert len(theirs) == len(shots) and theirs[0] == {"index": theirs[0]["index"], "kind": "default", "latest": False, "seat": 1,
                                                        "text": "seat-1's timer ran out: the rules' default was played for them."}
+    # a board marks the move itself while it is its seat's latest: one entry a seat at most, on both nodes alike for the chain's
+    latest = max(e.seq for e in tables[0].envelopes if e.seat == 1 and e.kind in ("move", "choice"))
+    marked = [notice for notice in log if notice["latest"]]
+    assert [notice["index"] for notice in marked] == [latest] and marked[0]["kind"] in ("default", "forced")
+    assert [notice["index"] for notice in tables[0].update().log if notice["latest"]] == ([latest] if marked[0]["kind"] == "default" else [])
 
 
 async def test_a_restarted_seat_still_opens_the_fleet_it_committed(tmp_path, autojump_clock):

@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from fairtable.games import GameError, registry, seated
+from fairtable.games import GameError, player, registry, seated
 
 RANDOM = {"random": True}
 """Sent for hidden data or a deck: the node draws a random legal one (``spec/client-api.md``)."""
@@ -107,6 +107,17 @@ def wrapped(head: str, words: str = "", indent: int = 2) -> str:
     return "\n".join(textwrap.wrap(head + words, LINE_WIDTH, subsequent_indent=" " * indent)) + "\n"
 
 
+def played_for(update: dict) -> dict[int, str]:
+    """The seats whose latest move was made for them (the log's ``latest`` entries: a timer's
+    default, a forced move), each with the words its board marks that move with where it draws it."""
+    marks = {}
+    for entry in update.get("log") or ():
+        if entry.get("latest") and entry.get("seat") is not None:
+            who = player(entry["seat"], update.get("seat"), update.get("seats") or ())
+            marks[entry["seat"]] = "forced: no other move" if entry["kind"] == "forced" else f"played for {who}: time ran out"
+    return marks
+
+
 def pick(update: dict, text: str) -> Any | None:
     moves, words = list(update.get("legal_moves") or ()), list(update.get("move_texts") or ())
     text = text.strip().lower()
@@ -146,7 +157,10 @@ def move_hint(update: dict) -> str | None:
     game = game_of(update)
     hint = getattr(game.renderer, "move_hint", None) if game is not None and game.renderer is not None else None
     view = update.get("view")
-    return hint(view) if hint is not None and update.get("your_turn") and not update.get("legal_moves") and view else None
+    if hint is None or not update.get("your_turn") or update.get("legal_moves") or not view:
+        return None
+    with seated(update.get("seats") or ()):  # the game names the players as the update does
+        return hint(view)
 
 
 def typed_by_game(update: dict, text: str) -> Any | None:
@@ -156,7 +170,8 @@ def typed_by_game(update: dict, text: str) -> Any | None:
     view = update.get("view")
     if parse is None or update.get("legal_moves") or not update.get("your_turn") or not view:
         return None
-    return parse(view, text)
+    with seated(update.get("seats") or ()):  # a salvo names the enemies as the board does
+        return parse(view, text)
 
 
 def board_for(update: dict) -> Board:

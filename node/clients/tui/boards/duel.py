@@ -28,7 +28,7 @@ from textual import events
 
 from fairtable.games import counted, named, term
 from fairtable.games.duel import CARDS, DeckListError, attack_value, drawn, duel_line, parse, points, standing, title, triangle
-from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick, wrapped
+from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick, played_for, wrapped
 
 WIDTH = 78
 LABEL, COLUMN = 13, 10
@@ -73,10 +73,8 @@ class DuelBoard(Board):
     def listed(self) -> list[int]:
         """The cards the cursor moves through: the deck's candidates, the pool, or the hand's handles."""
         mode, view = self.mode(), self.seen
-        if mode == "deck":
-            base = view.get("deck_base")
-            # catalogue order, which groups the cards by type (Mare, Terra, Aria)
-            return list(range(len(CARDS))) if base is None else sorted(set(base) | set(view.get("swap_draws") or ()))
+        if mode == "deck":  # the rules' list, in catalogue order, which groups the cards by type (Mare, Terra, Aria)
+            return list(view.get("deck_choices") or ())
         if mode == "draft":
             return list(view["draft"]["pool"])
         return [entry["handle"] for entry in view["hand_cards"] or ()]
@@ -103,7 +101,7 @@ class DuelBoard(Board):
         return None
 
     def deck_size(self) -> int:
-        return int(self.seen.get("deck_size") or 20)
+        return int(self.seen.get("deck_size") or 0)
 
     # ------------------------------------------------------------------ input
 
@@ -238,14 +236,24 @@ class DuelBoard(Board):
         for label, cell in rows:
             text.append(f"{label:<{LABEL}}" + "".join(f"{cell(player):>{COLUMN}}" for player in players)
                         + (drawn(view) if label == "Rounds won" else "") + "\n")
-        attack = view["attack"]
+        attack, marks = view["attack"], played_for(update)
+        moved = set()  # seats whose latest move is drawn already (a later line marks it)
         if attack is not None:
             attacker = names[view["attacker"]]
-            text.append(f"On the table: {attacker} attack{'' if attacker == 'you' else 's'} {names[view['defender']]} with "
-                        f"{named(CARDS[attack])} ({term('duel', CARDS[attack].type)} {CARDS[attack].attack})\n", style="bold")
+            mark = f" ({marks[view['attacker']]})" if view["attacker"] in marks else ""
+            text.append(wrapped(f"On the table: {attacker} attack{'' if attacker == 'you' else 's'} {names[view['defender']]} with "
+                                f"{named(CARDS[attack])} ({term('duel', CARDS[attack].type)} {CARDS[attack].attack}){mark}"), style="bold")
+            moved.add(view["attacker"])
         self._draw_hand(text, update)
-        for duel in view["recent"][-3:]:
-            text.append(wrapped(duel_line(duel, names)), style="italic")
+        shown = view["recent"][-3:]
+        notes: list[list[str]] = [[] for _ in shown]
+        for index in reversed(range(len(shown))):  # each seat's latest duel carries its mark
+            for seat in (shown[index]["attacker"], shown[index]["defender"]):
+                if seat not in moved and seat in marks:
+                    notes[index].append(f" ({marks[seat]})")
+                moved.add(seat)
+        for duel, note in zip(shown, notes):
+            text.append(wrapped(duel_line(duel, names) + "".join(note)), style="italic")
         lines = (update.get("text") or "").splitlines()
         if update.get("legal_moves"):
             aimed = self.aimed()

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import events
 
 from fairtable.games.shengji import CARDS, code, render
-from fairtable.node.clients.tui.boards import Board, moves_laying
+from fairtable.node.clients.tui.boards import LINE_WIDTH, Board, moves_laying, played_for
 
 KINDS = ("declare", "bury", "lead", "play")
 RED = {"H", "D"}
@@ -112,6 +112,13 @@ class ShengjiBoard(Board):
         lines = render.render(view).splitlines()
         top = lines[: lines.index("Your hand:")] if "Your hand:" in lines else lines[:-1]
         text = Text("\n".join(top) + "\n")
+        last = (view["last"] or {}).get("plays") or []
+        for seat, mark in played_for(update).items():  # under the tricks: a play made for its seat
+            play = next((play for play in view["trick"] if play["seat"] == seat), None)
+            where = "" if play is not None else "last trick's "
+            play = play or next((play for play in last if play["seat"] == seat), None)
+            if play is not None:
+                text.append(f"  {where}{' '.join(code(card) for card in play['cards'])}: {mark}"[:LINE_WIDTH] + "\n", style="bold yellow")
         hand = view["hand"] or []
         held = {entry["handle"] for entry in hand}
         self.marked &= held

@@ -45,7 +45,7 @@ from fairtable.games.zeeslag import (
     ticks,
 )
 from fairtable.node.clients.tui.boards import RANDOM, pick
-from fairtable.node.clients.tui.boards.zeeslag import GAP, MARKS, MOVES, WIDTH, ZeeslagBoard, grid_of, opened
+from fairtable.node.clients.tui.boards.zeeslag import GAP, MARKS, MOVES, WIDTH, ZeeslagBoard, grid_of
 
 KEYS = {"l": "laser", "s": "scan", "n": "nuke", "r": "reserve"}
 """The key of each ability."""
@@ -113,10 +113,11 @@ class SpaceBoard(ZeeslagBoard):
         return super().fleet_problem(data) or (None if wrong is None else f"the game refuses this fleet: {wrong}")
 
     def shots_due(self) -> dict[int, int]:
-        due = self.due()
+        """What is due, or beside the ability chosen the view's ``due_with_ability`` for its enemy."""
         if self.ability is None:
-            return due
-        return {} if self.seen["salvo"] == "focus" else {foe: count for foe, count in due.items() if foe != self.ability.get("at")}
+            return self.due()
+        beside: list = next((owed for foe, owed in self.seen.get("due_with_ability") or () if foe == self.ability.get("at")), [])
+        return {foe: count for foe, count in beside if count}
 
     def salvo_move(self) -> dict:
         move = super().salvo_move()
@@ -274,14 +275,14 @@ class SpaceBoard(ZeeslagBoard):
         if foe not in self.due():
             self.problem = "no enemy of yours is due a shot there (Tab: the next enemy)"
             return
-        if name == "nuke" and cell in opened(self.seen["seas"][self.sea_shown()]):
+        if name == "nuke" and not any((sea, at) == (self.sea_shown(), cell) and foe in foes for sea, at, foes in self.seen.get("targets") or ()):
             self.problem = "a nuke needs a cell still a target"
             return
-        focus = self.seen["salvo"] == "focus"
-        if not (focus and name == "reserve"):
+        if not (self.seen["salvo"] == "focus" and name == "reserve"):
             ability["at"] = foe
         self.ability, self.aim = ability, None
-        self.salvo = [] if focus else [(other, spot) for other, spot in self.salvo if other != foe]
+        owed = self.shots_due()  # the picks the ability replaces go
+        self.salvo = [(other, spot) for other, spot in self.salvo if other in owed]
 
     # ------------------------------------------------------------------ drawing
 

@@ -12,7 +12,7 @@ from textual import events
 
 from fairtable.games import named
 from fairtable.games.towers import BATTLEFIELDS, CARDS, PRODUCERS, RESOURCES, effect_text
-from fairtable.node.clients.tui.boards import Board, wrapped
+from fairtable.node.clients.tui.boards import Board, played_for, wrapped
 
 NAME_WIDTH = 30
 ROWS = (("Tower", "tower", None), ("Wall", "wall", None)) + tuple(
@@ -115,10 +115,13 @@ class TowersBoard(Board):
                                          f"{card_title(card.id, NAME_WIDTH):<{NAME_WIDTH}} {card.cost:>2} {card.resource:<8} ")
             style = ("reverse " if index == self.cursor and update.get("your_turn") else "") + ("" if playable or not legal else "dim")
             text.append(wrapped(head, "" if card is None else effect_text(card), len(head)), style=style.strip() or None)
-        for action in view["recent"][-2:]:
-            verb = "played" if action["played"] else "discarded (timer)" if action["timeout"] else "discarded"
+        marks, recent = played_for(update), view["recent"]
+        for index, action in enumerate(recent[-2:], max(len(recent) - 2, 0)):
+            verb = "played" if action["played"] else "discarded"
             who = "you" if action["seat"] == me else names[action["seat"]]
             card = CARDS[action["card"]]
-            text.append(wrapped(f"{who} {verb} {card_title(card.id)}: ", effect_text(card), 2), style="italic")
+            latest = all(later["seat"] != action["seat"] for later in recent[index + 1:])  # its seat's latest move
+            mark = f" ({marks[action['seat']]})" if latest and action["seat"] in marks else ""
+            text.append(wrapped(f"{who} {verb} {card_title(card.id)}{mark}: ", effect_text(card), 2), style="italic")
         return text
 

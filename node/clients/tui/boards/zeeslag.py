@@ -7,8 +7,9 @@ fleet is sent once its last ship is placed (in the shared sea the ship moves in 
 your home block and one border column of each neighbour). Shooting in a duel: arrows aim,
 Enter fires; typing ``b7`` does too. A salvo (three or more seats, all aiming at once): arrows
 aim, Tab goes to the next enemy, Space marks or unmarks a shot, Enter marks one and, once the
-salvo is complete, fires it, Backspace takes the last mark back; typed, ``1:b7 2:c3`` (the
-game's own reading of a salvo). At 80 columns three seas fit side by side (Tab pages through
+salvo is complete, fires it, Backspace takes the last mark back; typed, ``bob:b7 carol:c3``
+(the enemies by name or a unique beginning of it: the game's own reading of a salvo). The cells a
+shot may go at, and the enemy it counts for, are the view's ``targets``. At 80 columns three seas fit side by side (Tab pages through
 more); the shared sea is drawn one character a cell and, past seven seats, scrolls with the
 cursor. The space battle has its own board on this one's pieces (``space``).
 """
@@ -22,7 +23,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 
-from fairtable.games import counted, named
+from fairtable.games import counted, named, player
 from fairtable.games.zeeslag import BLOCK, FLEETS, ROW_LETTERS, Fleet, Grid, OwnSeas, Placed, SharedSea, Ship, Waters, fleet_problem, layers_of
 from fairtable.node.clients.tui.boards import RANDOM, Board
 
@@ -298,14 +299,13 @@ class ZeeslagBoard(Board):
         return {"salvo": sorted([foe, cell] for foe, cell in self.salvo)}
 
     def enemy_at(self, cell: int) -> int | None:
-        """The enemy a shot at ``cell`` of the sea shown is aimed at: the sea's owner, or in the
-        shared sea the owner of the cell's block if due, else a due enemy whose window covers it."""
-        due, layout = self.due(), self.waters()
-        if not isinstance(layout, SharedSea):
-            return self.aimed_at() if self.aimed_at() in due else None
-        block = layout.sea.xy(cell)[0] // BLOCK
-        covering = [foe for foe in due if layout.to_board(foe, cell) is not None]
-        return block if block in covering else covering[0] if covering else None
+        """The enemy a shot at ``cell`` of the sea shown goes at, as the view's ``targets`` give it:
+        the first one still owed a shot, else the first one due; None where no shot may go."""
+        due, counts = self.shots_due(), self.counts()
+        foes = [foe for sea, at, enemies in self.seen.get("targets") or () if (sea, at) == (self.sea_shown(), cell) for foe in enemies
+                if foe in due]
+        owed = [foe for foe in foes if counts.get(foe, 0) < due[foe]]
+        return (owed or foes or [None])[0]
 
     def complete(self) -> bool:
         due, counts = self.shots_due(), self.counts()
@@ -332,12 +332,9 @@ class ZeeslagBoard(Board):
                 self.salvo.remove(marked[0])
             return
         own = {sea_cell for sea_cell, _ in self.seen["fleets"][self.seen["seat"]]["layout"] or ()}
-        if foe is None:
-            self.problem = "no enemy of yours is due a shot there (Tab: the next enemy)"
-        elif cell in opened(self.seen["seas"][self.sea_shown()]):
-            self.problem = "that cell is opened already"
-        elif shared and cell in own:
-            self.problem = "your own ship lies there"
+        if foe is None:  # no target there: say what the player sees there
+            self.problem = "that cell is opened already" if cell in opened(self.seen["seas"][self.sea_shown()]) else \
+                "your own ship lies there" if shared and cell in own else "no enemy of yours is due a shot there (Tab: the next enemy)"
         elif self.seen["salvo"] == "focus" and any(other != foe for other, _ in self.salvo):
             self.problem = "focus: every shot at one enemy (Backspace takes marks back)"
         elif self.counts().get(foe, 0) >= self.shots_due().get(foe, 0):
@@ -353,7 +350,11 @@ class ZeeslagBoard(Board):
         self.salvo = []
 
     def who(self, seat: int) -> str:
-        return "you" if seat == self.seen["seat"] else str(self.current["seats"][seat])
+        return player(seat, self.seen["seat"], self.current["seats"])
+
+    def short(self, seat: int) -> str:
+        """A player's name cut to fit a crowded line (three letters)."""
+        return self.who(seat)[:3]
 
     # ------------------------------------------------------------------ drawing
 
@@ -394,7 +395,7 @@ class ZeeslagBoard(Board):
         if view["seats"] > 2:
             rest.append(f"salvo {view['salvo']} {view['shots']}")
         teams = [["teams " + " / ".join("+".join(map(names, team)) for team in view["teams"])]
-                 for names in (self.who, lambda seat: f"s{seat}")] + [["mates *"]] if view["teams"] else [[]]
+                 for names in (self.who, self.short)] + [["mates *"]] if view["teams"] else [[]]
         for extra in teams:
             title = " · ".join([f"Zeeslag {view['variant']}", f"fleet {named(fleet)}", *rest, *extra])
             if len(title) <= WIDTH:
@@ -407,7 +408,7 @@ class ZeeslagBoard(Board):
         if seat == view["seat"]:
             return "your fleet"
         tags = [tag for tag, on in (("mate", self.mate(seat)), ("out", view["fleets"][seat]["out"])) if on]
-        return f"s{seat} {self.who(seat)}" + (f" ({', '.join(tags)})" if tags else "")
+        return self.who(seat) + (f" ({', '.join(tags)})" if tags else "")
 
     def _draw_seas(self, text: Text) -> None:
         view = self.seen
@@ -517,7 +518,7 @@ class ZeeslagBoard(Board):
         view = self.seen
         if block == view["seat"]:
             return "you"
-        return f"s{block} {self.who(block)}" + ("*" if self.mate(block) else "") + (" out" if view["fleets"][block]["out"] else "")
+        return self.who(block) + ("*" if self.mate(block) else "") + (" out" if view["fleets"][block]["out"] else "")
 
     def _draw_window(self, text: Text) -> None:
         """Placing in the shared sea: this seat's window (its home block and a border column of
@@ -559,7 +560,7 @@ class ZeeslagBoard(Board):
                 afloat = " ".join(str(ship.length) for ship in fleet.ships if ship.index not in sunk)
                 parts.append(f"{self.who(seat)}: {len(fleet.ships) - len(sunk)} afloat ({afloat})")
             return " │ ".join(parts)
-        for names in (self.who, lambda seat: "you" if seat == view["seat"] else f"s{seat}"):
+        for names in (self.who, self.short):
             line = "afloat: " + ", ".join(f"{names(seat)}{'*' if self.mate(seat) else ''} {'out' if entry['out'] else entry['afloat']}"
                                           for seat, entry in enumerate(view["fleets"])) + (" (* mate)" if view["teams"] else "")
             if len(line) <= WIDTH:
@@ -594,8 +595,8 @@ class ZeeslagBoard(Board):
         return lines[-1] if lines else ""
 
     def salvo_words(self) -> str:
-        """The salvo marked so far: ``1:B7 2:C3``."""
-        return " ".join(f"{foe}:{self.grid().name(cell)}" for foe, cell in sorted(self.salvo))
+        """The salvo marked so far as it is typed: ``bob:B7 carol:C3``."""
+        return " ".join(f"{''.join(self.who(foe).split())}:{self.grid().name(cell)}" for foe, cell in sorted(self.salvo))
 
     def _shot_line(self, shot: dict) -> str:
         """``bob shot B7: hit, Cruiser sunk``; the space battle's abilities by their own verbs."""

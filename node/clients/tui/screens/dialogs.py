@@ -18,7 +18,7 @@ HELP = """Keys at the table
   l s n r          zeeslag space: laser, scan, nuke, reserve (again: shots)
   a Enter          let your node choose at random (a fleet, a squadron, a deck)
   x Enter, p Enter towers: discard the card chosen; shengji: pass
-  typing           a move's number, a cell such as b7, a salvo such as 1:b7 2:c3,
+  typing           a move's number, a cell such as b7, a salvo such as bob:b7 c:c3,
                    a card's name or code, a deck-list file's path; Enter sends
   Ctrl+R           resign (asks first: Tab to Resign, Enter)
   Ctrl+O           the table's log: what happened without your hand on it

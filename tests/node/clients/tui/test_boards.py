@@ -21,13 +21,14 @@ def test_each_game_gets_its_board_and_an_unknown_game_or_variant_the_generic_one
     assert type(board_for({"game": "chess", "variant": "blitz"})) is GenericBoard
 
 
-def test_a_salvo_is_typed_as_the_game_reads_it_and_its_hint_says_how():
-    update = table_at("zeeslag", "duel", 3, seed=1, nth=3)
-    assert pick(update, "1:b7 2:c3") is None  # no listed move matches
-    assert typed_by_game(update, "1:b7 2:c3") == {"salvo": [[1, 16], [2, 22]]}
+def test_a_salvo_is_typed_by_the_enemies_names_as_the_game_reads_it_and_its_hint_says_how():
+    update = table_at("zeeslag", "duel", 3, seed=1, nth=3)  # alice (you), bob and carol
+    assert pick(update, "bob:b7 carol:c3") is None  # no listed move matches
+    assert typed_by_game(update, "bob:b7 carol:c3") == typed_by_game(update, "b:b7 C:c3") == {"salvo": [[1, 16], [2, 22]]}
+    assert typed_by_game(update, "1:b7 2:c3") is None and typed_by_game(update, "alice:b7") is None  # no seat numbers; not yourself
     assert typed_by_game(update, "zz") is None
-    assert "Type 1 shots at each of seats 1, 2" in (move_hint(update) or "")
-    assert typed_by_game({**update, "your_turn": False}, "1:b7") is None and move_hint({**update, "your_turn": False}) is None
+    assert "Type 1 shots at each of bob, carol, e.g. 'bob: B7 C3'" in (move_hint(update) or "")
+    assert typed_by_game({**update, "your_turn": False}, "bob:b7") is None and move_hint({**update, "your_turn": False}) is None
 
 
 def test_an_unknown_game_is_neither_hinted_nor_parsed():

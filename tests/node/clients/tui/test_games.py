@@ -6,6 +6,8 @@ random), attacks at a chosen seat, the draft, and blind play to its verified end
 
 from __future__ import annotations
 
+import re
+
 from fairtable.games.duel.decklist import write
 from fairtable.games.zeeslag.sea import Grid
 from fairtable.node.clients.tui.app import HostSettings, Start
@@ -49,7 +51,11 @@ def test_zeeslag_for_three_a_salvo_aimed_with_the_cursor_then_one_typed(tmp_path
             await until(pilot, lambda: salvo_due(app), "the first salvo")
             board = app.screen.board
             assert [foe for foe, _ in table(app)["view"]["due"]] == [1, 2] and board.aimed_at() == 1
-            await pilot.press(*"1:a1 1:a3", "enter")  # typed, read by the game, refused by its rules: nothing sent
+            await pilot.press(*"1:a1", "enter")  # a seat number names nobody: the hint says how to type a salvo
+            await until(pilot, lambda: "none of your moves now" in screen_text(app), "the hint")
+            assert "Type 1 shots at each of bob, carol, e.g. 'bob: B7 C3'" in screen_text(app) and not fired(app, 1)
+            assert not re.search(r"\bs[0-9] |seat [0-9]", screen_text(app)), "the seas are labelled by name only"
+            await pilot.press(*"bob:a1 b:a3", "enter")  # typed by name (or its beginning), read by the game, refused by its rules
             await until(pilot, lambda: "move refused" in screen_text(app), "the refusal")
             assert "zeeslag" in screen_text(app).split("move refused")[1] and not fired(app, 1)
             await pilot.press("right", "enter", "tab", "down", "space")  # A2 at seat 1, B2 at seat 2
@@ -65,7 +71,7 @@ def test_zeeslag_for_three_a_salvo_aimed_with_the_cursor_then_one_typed(tmp_path
                 update = table(app)
                 grid = Grid(10, 10)
                 aims = {foe: grid.name(free_cells(update, foe)[0]) for foe, _ in update["view"]["due"]}
-                await pilot.press(*" ".join(f"{foe}:{cell.lower()}" for foe, cell in aims.items()), "enter")
+                await pilot.press(*" ".join(f"{update['seats'][foe]}:{cell.lower()}" for foe, cell in aims.items()), "enter")
                 await until(pilot, lambda: fired(app, 2 + len(aims)), "the typed salvo")
 
     run(tmp_path, 3, body)
@@ -90,7 +96,7 @@ def test_zeeslag_shared_sea_a_fleet_placed_by_hand_in_the_window_then_a_typed_sa
             await until(pilot, lambda: salvo_due(app), "the first salvo")
             update = table(app)
             grid = Grid(30, 10)
-            aims = " ".join(f"{foe}:{grid.name(free_cells(update, foe)[0]).lower()}" for foe, _ in update["view"]["due"])
+            aims = " ".join(f"{update['seats'][foe]}:{grid.name(free_cells(update, foe)[0]).lower()}" for foe, _ in update["view"]["due"])
             await pilot.press(*aims, "enter")
             await until(pilot, lambda: fired(app, len(update["view"]["due"])), "the typed salvo")
 

@@ -12,6 +12,7 @@ from textual.widgets import Static
 from fairtable.node.clients.tui.screens.final import FinalScreen
 from tests.node.clients.tui.screen import lines
 from tests.node.clients.tui.tables import table_at
+from tests.node.clients.tui.test_snapshots import case as snapshot_case
 from tests.node.clients.tui.test_snapshots import table_screen
 from tests.node.clients.tui.world import on, until
 
@@ -64,5 +65,22 @@ def test_the_final_screen_names_the_winner_the_score_the_log_and_the_final_board
             assert "The table's log:\nYou resigned." in final
             assert "The final board:\nDrachenherz: game 2 of 2, totals 1-2\nOver (forfeit: resigned, 1-2): bob won" in final
             assert isinstance(app.screen, FinalScreen) and not app.screen.checked
+
+    asyncio.run(body())
+
+
+def test_a_move_made_for_a_seat_is_marked_on_the_board_while_it_is_that_seats_latest():
+    """Nothing happens to a player unannounced: besides the log line, the move itself carries the
+    mark (towers' discard, shengji's card in the last trick), from the log's ``latest`` entries."""
+    cases = [("towers", "you discarded Faerie (forced: no other move)"), ("shengji", "last trick's H7: played for bob: time ran out")]
+
+    async def body() -> None:
+        for name, mark in cases:
+            update, _ = snapshot_case(name)
+            async with table_screen(update) as (app, _pilot):
+                assert mark in screen(app)
+            older = {**update, "log": [{**entry, "latest": False} for entry in update["log"]]}  # the seat moved since
+            async with table_screen(older) as (app, _pilot):
+                assert mark not in screen(app) and older["log"][0]["text"] in screen(app)
 
     asyncio.run(body())

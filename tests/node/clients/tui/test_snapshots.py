@@ -108,9 +108,18 @@ CASES: dict[str, tuple[dict, tuple[str, ...]]] = {
 }
 
 
+MARKED = {
+    "towers": {"index": 9, "kind": "forced", "latest": True, "seat": 0, "text": "Played for you, your only legal move: discard Faerie."},
+    "shengji": {"index": 30, "kind": "default", "latest": True, "seat": 1, "text": "bob's timer ran out: the rules' default was played for them."},
+}
+"""A move made for a seat (the log's ``latest`` entry) whose mark the board draws on the move itself:
+towers' last discard (forced, this seat's), shengji's last trick (bob's timer)."""
+
+
 def case(name: str) -> tuple[dict, tuple[str, ...]]:
     settings, keys = CASES[name]
-    return table_at(**settings), keys
+    update = table_at(**settings)
+    return ({**update, "log": [MARKED[name]]} if name in MARKED else update), keys
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
