@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from fairtable.games.lang import choose, counted, named
-from fairtable.games.people import player
+from fairtable.games.people import player, players
 from fairtable.games.results import reason_words
 from fairtable.games.zeeslag.fleet import FLEETS, Fleet
 from fairtable.games.zeeslag.sea import ROW_LETTERS, Grid
@@ -260,7 +260,7 @@ def _title(view: dict, fleet: Fleet) -> str:
     over the grids show partners too)."""
     ring = [] if view["variant"] == "shared" else [f"water ring {'on' if view['water_ring'] else 'off'}"]
     salvo = [f"salvo {view['salvo']} {view['shots']}"] if view["seats"] > 2 else []
-    teams = ["teams " + " / ".join("+".join(map(str, team)) for team in view["teams"])] if view["teams"] else []
+    teams = ["teams " + " / ".join(players(team, view["seat"]) for team in view["teams"])] if view["teams"] else []
     marks = ["* you, + mate, x out"] if view["variant"] == "shared" and BLOCK * view["seats"] + 2 > WIDTH else []
     name = named(fleet)
     for extra in (teams, []):
