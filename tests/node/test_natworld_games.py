@@ -159,7 +159,8 @@ def homes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Homes]:
 
 def libp2p_channels(log: str, peer: str = "") -> list[str]:
     """How each libp2p channel the node dialled (to the node of fingerprint ``peer``, if given) ran: ``relayed`` or
-    ``direct``, in order. The lower seat dials the higher one, so a host's log holds every channel of its table."""
+    ``direct``, in order. The lower seat dials the higher one: the host sits at seat 0, guests in the order they joined
+    (a guest's log also holds the channel its join dialled to the host)."""
     return [line.rsplit(": ", 1)[1] for line in log.splitlines() if f" INFO libp2p channel to {peer}" in line]
 
 
