@@ -138,6 +138,8 @@ class Node:
             config.discovery, self.key.public.fingerprint, lambda: self.tcp_address,
             lambda: [self.lobby_host.listing(lobby) for lobby in self.lobby_host.hosted.values()], self.updates_hub.next_change)
         self._nursery: trio.Nursery | None = None
+        self._reloaded = trio.Event()
+        """Set once every journal is reloaded: only then may a peer be served (its hello must find its table)."""
 
     @property
     def tables(self) -> dict[bytes, LiveTable]:
@@ -157,6 +159,7 @@ class Node:
                 await nursery.start(self._run_p2p)
             self.mesh.reload(nursery)
             self.tournaments.reload(nursery)
+            self._reloaded.set()
             nursery.start_soon(self._peers.serve, listeners)
             if self.discovery is not None:
                 nursery.start_soon(self.discovery.run)
@@ -222,6 +225,9 @@ class Node:
             log.info("libp2p: a hole punch to %s holds; moving its channel off the relay", channel.peer.fingerprint)
 
     async def _admit_p2p(self, stream: trio.abc.Stream, key: PublicKey, source: str) -> None:
+        # The libp2p host accepts streams while it makes its first reservations, before the journals are
+        # reloaded: a peer's hello for a table not reloaded yet would start that table afresh over its journal.
+        await self._reloaded.wait()
         await self._peers.admit(stream, f"libp2p {source}", source, expected=key)
 
     def settled(self) -> bool:

@@ -12,8 +12,11 @@ Every router drops unsolicited inbound packets (``ct state new`` on its wan side
 routers do. Its NAT is either ``EIM`` (``masquerade``: a connection keeps its source port, so
 one mapping serves every destination: endpoint-independent, what a hole punch needs) or
 ``SYMMETRIC`` (``masquerade fully-random``: a new random port for every destination, so the
-port a peer learnt from the relay is useless for a punch). Only documentation and private
-addresses are used, and only inside the namespaces.
+port a peer learnt from the relay is useless for a punch). A connection from a home to an
+address its router has no route to (another home's private address) is refused at once with a
+TCP reset: the kernel's own answer, an ICMP error, is rate-limited to a few a second, so such a
+dial would fail at once or only after the dialler's timeout, by chance. Only documentation and
+private addresses are used, and only inside the namespaces.
 
 Needs root, ``ip`` (iproute2) and ``nft`` (nftables); :func:`unavailable` says why not when
 not. Namespaces are named with the building process's id and removed on exit, failed run or not.
@@ -72,6 +75,7 @@ table ip nat {{
 table inet filter {{
     chain input {{ type filter hook input priority 0; iifname "wan" ct state new drop; }}
     chain forward {{ type filter hook forward priority 0; iifname "wan" ct state new drop; }}
+    chain unrouted {{ type filter hook prerouting priority -5; iifname "lan" fib daddr oif missing meta l4proto tcp reject with tcp reset; }}
 }}
 """
 

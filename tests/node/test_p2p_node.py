@@ -14,14 +14,15 @@ from libp2p.peer.id import ID
 from libp2p.peer.peerinfo import info_from_p2p_addr
 
 from fairtable.node.lobby.invite import Invite, parse_invite
+from fairtable.node.node import Node, NodeConfig
 from fairtable.node.peer.errors import ChannelError
 from fairtable.node.peer.p2p import PROTOCOL_ID, libp2p_logs_into_ours, open_host, parse_address, relayed
-from fairtable.node.peer.peerid import peer_id_bytes
+from fairtable.node.peer.peerid import peer_id_bytes, peer_id_text
 from fairtable.node.peer.reach import alternatives, is_multiaddr, is_relayed
 from fairtable.node.peer.server import PeerLimits
 from fairtable.protocol.identity import SecretKey
 from fairtable.protocol.session.verify import verify_chunks
-from tests.node.nodes import FAST, eventually, running
+from tests.node.nodes import FAST, eventually, free_port, running
 from tests.node.peer.test_p2p import relay
 
 STRANGER = SecretKey.from_seed(bytes([31]) * 32)
@@ -29,6 +30,11 @@ STRANGER = SecretKey.from_seed(bytes([31]) * 32)
 
 async def ignore(channel) -> None:
     """The stranger serves nothing."""
+
+
+async def never_answer(stream) -> None:
+    """A relay that accepts connections and then says nothing."""
+    await trio.sleep_forever()
 
 
 async def test_a_table_joined_by_invite_plays_over_libp2p_and_both_files_verify(tmp_path):
@@ -110,6 +116,34 @@ async def test_a_libp2p_stream_is_admitted_within_the_nodes_pending_budget_and_h
                         await stream.write(b"x" * 10)
                         assert await stream.read(1) == b""
                         raise EOFError
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_restarted_node_serves_no_libp2p_peer_before_its_journals_are_reloaded(tmp_path):
+    """Its libp2p host accepts streams while it makes its first reservations: a peer's hello for a table not
+    reloaded yet would start that table afresh over its journal. A relay that never answers holds the node
+    there for seconds while the host's link redials it, so the hello comes in that time."""
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            relay_address = await relay(nursery, tmp_path / "relay")
+            silent = (await nursery.start(trio.serve_tcp, never_answer, 0))[0]
+            stuck = f"/ip4/127.0.0.1/tcp/{silent.socket.getsockname()[1]}/p2p/{peer_id_text(STRANGER.public)}"
+            ports = {"port": free_port(), "p2p_port": free_port()}
+            guest_config = NodeConfig(data=tmp_path / "guest", name="guest", relays=(relay_address,), **ports, **FAST)
+            async with running(tmp_path, 1, relays=(relay_address,)) as (host,):
+                async with trio.open_nursery() as first_run:
+                    guest = await first_run.start(Node(guest_config).run)  # no bot: the table waits at its first decision
+                    lobby = await host.host("towers", "normal", {}, 2)
+                    await guest.join(host.address, lobby.lobby_id)
+                    await host.start(lobby.lobby_id)
+                    await eventually(lambda: bool(guest.tables) and len(next(iter(guest.tables.values())).envelopes) > 0)
+                    first_run.cancel_scope.cancel()
+                (journaled,) = guest.tables.values()
+                restarted = Node(NodeConfig(data=guest_config.data, name="guest", relays=(stuck, relay_address), **ports,
+                                            **{**FAST, "handshake_timeout": 3.0}))
+                await nursery.start(restarted.run)
+                (reloaded,) = restarted.tables.values()
+                assert len(reloaded.envelopes) == len(journaled.envelopes) > 0
             nursery.cancel_scope.cancel()
 
 
