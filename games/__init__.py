@@ -75,7 +75,7 @@ from fairtable.games.options import Choice, Flag, Integer, Option
 from fairtable.games.people import YOU, distinct, player, players, seated
 from fairtable.games.referee import Played
 from fairtable.games.requests import REQUESTS, RequestKind
-from fairtable.games.results import describe
+from fairtable.games.results import describe, final_standing
 from fairtable.games.rules import Rules
 from fairtable.games.texts import catalogue, say
 
@@ -143,6 +143,7 @@ __all__ = [
     "counted",
     "describe",
     "distinct",
+    "final_standing",
     "heuristic",
     "named",
     "player",

@@ -8,10 +8,11 @@ here. A reason not listed anywhere is already words (e.g. shengji's ``past A``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from fairtable.games import registry
 from fairtable.games.contract import Result
-from fairtable.games.people import players
+from fairtable.games.people import player, players
 
 COMMON_REASONS: Mapping[str, str] = {
     "timeouts": "a player let the turn timer run out too often",
@@ -45,3 +46,16 @@ def describe(result: Result | None, names: Sequence[str] = (), game: str | None 
     if not result.winners:
         return f"a draw ({words})" if result.reason != "disputed" else "no winner: the game was disputed"
     return f"{players(result.winners, None, names or None)} won: {words}"
+
+
+def final_standing(renderer: Any, view: dict, result: Result) -> str | None:
+    """How a finished game was reached, said after "Final": the renderer's own ``standing(view)``
+    where it has one (scores not one per seat, or counting something other than points), else
+    the scores by name (``score: you 3, bob 1``, the view's seat as "you"); None without scores.
+    The node sends it with the result (``TableUpdate.standing``), so every client says the same."""
+    own = getattr(renderer, "standing", None)
+    if own is not None:
+        return str(own(view))
+    if not result.scores:
+        return None
+    return "score: " + ", ".join(f"{player(seat, view.get('seat'))} {points}" for seat, points in enumerate(result.scores))

@@ -79,7 +79,8 @@ class TableUpdate:
     envelope that proves it. ``stalled`` says why this node cannot write the table's journal
     (a full disk, say): until it can, it signs and accepts nothing for the table. ``text`` is
     the game's own text rendering of ``view`` and ``move_texts`` its words for each legal move
-    (so a client without a screen for the game can still show and play it); ``clock`` is
+    (so a client without a screen for the game can still show and play it); ``standing`` how
+    a finished game was reached, in the game's words (``games.results.final_standing``); ``clock`` is
     ``{"seat": s, "seconds": left}`` for the seat whose timed decision is open, any seat's.
     ``fingerprints`` are the seats' key fingerprints (what a person compares, shown on demand
     beside the names in ``seats``); ``log`` the table's announcements, oldest first
@@ -103,6 +104,7 @@ class TableUpdate:
     stalled: str | None = None
     text: str | None = None
     move_texts: tuple[str, ...] = ()
+    standing: str | None = None
     clock: Any = None
     fingerprints: tuple[str, ...] = ()
     log: tuple[Any, ...] = ()

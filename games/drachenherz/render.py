@@ -98,6 +98,15 @@ def render(view: dict) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def standing(view: dict) -> str:
+    """What the match's scores count, by name: ``games won: you 2, bob 1`` (a match to a number
+    of wins), ``points: you 30, bob 25`` (a match summed), a single game's points otherwise."""
+    match = view["match"]
+    counted_by = {"match": ("games won", match["wins"]), "sumof": ("points", match["totals"])}
+    label, scores = counted_by.get(match["mode"], ("points", [each["points"] for each in view["players"]]))
+    return f"{label}: " + ", ".join(f"{player(seat, view['seat'])} {score}" for seat, score in enumerate(scores))
+
+
 def _title(view: dict) -> str:
     match = view["match"]
     wins = "-".join(map(str, match["wins"]))

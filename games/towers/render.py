@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fairtable.games.lang import choose, named
+from fairtable.games.lang import choose, messages, named, term
 from fairtable.games.people import player
 from fairtable.games.results import reason_words
 from fairtable.games.towers.catalogue import BATTLEFIELDS, CARDS, Card
@@ -61,10 +61,16 @@ def effect_text(card: Card) -> str:
     return choose(effect_en(card), card.text)
 
 
+def resource_word(resource: str) -> str:
+    """A resource (``ore``, as the card data names it) in the language in use (``rūda`` in the original)."""
+    original = next(word for word, english in messages()["terms"]["towers"].items() if english == resource)
+    return term("towers", original)
+
+
 def card_line(card_id: int) -> str:
     """A card as the hand lists it: its name, cost and resource, and its effect."""
     card = CARDS[card_id]
-    return f"{named(card)}, {card.cost} {card.resource}: {effect_text(card)}"
+    return f"{named(card)}, {card.cost} {resource_word(card.resource)}: {effect_text(card)}"
 
 
 def move_line(view: dict, move: dict) -> str:

@@ -30,7 +30,7 @@ from typing import Any
 
 import trio
 
-from fairtable.games import Bot, bots, describe, distinct, player, registry, say, seated
+from fairtable.games import Bot, bots, describe, distinct, final_standing, player, registry, say, seated
 from fairtable.node.replay import describe_move
 from fairtable.node.service import TableUpdate
 from fairtable.node.table import notices
@@ -226,6 +226,7 @@ class LiveTable:
         with seated(self.names):
             text = None if renderer is None else renderer.render(view)
             move_texts = () if renderer is None else tuple(renderer.move_line(view, move) for move in legal)
+            standing = None if session.result is None else final_standing(renderer, view, session.result)
         return TableUpdate(
             lobby_id=self.lobby, table=self.table_id.hex(), game=genesis.game, variant=genesis.variant,
             seat=self.seat, seats=distinct(self.names), fingerprints=tuple(seat.key.fingerprint for seat in genesis.seats),
@@ -234,7 +235,7 @@ class LiveTable:
             deadline=self.deadline(), decision=session.decision_kind,
             result=None if session.result is None else session.result.to_value(),
             violations=tuple(violation.to_value() for violation in self.violations()),
-            stalled=self.stalled, text=text, move_texts=move_texts, clock=self.turn_clock(),
+            stalled=self.stalled, text=text, move_texts=move_texts, standing=standing, clock=self.turn_clock(),
             log=tuple(notice.to_value(self._chain_notices[2]) for notice in self.log()),
         )
 

@@ -4,7 +4,7 @@ import { board } from "./boards.js";
 import { fill, h, language, short } from "./dom.js";
 import { generic } from "./generic.js";
 import { verdictText } from "./replay.js";
-import { outcome, playedFor, scoreText, seatName, tableId, violationText } from "./words.js";
+import { outcome, playedFor, seatName, tableId, violationText } from "./words.js";
 
 const memory = new Map();
 // What a board keeps between renders of one table (a fleet being placed, selected cards).
@@ -56,7 +56,7 @@ export function tablePage(app, lobbyId) {
     }
     const ctx = {
       game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [], text: event.text,
-      decision: event.decision, yourTurn: event.your_turn, names: event.seats, marks: playedFor(event),
+      decision: event.decision, yourTurn: event.your_turn, names: event.seats, marks: playedFor(event), standing: event.standing,
       send: event.your_turn && event.table && event.phase === "playing" ? send : null, state: memory.get(lobbyId), final: null,
       explain: event.your_turn && event.table && event.phase === "playing" ? explain : null, readDeck,
       repaint: render,
@@ -109,7 +109,6 @@ function status(event, verdict, shown) {
   const seats = event.seats.map((name, seat) => h("span", {
     class: `seat${seat === event.seat ? " me" : ""}${seat === turn && event.phase === "playing" ? " turn" : ""}`, title: prints[seat] || "", "data-seat": seat,
   }, seat === event.seat ? `${name} (you)` : name, prints[seat] ? h("small", { class: "fingerprint" }, ` ${prints[seat]}`) : null));
-  const score = scoreText(event.result, event.seat, event.seats);
   return h("section", { class: "panel status" },
     h("h1", {}, `${event.game} · ${event.variant}`, event.table ? h("small", { class: "table-id" }, ` table ${tableId(event.table)}`) : null),
     h("p", {
@@ -119,7 +118,7 @@ function status(event, verdict, shown) {
     h("p", { class: `turn${event.your_turn ? " yours" : ""}`, id: "turn" }, turnText(event, turn),
       event.deadline !== null && event.phase === "playing"
         ? [" · ", h("span", { class: "clock", id: "clock", "data-deadline": performance.now() + event.deadline * 1000 }, `${Math.ceil(event.deadline)} s`)] : null),
-    event.result ? h("p", { class: "result", id: "result" }, outcome(event.result, event.seat, event.seats, event.game), score ? `. Final score: ${score}` : "") : null,
+    event.result ? h("p", { class: "result", id: "result" }, outcome(event.result, event.seat, event.seats, event.game), event.standing ? `. Final ${event.standing}` : "") : null,
     event.result ? h("p", { class: "verdict", id: "verdict" }, event.phase === "finished" ? verdict || ""
       : "Waiting for every seat to reveal its seed (after a resignation or a claim the table first waits a grace for a late message); then the transcript is checked.") : null,
     event.violations.length

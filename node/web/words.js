@@ -49,24 +49,6 @@ export function violationText(violation, names) {
   return say("page.violation", { index: violation.index, who, rule: violation.rule, detail: violation.detail });
 }
 
-// The final score by name, e.g. "you 3, bob 5"; null for a game that keeps none or whose scores are
-// not one per seat (duel's: its board's game-over line says them).
-export function scoreText(result, seat, names) {
-  const scores = (result && result.scores) || [];
-  return scores.length && scores.length === names.length ? scores.map((points, index) => `${seatName(index, seat, names)} ${points}`).join(", ") : null;
-}
-
-// The seats whose latest move was made for them (the log's `latest` entries, client-api.md: a
-// timer's default, a forced move), each with the words its board marks that move with.
-export function playedFor(event) {
-  const marks = new Map();
-  for (const entry of event.log || []) {
-    if (!entry.latest || entry.seat === null) continue;
-    marks.set(entry.seat, entry.kind === "forced" ? say("page.played_forced") : say("page.played_timer", { who: seatName(entry.seat, event.seat, event.seats) }));
-  }
-  return marks;
-}
-
 // A table id as a person reads it (client-api.md): its first 12 hex digits.
 export function tableId(table) {
   return table ? table.slice(0, 12) : "";

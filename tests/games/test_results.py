@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from fairtable.games import player, registry, seated
+from fairtable.games import final_standing, player, registry, seated
 from fairtable.games.contract import Result
 from fairtable.games.results import COMMON_REASONS, describe, reason_words
 
@@ -121,3 +121,17 @@ def test_a_forfeit_keeps_the_win_of_a_team_left_that_had_won(teams, leaving, sta
     result = Result.forfeit(teams, leaving, "forfeit: withheld", standing=standing)
     assert result.winners == winners
     assert not set(result.winners) & set(leaving)
+
+
+def test_the_final_standing_is_the_games_own_words_else_the_scores_by_name():
+    with seated(["ann", "bob"]):
+        assert final_standing(None, {"seat": 0}, Result((1,), "destroyed", (3, 5))) == "score: you 3, bob 5"
+        assert final_standing(None, {"seat": None}, Result((1,), "destroyed", (3, 5))) == "score: ann 3, bob 5"
+        assert final_standing(None, {"seat": 0}, Result((1,), "destroyed")) is None
+        dragon = registry.get("drachenherz").renderer
+        view = {"seat": 1, "match": {"mode": "match", "wins": [2, 1], "totals": [40, 35]}, "players": [{"points": 9}, {"points": 4}]}
+        assert final_standing(dragon, view, Result((0,), "points", (2, 1))) == "games won: ann 2, you 1"
+        summed = {**view, "match": {**view["match"], "mode": "sumof"}}
+        assert final_standing(dragon, summed, Result((0,), "points", (40, 35))) == "points: ann 40, you 35"
+        single = {**view, "match": {**view["match"], "mode": "single"}}
+        assert final_standing(dragon, single, Result((0,), "points", (9, 4))) == "points: ann 9, you 4"

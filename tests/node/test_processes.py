@@ -185,7 +185,10 @@ def test_the_demo_plays_zeeslag_for_three_or_more_over_tcp(tmp_path, variant, se
     report = verify_chunks([files[0]])
     assert report.valid and (report.result.winners or report.result.reason == "sunk")  # the last fleets may sink at once: a draw
     if options.get("teams"):
-        assert report.result.teams == ((0, 2), (1, 3)) and "team " in completed.stdout
+        assert report.result.teams == ((0, 2), (1, 3))
+        names = ("host", "guest-1", "guest-2", "guest-3")
+        said = " and ".join(names[seat] for seat in report.result.winners)  # a team's win names its players, never its number
+        assert not report.result.winners or f"result        {said} won" in completed.stdout
     reader = TranscriptReader()
     reader.feed(files[0])
     assert kinds <= {envelope.kind for envelope in reader.transcript.envelopes}

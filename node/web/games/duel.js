@@ -12,7 +12,7 @@ export async function render(ctx) {
   const names = view.players.map((_, seat) => seatName(seat, view.seat, ctx.names));
   return h("div", { class: "duel" },
     h("p", { class: "field" }, title(view, cards)),
-    scores(view, names),
+    scores(view, names, ctx.standing),
     ctx.decision === "deck" && ctx.send ? deckBuilder(ctx, cards) : null,
     draft(ctx, cards, names),
     onTable(view, cards, names, ctx.marks),
@@ -53,7 +53,7 @@ function title(view, cards) {
   return `Duel ${view.variant}${options.draft ? ", draft" : ""}: ${where} · ${triangle} (+${view.bonus} attack)`;
 }
 
-function scores(view, names) {
+function scores(view, names, final) {
   const rows = [["points", (p) => p.points], ["this round", (p) => p.round_points]];
   if (view.variant !== "ffa") rows.push(["rounds won", (p) => p.rounds_won]);
   rows.push(["won attack/defence", (p) => `${p.attacks_won}/${p.defences_won}`], ["hand/deck", (p) => (p.out ? "out" : `${p.hand}/${p.deck}`)]);
@@ -63,14 +63,7 @@ function scores(view, names) {
     h("tr", {}, h("th", {}), view.players.map((_, seat) => h("th", { class: `seat${busy(seat)}`, "data-seat": seat }, names[seat]))),
     rows.map(([label, cell]) => h("tr", {}, h("th", {}, label), view.players.map((player) => h("td", {}, String(cell(player)))),
       label === "rounds won" && drawn ? h("td", { class: "hint", id: "rounds-drawn" }, drawn) : null))),
-    view.result ? h("p", { class: "standing", id: "standing" }, `Final ${standing(view, drawn)}`) : null);
-}
-
-// How the match was reached, in seat order (games/duel/render.py's ``standing``): the points, and
-// outside a free-for-all the rounds won and the rounds drawn (nobody won them).
-function standing(view, drawn) {
-  const each = (field) => view.players.map((player) => player[field]).join("–");
-  return `points ${each("points")}` + (view.variant === "ffa" ? "" : `, rounds won ${each("rounds_won")}${drawn ? `, ${drawn}` : ""}`);
+    view.result && final ? h("p", { class: "standing", id: "standing" }, `Final ${final}`) : null);
 }
 
 // The attack on the table; made for the attacker (``marks``: its timer's), it says so under the card.

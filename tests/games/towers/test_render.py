@@ -30,7 +30,7 @@ def test_the_original_language_is_a_setting_not_a_mix():
     with speaking(ORIGINAL):
         text = render(GAME.view(state, 0))
     assert "Arhimāga citadele: win at tower 50" in text and "Archmage" not in text
-    assert f"[{HAND[5]}] Pūķis, 25 soldiers: 20 bojājumi" in text and "Dragon" not in text
+    assert f"[{HAND[5]}] Pūķis, 25 karavīri: 20 bojājumi" in text and "Dragon" not in text  # the resource in the rule text's word too
     assert "you played Plaisa, 2 mana: 3 bojājumi ienaidnieka tornim" in text
 
 

@@ -11,25 +11,21 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from fairtable.games import Result, describe, player, registry
+from fairtable.games import Result, describe
 from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, short_table
 from fairtable.protocol import ProtocolError
 from fairtable.protocol.session import verify_chunks
 
 
 def outcome(update: dict) -> str:
-    """``You won. alice won: enemy tower destroyed. Final score: you 3, bob 1.`` or the like, from this seat's side;
-    a game whose scores are not one per seat says how it was reached in its renderer's words (``standing``)."""
+    """``You won. alice won: enemy tower destroyed. Final score: you 3, bob 1.`` or the like, from this
+    seat's side; how the game was reached is the node's ``standing``, in the game's own words."""
     value = update["result"]
     result = Result(tuple(value["winners"]), value["reason"], tuple(value.get("scores") or ()), tuple(value.get("losers") or ()),
                     tuple(tuple(team) for team in value.get("teams") or ()))
     seat, names = update.get("seat"), list(update.get("seats") or ())
     said = "A draw" if not result.winners else "You won" if seat in result.winners else "You lost"
-    # a score per seat is said by name; a game whose scores have another layout (duel) says how it stands in its own words
-    per_seat = len(result.scores) == len(names)
-    score = ", ".join(f"{player(index, seat, names)} {points}" for index, points in enumerate(result.scores)) if per_seat else ""
-    standing = getattr(registry.get(update["game"]).renderer, "standing", None) if update.get("game") else None
-    final = f" Final score: {score}." if score else f" Final {standing(update['view'])}." if standing and update.get("view") else ""
+    final = f" Final {update['standing']}." if update.get("standing") else ""
     return f"{said}. {describe(result, names)}.{final}"
 
 

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from fairtable.games import referee, registry, seated
+from fairtable.games import final_standing, referee, registry, seated
 from fairtable.games.bots import make
 from fairtable.games.contract import CommitHidden, Decide, Forfeit, ShuffleOwned, Simultaneous
 from fairtable.games.drachenherz.catalogue import CARDS as DH_CARDS
@@ -72,12 +72,14 @@ def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, ev
     assert renderer is not None
     view = game.view(state, 0)
     timer = dict(chosen).get("turn_seconds", 0)
+    result = getattr(state, "result", None)
     with seated(NAMES[:seats]):  # the game's words name the players, as the node renders them
         text, move_texts = renderer.render(view), tuple(renderer.move_line(view, move) for move in legal)
-    result = getattr(state, "result", None)
+        standing = None if result is None else final_standing(renderer, view, result)
     update = fields_of(TableUpdate("lobby1", "ab" * 32, game_id, variant, 0, NAMES[:seats], "playing" if result is None else "finished",
                                    view, legal, your_turn=decision is not None, decision=decision,
-                                   result=None if result is None else result.to_value(), text=text, move_texts=move_texts))
+                                   result=None if result is None else result.to_value(), text=text, move_texts=move_texts,
+                                   standing=standing))
     update["clock"] = {"seat": 0, "seconds": 42} if timer and decision is not None else None
     return update
 

@@ -42,9 +42,11 @@ def test_results_in_words_name_the_winning_team():
     assert outcome(update) == "You won. bob and dave won: every enemy ship sunk."
 
 
-def test_results_in_words_end_with_the_final_score_when_the_game_keeps_one():
-    update = {"seat": 0, "seats": ["alice", "bob"], "result": {"winners": [1], "reason": "rounds", "scores": [1, 2]}}
+def test_results_in_words_end_with_how_the_node_says_the_game_was_reached():
+    update = {"seat": 0, "seats": ["alice", "bob"], "result": {"winners": [1], "reason": "rounds", "scores": [1, 2]},
+              "standing": "score: you 1, bob 2"}
     assert outcome(update).endswith(" Final score: you 1, bob 2.")
+    assert outcome({**update, "standing": None}) == "You lost. bob won: equal points, more rounds won."
 
 
 def test_a_typed_card_no_move_lays_is_read_as_the_move_it_would_be_for_the_node_to_explain():

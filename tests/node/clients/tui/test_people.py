@@ -54,7 +54,7 @@ def test_the_final_screen_names_the_winner_the_score_the_log_and_the_final_board
     result = {"winners": [1], "reason": "forfeit: resigned", "scores": [1, 2], "losers": [0], "teams": []}
     resigned = {"index": 60, "kind": "resigned", "seat": 0, "text": "You resigned."}
     over = {**playing, "result": result, "your_turn": False, "legal_moves": [], "decision": None, "log": [resigned],
-            "text": "Drachenherz: game 2 of 2, totals 1-2\nOver (forfeit: resigned, 1-2): bob won"}
+            "text": "Drachenherz: game 2 of 2, totals 1-2\nOver (forfeit: resigned, 1-2): bob won", "standing": "score: you 1, bob 2"}
 
     async def body() -> None:
         async with table_screen(over) as (app, pilot):
