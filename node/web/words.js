@@ -49,6 +49,17 @@ export function violationText(violation, names) {
   return say("page.violation", { index: violation.index, who, rule: violation.rule, detail: violation.detail });
 }
 
+// The seats whose latest move was made for them (the log's `latest` entries, client-api.md: a
+// timer's default, a forced move), each with the words its board marks that move with.
+export function playedFor(event) {
+  const marks = new Map();
+  for (const entry of event.log || []) {
+    if (!entry.latest || entry.seat === null) continue;
+    marks.set(entry.seat, entry.kind === "forced" ? say("page.played_forced") : say("page.played_timer", { who: seatName(entry.seat, event.seat, event.seats) }));
+  }
+  return marks;
+}
+
 // A table id as a person reads it (client-api.md): its first 12 hex digits.
 export function tableId(table) {
   return table ? table.slice(0, 12) : "";
