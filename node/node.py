@@ -58,7 +58,7 @@ from fairtable.node.table.mesh import Mesh, MeshConfig
 from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
 from fairtable.protocol import CodecError, PublicKey
-from fairtable.protocol.session import DECK, NotYourTurn, ProofError, Rejected
+from fairtable.protocol.session import DECK, HIDDEN, NotYourTurn, ProofError, Rejected
 
 if TYPE_CHECKING:
     from fairtable.node.peer.p2p import P2PHost
@@ -313,9 +313,12 @@ class Node:
         return table
 
     async def check(self, table: str, move: Any) -> Refusal | None:
-        live = self._table(table)
+        session = self._table(table).session
         try:
-            return live.session.explain(move)
+            if session.seat is not None and session.decision_kind == HIDDEN:
+                # a draft of the hidden data due (the space battle's purchase): the game's own judgement
+                return session.game.explain(session.state, session.seat, move)
+            return session.explain(move)
         except CodecError as exc:
             raise ServiceError(f"no move of any game: {exc}", ILLEGAL) from None
 

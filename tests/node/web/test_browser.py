@@ -587,7 +587,8 @@ def test_a_person_buys_places_shoots_and_fires_a_laser_in_the_space_battle(pages
 
     alice.press('button.buy[data-kind="station"]')
     alice.wait(lambda: budget().endswith("20 of 100 left"), "the station bought")
-    for kind, refused in (("dreadnought", "at most 1 capital ship"), ("lancer", "over budget: a Lancer costs 40 and 20 is left")):
+    for kind, refused in (("dreadnought", "Refused: at most one capital ship in a fleet: not both the Dreadnought and the Space station"),
+                          ("lancer", "Refused: this fleet costs 120; you have 100")):  # the node's words (its check)
         alice.press(f'button.buy[data-kind="{kind}"]')
         alice.wait(lambda: refused in alice.text("#fleet-message"), f"the {kind} refused")
     alice.press('button.sell[data-kind="station"]')
