@@ -21,6 +21,7 @@ RULES = {
     r"\b(BEATS|BONUS|DECK_SIZE|ownRound)\b": "a duel or space battle rule kept as a constant or a function of its own",
     rf'({"|".join(messages()["terms"]["duel"])})"?\s*:\s*"({"|".join(messages()["terms"]["duel"])})"': "duel's type triangle (the view's beats)",
     r"\+\s*50\b|\b50\s*\+": "duel's bonus (the view's bonus)",
+    r"beats\[(cards|CARDS)\[|\battack_value\(|\.attack\}\+\$\{view\.bonus": "duel's attack against a defence, with or without the bonus (the view's facing and the last duels' value)",
     r"\bseat\s*\*\s*10\b|\b10\s*\*\s*(view\.)?seat\b|/\s*10\)": "the shared sea's blocks of ten columns (the view's holders and placing)",
     r"for \(let dy = -1": "which cells touch (the view's placing.neighbours)",
     r"\.rounds\s*\+": "the space battle's round counting (the fleet's round and each ability's ready)",
