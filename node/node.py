@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from fairtable.games import GameError, Refusal, say
+from fairtable.games import GameError, Refusal, RuleError, say
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.exchange import ExchangeHost
@@ -328,6 +328,8 @@ class Node:
             raise ServiceError(f"no deck of this seat is due now at table {table}", ILLEGAL)
         try:
             return tuple(session.game.read_composition(session.state, session.seat, text))
+        except RuleError as exc:  # a list the game reads, but no deck the seat may build: the rule's words
+            raise ServiceError(say(exc.refusal), ILLEGAL) from None
         except GameError as exc:
             raise ServiceError(str(exc), ILLEGAL) from None
 
