@@ -4,7 +4,7 @@ import { board } from "./boards.js";
 import { fill, h, language, short } from "./dom.js";
 import { generic } from "./generic.js";
 import { verdictText } from "./replay.js";
-import { outcome, playedFor, scoreText, seatName, tableId, violationText } from "./words.js";
+import { forcedFor, outcome, playedFor, scoreText, seatName, tableId, violationText } from "./words.js";
 
 const memory = new Map();
 // What a board keeps between renders of one table (a fleet being placed, selected cards).
@@ -62,7 +62,7 @@ export function tablePage(app, lobbyId) {
     }
     const ctx = {
       game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [], text: event.text,
-      decision: event.decision, yourTurn: event.your_turn, names: event.seats, marks: playedFor(event),
+      decision: event.decision, yourTurn: event.your_turn, names: event.seats, marks: playedFor(event), forced: forcedFor(event),
       send: event.your_turn && event.table && event.phase === "playing" ? send : null, state: memory.get(lobbyId), final: null,
       explain: event.your_turn && event.table && event.phase === "playing" ? explain : null,
       judge: event.your_turn && event.table && event.phase === "playing" ? judge : null, readDeck,

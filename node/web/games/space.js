@@ -39,7 +39,7 @@ export async function render(ctx) {
     answers.length ? h("div", { class: "moves" }, answers.map((move) => moveButton(ctx, move, (ctx.texts || [])[ctx.legal.indexOf(move)] || moveKey(move), { class: "move" }))) : null,
     aiming(ctx) ? salvoPanel(ctx) : null,
     legend(),
-    shots(view, ctx.names));
+    shots(view, ctx.names, ctx.forced));
 }
 
 const kindOf = (view, id) => view.catalogue.find((kind) => kind.kind === id);

@@ -766,7 +766,7 @@ Promise.all([import(`/games/${update.game}.js`), import("/words.js")]).then(asyn
   window.sentMoves = [];
   const ctx = { game: update.game, variant: update.variant, view: update.view, legal: update.legal_moves, texts: update.move_texts,
     text: update.text, decision: update.decision, yourTurn: update.your_turn, send: async (move) => window.sentMoves.push(move),
-    names: update.seats, marks: words.playedFor(update), state: {}, final: null, repaint: () => {} };
+    names: update.seats, marks: words.playedFor(update), forced: words.forcedFor(update), state: {}, final: null, repaint: () => {} };
   const board = document.createElement("section");
   board.id = "fixed-board";
   board.append(await game.render(ctx));
@@ -858,7 +858,7 @@ BOARDS = ("towers", "shengji", "drachenherz", "duel-deck", "duel-defend", "duel-
 browser draws too, at a desktop and a phone width: every game, mid-play, to look at."""
 
 
-PLAYED_FOR = {"towers": "forced: no other move", "shengji": "played for bob: time ran out"}
+PLAYED_FOR = {"towers": "forced: no other move", "shengji": "played for bob: time ran out", "zeeslag-duel": "answered for you: no other answer"}
 """The mark each board in ``MARKED`` draws on the move made for its seat."""
 
 
