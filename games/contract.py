@@ -80,11 +80,12 @@ GENERIC = "rule"
 
 class RuleError(GameError):
     """An event the rules forbid. ``rule`` is a stable id such as ``towers.cost``; ``refusal`` the
-    words for a person (the fallback naming ``rule`` when the game gives none). ``message`` is the
-    technical detail for logs and verifier reports."""
+    words for a person (the fallback naming ``rule`` when the game gives none). ``message`` (kept
+    as ``detail``) is the technical detail for logs and verifier reports."""
 
     def __init__(self, rule: str, message: str, key: str = GENERIC, **params: int | str) -> None:
         self.rule = rule
+        self.detail = message
         self.refusal = Refusal(rule, key, params) if key != GENERIC else Refusal(rule, GENERIC, {GENERIC: rule})
         super().__init__(f"{rule}: {message}")
 
@@ -546,14 +547,18 @@ class Game(ABC, Generic[S]):
         return values.from_value(self.state_type, value)
 
     def explain(self, state: S, seat: int, move: Any) -> Refusal | None:
-        """Why ``seat`` may not make ``move`` (or simultaneous choice) now, or None when the rules
-        accept it as far as this state knows: the words of the :class:`RuleError` that
-        :meth:`apply` (:meth:`check_choice` for a choice) raises, so a refusal is written once.
+        """Why ``seat`` may not make ``move`` (or simultaneous choice, or draft of its hidden data)
+        now, or None when the rules accept it as far as this state knows: the words of the
+        :class:`RuleError` that :meth:`apply` (:meth:`check_choice` for a choice,
+        :meth:`check_draft` for a draft) raises, so a refusal is written once.
         The move shows the faces of :meth:`reveals` this state knows, as the seat's node sends it."""
         request = self.pending(state)
         try:
             if isinstance(request, Simultaneous) and seat in request.seats:
                 self.check_choice(state, seat, move)
+                return None
+            if isinstance(request, CommitHidden) and seat in request.seats:
+                self.check_draft(state, seat, move)
                 return None
             known: Mapping[Handle, Face] = getattr(state, "faces", NO_FACES)
             shown = self._shown(state, move) if isinstance(request, Decide) and request.seat == seat else ()
@@ -575,6 +580,13 @@ class Game(ABC, Generic[S]):
         once the data is fully opened.
         """
         raise RuleError("contract.hidden", f"{self.id} has no hidden data")
+
+    def check_draft(self, state: S, seat: int, draft: Any) -> None:
+        """Raise :class:`RuleError` unless ``draft``, the part of its hidden data ``seat`` settles
+        before the rest (the space battle's purchase, before its ships are placed), may be part
+        of what it commits now: a client asks before the player goes on. By default a game's
+        hidden data has no such part."""
+        raise RuleError("contract.hidden", f"{self.id} judges no draft of hidden data")
 
     def check_choice(self, state: S, seat: int, choice: Any) -> None:
         """Raise :class:`RuleError` unless ``choice`` is a simultaneous choice ``seat`` may make

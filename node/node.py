@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from fairtable.games import GameError, Refusal, say
+from fairtable.games import GameError, Refusal, RuleError, say
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.exchange import ExchangeHost
@@ -58,7 +58,7 @@ from fairtable.node.table.mesh import Mesh, MeshConfig
 from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
 from fairtable.protocol import CodecError, PublicKey
-from fairtable.protocol.session import DECK, NotYourTurn, ProofError, Rejected
+from fairtable.protocol.session import DECK, HIDDEN, NotYourTurn, ProofError, Rejected
 
 if TYPE_CHECKING:
     from fairtable.node.peer.p2p import P2PHost
@@ -319,9 +319,12 @@ class Node:
         return table
 
     async def check(self, table: str, move: Any) -> Refusal | None:
-        live = self._table(table)
+        session = self._table(table).session
         try:
-            return live.session.explain(move)
+            if session.seat is not None and session.decision_kind == HIDDEN:
+                # a draft of the hidden data due (the space battle's purchase): the game's own judgement
+                return session.game.explain(session.state, session.seat, move)
+            return session.explain(move)
         except CodecError as exc:
             raise ServiceError(f"no move of any game: {exc}", ILLEGAL) from None
 
@@ -331,6 +334,8 @@ class Node:
             raise ServiceError(f"no deck of this seat is due now at table {table}", ILLEGAL)
         try:
             return tuple(session.game.read_composition(session.state, session.seat, text))
+        except RuleError as exc:  # a list the game reads, but no deck the seat may build: the rule's words
+            raise ServiceError(say(exc.refusal), ILLEGAL) from None
         except GameError as exc:
             raise ServiceError(str(exc), ILLEGAL) from None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from fairtable.games.contract import Face
+from fairtable.games.contract import Face, RuleError
 from fairtable.games.duel.catalogue import CARDS, IDS, is_card
 from fairtable.games.duel.state import Player
 
@@ -71,8 +71,9 @@ def size(player: Player) -> int:
     return DECK_SIZE if player.reshuffle else DECK_SIZE - len(player.used)
 
 
-def problem(seat: int, player: Player, cards: Sequence[Face]) -> tuple[str, str] | None:
-    """``(rule, why)`` if ``cards`` is not a deck ``seat`` may build now, as far as this state knows."""
+def problem(seat: int, player: Player, cards: Sequence[Face]) -> RuleError | None:
+    """What makes ``cards`` no deck ``seat`` may build now, as far as this state knows
+    (``duel.deck`` or ``duel.rebuild``, with its words for a person), or None."""
     cards = tuple(cards)
     wanted = size(player)
     if not player.built:
@@ -80,14 +81,18 @@ def problem(seat: int, player: Player, cards: Sequence[Face]) -> tuple[str, str]
         strange = sorted({card for card in cards if not is_card(card)}, key=repr)
         twice = sorted(card for card, count in counts.items() if count > 1 and is_card(card))
         if strange:
-            return "duel.deck", f"seat {seat}'s deck holds {strange[0]!r}, which is not a card of the catalogue"
+            return RuleError("duel.deck", f"seat {seat}'s deck holds {strange[0]!r}, which is not a card of the catalogue",
+                             "duel.deck:card", card=repr(strange[0]))
         if twice:
-            return "duel.deck", f"seat {seat}'s deck holds {CARDS[twice[0]].name} {counts[twice[0]]} times; each card at most once"
+            return RuleError("duel.deck", f"seat {seat}'s deck holds {CARDS[twice[0]].name} {counts[twice[0]]} times; each card at most once",
+                             "duel.deck:twice", card=f"duel.cards.{twice[0]}", count=counts[twice[0]])
         if len(cards) != wanted:
-            return "duel.deck", f"seat {seat}'s deck holds {len(cards)} cards, not {wanted}"
+            return RuleError("duel.deck", f"seat {seat}'s deck holds {len(cards)} cards, not {wanted}",
+                             "duel.deck:size", count=len(cards), wanted=wanted)
         return None
     if len(cards) != wanted or len(set(cards)) != len(cards):
-        return "duel.rebuild", f"seat {seat}'s rebuilt deck must be {wanted} distinct cards, not {len(cards)}"
+        return RuleError("duel.rebuild", f"seat {seat}'s rebuilt deck must be {wanted} distinct cards, not {len(cards)}",
+                         "duel.rebuild:size", count=len(set(cards)), wanted=wanted)
     allowed = choices(player)
     if allowed is None:
         return None
@@ -95,7 +100,8 @@ def problem(seat: int, player: Player, cards: Sequence[Face]) -> tuple[str, str]
     if new:
         card = CARDS[min(new)]
         what = "the cards drawn for it" if player.swap else "no new card"
-        return "duel.rebuild", f"seat {seat}'s rebuilt deck takes {card.name}, but it may take {what}"
+        return RuleError("duel.rebuild", f"seat {seat}'s rebuilt deck takes {card.name}, but it may take {what}",
+                         "duel.rebuild:swap" if player.swap else "duel.rebuild:new", card=f"duel.cards.{card.id}")
     return None
 
 

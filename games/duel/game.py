@@ -118,9 +118,9 @@ class DuelGame(Rules[DuelState]):
         if isinstance(request, ShuffleOwned) and request.owner == seat:
             found = decks.problem(seat, state.players[seat], cards)
         else:
-            found = next(((d.rule, d.flaw) for d in state.decks if d.owner == seat and d.flaw and d.composition == tuple(cards)), None)
+            found = next((RuleError(d.rule, d.flaw) for d in state.decks if d.owner == seat and d.flaw and d.composition == tuple(cards)), None)
         if found is not None:
-            raise RuleError(*found)
+            raise found
 
     def read_composition(self, state: DuelState, seat: int, text: str) -> tuple[int, ...]:
         """The deck a deck list (``decklist``: ids, Dutch or English names) names, of the size this
@@ -210,7 +210,7 @@ class DuelGame(Rules[DuelState]):
         seat = request.owner
         composition = tuple(event.composition) or None
         found = None if composition is None else decks.problem(seat, state.players[seat], composition)
-        record = OwnedDeck(seat, request.first_handle, composition, *(found or ("", "")))
+        record = OwnedDeck(seat, request.first_handle, composition, *((found.rule, found.detail) if found else ("", "")))
         state = dataclasses.replace(state, faces=_learn(state, event.faces, set(handles)), next_handle=handles.stop,
                                     decks=(*state.decks, record))
         return self._built(state, seat, tuple(handles), composition)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from fairtable.games.duel import decks, draft
-from fairtable.games.duel.catalogue import BEATS, BONUS
+from fairtable.games.duel.catalogue import BEATS, BONUS, CARDS, attack_value, points
 from fairtable.games.duel.state import Duel, DuelState, Player
 
 OPTIONS_SHOWN = ("rounds", "tie", "playoff_attacker", "swap_after_round", "reshuffle_every", "round_starter", "cycles", "draft")
@@ -32,8 +32,18 @@ def _player(state: DuelState, seat: int, player: Player) -> dict:
 
 
 def _duel(duel: Duel) -> dict:
+    value = CARDS[duel.attack].attack if duel.defence is None else attack_value(CARDS[duel.attack], CARDS[duel.defence])
     return {"attack": duel.attack, "attacker": duel.attacker, "bonus": duel.bonus, "defence": duel.defence,
-            "defender": duel.defender, "playoff": duel.playoff, "points": list(duel.points), "round": duel.round}
+            "defender": duel.defender, "playoff": duel.playoff, "points": list(duel.points), "round": duel.round, "value": value}
+
+
+def _facing(attack: int | None, card: int | None) -> dict | None:
+    """The attack on the table against ``card`` of the defender's hand, as the rules compare them
+    (``attack_value``, with the bonus when its type beats the card's) and the points it would give."""
+    if attack is None or card is None:
+        return None
+    return {"attack": attack_value(CARDS[attack], CARDS[card]), "bonus": BEATS[CARDS[attack].type] == CARDS[card].type,
+            "points": list(points(CARDS[attack], CARDS[card]))}
 
 
 def _draft(state: DuelState) -> dict | None:
@@ -48,7 +58,7 @@ def _draft(state: DuelState) -> dict | None:
     }
 
 
-def _own(state: DuelState, seat: int) -> dict[str, Any]:
+def _own(state: DuelState, seat: int, attack: int | None) -> dict[str, Any]:
     player = state.players[seat]
     blind = state.variant == "blind"
     drawn = decks.drawn_cards(player.cards or (), player.draws) if player.draws and player.cards is not None else None
@@ -58,7 +68,8 @@ def _own(state: DuelState, seat: int) -> dict[str, Any]:
         "deck_cards": None if player.cards is None else list(player.cards),
         "deck_choices": None if (allowed := decks.choices(player)) is None else list(allowed),
         "deck_size": decks.size(player),
-        "hand_cards": [{"card": None if blind else state.faces.get(handle), "handle": handle} for handle in player.hand],
+        "hand_cards": [{"card": card, "facing": _facing(attack if seat == state.defender else None, card), "handle": handle}
+                       for handle in player.hand for card in [None if blind else state.faces.get(handle)]],
         "swap_draws": None if drawn is None else list(drawn),
     }
 
@@ -67,7 +78,7 @@ def view(state: DuelState, seat: int | None) -> dict:
     """What ``seat`` (None: a spectator) sees, as a canonical value for clients: the public match
     plus the seat's own hand, composition and swap draws; never another seat's composition."""
     attack = None if state.attack is None or state.step != "defend" else state.faces.get(state.attack)
-    own = _own(state, seat) if seat is not None else {"deck_base": None, "deck_cards": None, "deck_choices": None, "deck_size": None,
+    own = _own(state, seat, attack) if seat is not None else {"deck_base": None, "deck_cards": None, "deck_choices": None, "deck_size": None,
                                                       "hand_cards": None, "swap_draws": None}
     return {
         "attack": attack,

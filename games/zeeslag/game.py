@@ -181,6 +181,19 @@ class Zeeslag(Rules[ZeeslagState]):
             if wrong_purchase is not None:
                 raise RuleError(wrong_purchase[0], f"seat {seat}: {wrong_purchase[1]}")
 
+    def check_draft(self, state: ZeeslagState, seat: int, draft: Any) -> None:
+        """The space battle's purchase before its ships are placed, ``{"buy": {kind id: count}}``:
+        the catalogue's purchase rules, as :meth:`check_hidden` applies them to the fleet."""
+        request = self.pending(state)
+        if state.variant != "space" or state.committed or not isinstance(request, CommitHidden) or seat not in request.seats:
+            raise RuleError("zeeslag.sequence", f"seat {seat} has no fleet to buy now")
+        counts = draft.get("buy") if isinstance(draft, Mapping) and set(draft) == {"buy"} else None
+        if not isinstance(counts, Mapping):
+            raise RuleError("zeeslag.purchase", f"seat {seat}: a purchase is {{'buy': {{kind: count}}}}, got {draft!r}")
+        wrong = CATALOGUE.purchase_problem(CATALOGUE.bought(counts), state.options["money"])
+        if wrong is not None:
+            raise wrong
+
     def check_choice(self, state: ZeeslagState, seat: int, choice: Any) -> None:
         """A salvo: its shape, its targets, its counts, as far as this state knows the seat's fleet."""
         request = self.pending(state)

@@ -67,7 +67,7 @@ def problem(state: ZeeslagState, seat: int, ids: Sequence[int]) -> tuple[str, st
     ships = bought(ids)
     wrong = CATALOGUE.purchase_problem(ships, state.options["money"])
     if wrong is not None:
-        return "zeeslag.purchase", wrong
+        return wrong.rule, wrong.detail
     count = state.boards[seat].declared
     if count is not None and count != len(ships):
         return "zeeslag.count", f"it declared {count} ships and bought {len(ships)}"

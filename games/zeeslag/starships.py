@@ -14,11 +14,11 @@ Reserve fighters are ships too, numbered after the slots (:meth:`Catalogue.fight
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 
-from fairtable.games.contract import Rng
+from fairtable.games.contract import Rng, RuleError
 from fairtable.games.lang import choose, named
 from fairtable.games.zeeslag.fleet import Fleet, Ship
 from fairtable.games.zeeslag.shape import Shape
@@ -106,22 +106,48 @@ class Catalogue:
             count, left, capitals = count + copies, left - copies * kind.price, capitals + (copies if kind.capital else 0)
         return count
 
-    def purchase_problem(self, ships: Sequence[int], money: int) -> str | None:
-        """What makes buying the slots ``ships`` illegal, or None."""
+    def purchase_problem(self, ships: Sequence[int], money: int) -> RuleError | None:
+        """What makes buying the slots ``ships`` illegal (``zeeslag.purchase``, with its words for
+        a person), or None."""
         bought = set(ships)
         if not bought:
-            return "it bought no ship"
+            return RuleError("zeeslag.purchase", "it bought no ship", "zeeslag.purchase:none")
         for kind in self.kinds:
             slots = self.slots(kind.id)
             count = len(bought & set(slots))
             if bought & set(slots) != set(slots[:count]):
-                return f"its {kind.name_en} ships are not its first {kind.name_en} slots"
+                return RuleError("zeeslag.purchase", f"its {kind.name_en} ships are not its first {kind.name_en} slots",
+                                 "zeeslag.purchase:slots", kind=self.key(kind))
+        capitals = [kind for kind in self.kinds if kind.capital and bought & set(self.slots(kind.id))]
         if sum(self._kind(ship).capital for ship in bought) > CAPITALS:
-            return "it bought more than one capital ship (Dreadnought or space station)"
+            return RuleError("zeeslag.purchase", "it bought more than one capital ship (Dreadnought or space station)",
+                             "zeeslag.purchase:capital", first=self.key(capitals[0]), second=self.key(capitals[-1]))
         cost = self.cost(sorted(bought))
         if cost > money:
-            return f"its fleet costs {cost}, more than its {money}"
+            return RuleError("zeeslag.purchase", f"its fleet costs {cost}, more than its {money}",
+                             "zeeslag.purchase:money", cost=cost, money=money)
         return None
+
+    def bought(self, counts: Mapping[str, int]) -> tuple[int, ...]:
+        """The slots a purchase of ``counts`` (ships per kind id) fills, each kind's first ones;
+        :class:`RuleError` ``zeeslag.purchase`` for a kind the catalogue lacks or more ships of a
+        kind than its most. What a client buys by kind, judged by :meth:`purchase_problem` next."""
+        kinds = {kind.id: kind for kind in self.kinds}
+        for kind_id, count in counts.items():
+            if kind_id not in kinds or type(count) is not int or count < 0:
+                raise RuleError("zeeslag.purchase", f"{count!r} ships of kind {kind_id!r}: no purchase of the catalogue")
+        slots: list[int] = []
+        for kind in self.kinds:
+            count = counts.get(kind.id, 0)
+            if count > kind.most:
+                raise RuleError("zeeslag.purchase", f"{count} {kind.name_en} ships, more than its most {kind.most}",
+                                "zeeslag.purchase:most", kind=self.key(kind), most=kind.most)
+            slots.extend(self.slots(kind.id)[:count])
+        return tuple(sorted(slots))
+
+    def key(self, kind: Kind) -> str:
+        """The text-catalogue key of ``kind``'s name (``zeeslag.starships.scout``), as a refusal names it."""
+        return f"zeeslag.starships.{kind.id}"
 
     def random_purchase(self, money: int, rng: Rng) -> tuple[int, ...]:
         """Slots bought at random: one kind at a time, uniformly among those still affordable

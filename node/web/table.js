@@ -4,7 +4,7 @@ import { board } from "./boards.js";
 import { fill, h, language, short } from "./dom.js";
 import { generic } from "./generic.js";
 import { verdictText } from "./replay.js";
-import { outcome, playedFor, seatName, tableId, violationText } from "./words.js";
+import { forcedFor, outcome, playedFor, seatName, tableId, violationText } from "./words.js";
 
 const memory = new Map();
 // What a board keeps between renders of one table (a fleet being placed, selected cards).
@@ -31,14 +31,20 @@ export function tablePage(app, lobbyId) {
   // a cell already shot, a salvo before it is fired) cannot be played: the node's ``check``, in the
   // page's language. True when the move may be played.
   async function explain(move) {
+    const why = await judge(move);
+    notice.textContent = why || "";
+    return why === null;
+  }
+
+  // The node's ``check`` of ``move`` (or of a draft of hidden data, such as the space battle's
+  // purchase): null when it may be played, else the words why not, for the board to show where it asked.
+  async function judge(move) {
     const event = app.tables.get(lobbyId);
     try {
       const answer = await app.api.request("check", { table: event.table, move, lang: language() });
-      notice.textContent = answer.legal ? "" : answer.text;
-      return answer.legal;
+      return answer.legal ? null : answer.text;
     } catch (error) {
-      notice.textContent = error.message;
-      return false;
+      return error.message;
     }
   }
 
@@ -56,9 +62,11 @@ export function tablePage(app, lobbyId) {
     }
     const ctx = {
       game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [], text: event.text,
-      decision: event.decision, yourTurn: event.your_turn, names: event.seats, marks: playedFor(event), standing: event.standing,
+      decision: event.decision, yourTurn: event.your_turn, names: event.seats, marks: playedFor(event), forced: forcedFor(event),
+      standing: event.standing,
       send: event.your_turn && event.table && event.phase === "playing" ? send : null, state: memory.get(lobbyId), final: null,
-      explain: event.your_turn && event.table && event.phase === "playing" ? explain : null, readDeck,
+      explain: event.your_turn && event.table && event.phase === "playing" ? explain : null,
+      judge: event.your_turn && event.table && event.phase === "playing" ? judge : null, readDeck,
       repaint: render,
     };
     const renderer = await board(event.game, event.variant);

@@ -60,6 +60,12 @@ export function playedFor(event) {
   return marks;
 }
 
+// The seats whose latest move was made for them as their only legal one (the log's ``forced``
+// entries still ``latest``; a node notes them for its own seat): zeeslag marks the answer to a hit.
+export function forcedFor(event) {
+  return new Set((event.log || []).filter((entry) => entry.latest && entry.kind === "forced" && entry.seat !== null).map((entry) => entry.seat));
+}
+
 // A table id as a person reads it (client-api.md): its first 12 hex digits.
 export function tableId(table) {
   return table ? table.slice(0, 12) : "";

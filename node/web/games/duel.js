@@ -80,13 +80,14 @@ function hand(ctx, cards) {
   const view = ctx.view;
   if (!view.hand_cards || !view.hand_cards.length) return null;
   const blind = view.variant === "blind";
-  const entries = view.hand_cards.map(({ handle, card }) => {
+  const entries = view.hand_cards.map((entry) => {
+    const { handle, card } = entry;
     const moves = (ctx.legal || []).filter((move) => move.attack === handle || move.defend === handle);
     const picture = cardPicture(cards, card, { width: 80 });
     let chosen = h("div", { class: "face" }, picture);
     if (moves.length === 1) {
       const verb = "attack" in moves[0] ? "attack" : "defend";
-      const facing = verb === "defend" && view.attack !== null ? ` against ${value(view, cards, view.attack, card)}` : "";
+      const facing = verb === "defend" && entry.facing ? ` against ${value(view, entry.facing.attack, entry.facing.bonus)}` : "";
       chosen = moveButton(ctx, moves[0], picture, { class: `face play ${verb}`, title: `${verb} with this card${facing}` });
     }
     return h("div", { class: `duel-hand-card${moves.length ? " playable" : ""}`, "data-handle": handle }, chosen,
@@ -98,10 +99,9 @@ function hand(ctx, cards) {
     h("div", { class: "hand" }, entries));
 }
 
-// An attack's value against ``defence`` (null: unknown), with the view's bonus where its type beats the defence's.
-function value(view, cards, attack, defence) {
-  const bonus = defence !== null && defence !== undefined && view.beats[cards[attack].type] === cards[defence].type;
-  return bonus ? `${cards[attack].attack}+${view.bonus}` : String(cards[attack].attack);
+// An attack's value as the rules compared it (the view's ``value``/``attack``), saying when it holds the type bonus.
+function value(view, compared, bonus) {
+  return bonus ? `${compared} (+${view.bonus})` : String(compared);
 }
 
 function draft(ctx, cards, names) {
@@ -131,7 +131,7 @@ function recent(view, cards, names, marks) {
     const notes = [duel.attacker, duel.defender].filter((seat) => !moved.has(seat) && marks.has(seat)).map((seat) => marks.get(seat));
     moved.add(duel.attacker).add(duel.defender);
     return h("li", {}, `${duel.playoff ? "playoff" : `round ${duel.round}`}: ${names[duel.attacker]} ${cards[duel.attack].name} `
-      + `${duel.bonus ? `${cards[duel.attack].attack}+${view.bonus}` : cards[duel.attack].attack} against ${names[duel.defender]} ${defence}: ${a}–${d}`,
+      + `${value(view, duel.value, duel.bonus)} against ${names[duel.defender]} ${defence}: ${a}–${d}`,
       notes.map((note) => h("small", { class: "played-for-note" }, ` (${note})`)));
   })));
 }

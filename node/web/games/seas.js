@@ -2,7 +2,7 @@
 // share: a sea as an SVG grid with its shots, hits, water and aimable cells; picking and firing a
 // salvo (three or more seats); the last shots; the R key that turns the ship being placed.
 import { h, moveKey, s } from "../dom.js";
-import { counted, seatName } from "../words.js";
+import { counted, say, seatName } from "../words.js";
 
 export const CELL = 30;
 export const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -171,17 +171,21 @@ export function salvoPanel(ctx) {
 
 const DONE = { shot: "", nuke: "nuke ", blast: "blast ", laser: "laser ", scan: "scan " };
 
-// The last shots (and, in the space battle, abilities) in words.
-export function shots(view, names) {
+// The last shots (and, in the space battle, abilities) in words; the newest hit on a seat whose
+// answer was made for it (``forced``: the log's latest forced entries) says so.
+export function shots(view, names, forced = new Set()) {
   if (!view.recent.length) return null;
   const me = view.seat;
-  return h("div", { class: "recent" }, h("h3", {}, "Last shots"), h("ul", {}, view.recent.map((shot) => {
+  const answered = view.recent.findLastIndex((shot) => shot.hit && !["scan", "reserve"].includes(shot.kind)
+    && (forced.has(shot.target) || shot.sunk.some(([owner]) => forced.has(owner))));
+  return h("div", { class: "recent" }, h("h3", {}, "Last shots"), h("ul", {}, view.recent.map((shot, index) => {
     const who = seatName(shot.seat, me, names);
     const width = view.seas[view.fleets[shot.target] ? view.fleets[shot.target].sea : 0].width;
     if (shot.kind === "reserve") return h("li", {}, `${who}: a reserve squadron landed`);
     const at = `${DONE[shot.kind] || ""}${shot.cell >= 0 ? cellName(shot.cell, width) : ""}${view.seats > 2 && view.variant !== "shared" ? ` at ${seatName(shot.target, me, names)}` : ""}`;
     const outcome = shot.hit === null ? "being opened" : shot.kind === "scan" ? `${counted("cell", shot.hit)} seen`
       : shot.hit ? counted("ships_hit", shot.hit) : "miss";
-    return h("li", {}, `${who}: ${at}: ${outcome}${shot.sunk.length ? ", sunk" : ""}${shot.timer ? " (timer)" : ""}`);
+    return h("li", {}, `${who}: ${at}: ${outcome}${shot.sunk.length ? ", sunk" : ""}${shot.timer ? " (timer)" : ""}`,
+      index === answered ? [" · ", h("small", { class: "played-for-note" }, say("page.answered_forced"))] : null);
   })));
 }

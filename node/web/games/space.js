@@ -39,7 +39,7 @@ export async function render(ctx) {
     answers.length ? h("div", { class: "moves" }, answers.map((move) => moveButton(ctx, move, (ctx.texts || [])[ctx.legal.indexOf(move)] || moveKey(move), { class: "move" }))) : null,
     aiming(ctx) ? salvoPanel(ctx) : null,
     legend(),
-    shots(view, ctx.names));
+    shots(view, ctx.names, ctx.forced));
 }
 
 const kindOf = (view, id) => view.catalogue.find((kind) => kind.kind === id);
@@ -218,16 +218,6 @@ function cost(view, counts) {
   return view.catalogue.reduce((sum, kind) => sum + kind.price * (counts[kind.kind] || 0), 0);
 }
 
-// Why one more ship of ``kind`` may not be bought (as the game's purchase rules would refuse it), or null.
-function refusal(view, counts, kind) {
-  const left = view.money - cost(view, counts);
-  if ((counts[kind.kind] || 0) >= kind.max) return `at most ${kind.max} of the ${kind.name_en}`;
-  const capitals = view.catalogue.filter((other) => other.capital && counts[other.kind]);
-  if (kind.capital && capitals.length >= view.capitals) return `at most ${counted("capital", view.capitals)}: you have the ${capitals.map((other) => other.name_en).join(", ")} already`;
-  if (kind.price > left) return `over budget: a ${kind.name_en} costs ${kind.price} and ${left} is left`;
-  return null;
-}
-
 function shapePicture(turn) {
   const w = Math.max(...turn.map(([x]) => x)) + 1;
   const ht = Math.max(...turn.map(([, y]) => y)) + 1;
@@ -240,11 +230,16 @@ function purchase(ctx, memo, paint) {
   const view = ctx.view;
   const counts = memo.counts;
   const spent = cost(view, counts);
+  // One more ship is bought once the node's check of the purchase says the game's rules allow it;
+  // clicks are taken in turn, so each is checked against the purchase the one before left.
   const change = (kind, step) => () => {
-    const wrong = step > 0 ? refusal(view, counts, kind) : null;
-    memo.note = wrong ? `Refused: ${wrong}` : "";
-    if (!wrong) counts[kind.kind] = Math.max(0, (counts[kind.kind] || 0) + step);
-    paint();
+    memo.queue = (memo.queue || Promise.resolve()).then(async () => {
+      const next = Math.max(0, (counts[kind.kind] || 0) + step);
+      const wrong = step > 0 && ctx.judge ? await ctx.judge({ buy: { ...counts, [kind.kind]: next } }) : null;
+      memo.note = wrong ? `Refused: ${wrong}` : "";
+      if (!wrong) counts[kind.kind] = next;
+      paint();
+    });
   };
   const bought = Object.values(counts).reduce((a, b) => a + b, 0);
   // money left unspent is said first, and the fleet goes on to placing at the second press

@@ -30,7 +30,7 @@ export async function render(ctx) {
       ? null : sea(ctx, index, fleet)))),
     answers.length ? h("div", { class: "moves" }, answers.map((move) => moveButton(ctx, move, (ctx.texts || [])[ctx.legal.indexOf(move)] || moveKey(move), { class: "move" }))) : null,
     aiming(ctx) ? salvoPanel(ctx) : null,
-    shots(view, ctx.names));
+    shots(view, ctx.names, ctx.forced));
 }
 
 // Where a seat places its fleet, as the view's placing says (games.md, zeeslag): its board (in the

@@ -10,6 +10,8 @@ from fairtable.games.contract import Dealt, Decide, Finished, PublicRandom, Resu
 from fairtable.games.duel import render
 from fairtable.games.duel.catalogue import CARDS
 from fairtable.games.duel.results import match_result, stats
+from fairtable.games.lang import speaking
+from fairtable.games.texts import say
 from tests.games.duel.positions import GAME, Table, card, start_1v1
 
 STRIKERS = [c.id for c in CARDS if c.attack >= 240 and c.defence <= 120]
@@ -78,6 +80,9 @@ def test_tie_rematch_plays_a_new_round_reshuffling_the_exhausted_decks():
     with pytest.raises(RuleError) as error:
         GAME.check_composition(own, 0, tuple(sorted(DECK_0[:19] + [DECK_1[-1]])))
     assert error.value.rule == "duel.rebuild" and "seat 0" in str(error.value)
+    assert say(error.value.refusal) == f"{CARDS[DECK_1[-1]].name_en} may not go in: a rebuilt deck takes no new card"
+    with speaking("orig"):
+        assert say(error.value.refusal) == f"{CARDS[DECK_1[-1]].name} mag er niet in: een nieuw samengesteld deck neemt geen nieuwe kaart"
     GAME.check_composition(own, 0, tuple(sorted(DECK_0)))
     table.orders = [DECK_0[::-1], DECK_1[::-1]]
     table.settle()

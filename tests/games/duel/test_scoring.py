@@ -8,7 +8,7 @@ import pytest
 from fairtable.games.contract import Decide
 from fairtable.games.duel.catalogue import CARDS, points
 from fairtable.games.duel.results import prize_winners
-from tests.games.duel.positions import card, filler, start_1v1
+from tests.games.duel.positions import GAME, card, filler, start_1v1
 
 CASES = [
     # attacker, defender, points: same type, so no bonus
@@ -54,6 +54,25 @@ def test_a_duel_played_through_the_game(attacker, defender, expected):
     assert (duel.attack, duel.defence, duel.points) == (a, d, expected)
     assert duel.bonus == ((CARDS[a].type, CARDS[d].type) in {("Mare", "Terra"), ("Terra", "Aria"), ("Aria", "Mare")})
     assert table.full.attacker == 1 and table.full.defender == 0  # the attacker alternates
+
+
+@pytest.mark.parametrize("attacker, defender, expected", CASES)
+def test_the_view_carries_the_attack_as_the_rules_compare_it(attacker, defender, expected):
+    """The defender's view gives, for each card of its hand, the attack on the table against it
+    (with the bonus where its type wins) and the points it would give; the last duels give the
+    value compared. Clients draw these; they hold no triangle or bonus of their own."""
+    a, d = card(attacker), card(defender)
+    table = start_1v1([[a, *filler([a, d], 19)], [d, *filler([a, d], 19)[::-1]]], first=0)
+    table.move(0, {"attack": table.handle(0, a)})
+    bonus = (CARDS[a].type, CARDS[d].type) in {("Mare", "Terra"), ("Terra", "Aria"), ("Aria", "Mare")}
+    value = CARDS[a].attack + (50 if bonus else 0)
+    defending = GAME.view(table.seats[1], 1)["hand_cards"]
+    assert {"attack": value, "bonus": bonus, "points": list(expected)} == next(entry["facing"] for entry in defending if entry["card"] == d)
+    assert all(entry["facing"] is None for entry in GAME.view(table.seats[0], 0)["hand_cards"])  # the attacker faces nothing
+    table.move(1, {"defend": table.handle(1, d)})
+    assert all(entry["facing"] is None for entry in GAME.view(table.seats[1], 1)["hand_cards"])
+    last = GAME.view(table.full, None)["recent"][-1]
+    assert (last["value"], last["bonus"], last["points"]) == (value, bonus, list(expected))
 
 
 @pytest.mark.parametrize("won, winners", [

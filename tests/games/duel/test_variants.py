@@ -27,6 +27,7 @@ from fairtable.games.contract import (
 from fairtable.games.duel import draft
 from fairtable.games.duel.catalogue import CARDS, IDS
 from fairtable.games.duel.decks import drawn_cards
+from fairtable.games.texts import say
 from tests.games.duel.positions import GAME, Table, start_1v1
 from tests.games.duel.test_match import DECK_0, DECK_1, STRIKERS
 
@@ -84,11 +85,16 @@ def test_blind_swap_after_round_draws_two_cards_privately_and_rebuilds_the_deck(
     assert GAME.view(other, 1)["deck_base"] == sorted(DECK_1[6:]) and GAME.view(own, None)["deck_base"] is None
     for good in (left, sorted(left[2:] + list(drawn)), sorted(left[1:] + [drawn[1]])):
         GAME.check_composition(own, 0, tuple(good))
-    for bad, words in ((sorted(left[1:] + [DECK_0[0]]), "takes"), (sorted(left[1:]), "14 distinct cards"),
-                       (sorted(left[1:] + [next(c for c in IDS if c not in DECK_0 and c not in drawn)]), "takes")):
+    stranger = next(c for c in IDS if c not in DECK_0 and c not in drawn)
+    for bad, words, said in (
+            (sorted(left[1:] + [DECK_0[0]]), "takes",
+             f"{CARDS[DECK_0[0]].name_en} may not go in: a rebuilt deck takes your own cards and those drawn for the swap"),
+            (sorted(left[1:]), "14 distinct cards", "a rebuilt deck holds 14 different cards, not 13"),
+            (sorted(left[1:] + [stranger]), "takes", f"{CARDS[stranger].name_en} may not go in")):
         with pytest.raises(RuleError) as error:
             GAME.check_composition(own, 0, tuple(bad))
         assert error.value.rule == "duel.rebuild" and words in str(error.value)
+        assert say(error.value.refusal).startswith(said)  # the rule's own words, not "rule duel.rebuild"
     GAME.check_composition(other, 0, tuple(sorted(left[1:] + [DECK_0[0]])))  # another seat cannot know
     assert GAME.view(own, 0)["deck_choices"] == sorted(left + list(drawn))  # the rules' list, not a client's
     listed = "\n".join(CARDS[card].name_en for card in sorted(left[2:] + list(drawn)))

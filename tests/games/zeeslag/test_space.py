@@ -9,7 +9,9 @@ import random
 
 import pytest
 
-from fairtable.games.contract import CommitHidden, Decide, Move, Opened, OpenHidden, RandomValue, RuleError
+from fairtable.games.contract import GENERIC, CommitHidden, Decide, Move, Opened, OpenHidden, RandomValue, RuleError
+from fairtable.games.lang import speaking
+from fairtable.games.texts import say
 from fairtable.games.zeeslag.abilities import blast_area, scan_area
 from fairtable.games.zeeslag.fleet import fleet_problem
 from fairtable.games.zeeslag.sea import FIELD
@@ -69,7 +71,36 @@ def test_the_catalogue_prices_ten_a_cell_and_ten_more_for_the_lancer_and_the_spi
     ((LANCER, LANCER + 1, SPIRIT, SPIRIT + 1, DREADNOUGHT), 200, "costs 250, more than its 200"),
 ])
 def test_a_purchase_the_rules_forbid_is_named(slots, money, words):
-    assert words in CATALOGUE.purchase_problem(slots, money)
+    assert words in CATALOGUE.purchase_problem(slots, money).detail
+
+
+@pytest.mark.parametrize("buy, key, words", [
+    ({}, "zeeslag.purchase:none", "buy at least one ship"),
+    ({"scout": 5}, "zeeslag.purchase:most", "a fleet holds at most 4 of kind Scout"),
+    ({"dreadnought": 1, "station": 1}, "zeeslag.purchase:capital",
+     "at most one capital ship in a fleet: not both the Dreadnought and the Space station"),
+    ({"station": 1, "frigate": 2, "cruiser": 2, "lancer": 2, "spirit": 2, "scout": 4}, "zeeslag.purchase:money",
+     "this fleet costs 520; you have 500"),
+    ({"laser boat": 1}, GENERIC, "the rules do not allow that now (rule zeeslag.purchase)"),
+    ({"scout": -1}, GENERIC, "the rules do not allow that now (rule zeeslag.purchase)"),
+])
+def test_a_purchase_is_judged_before_its_ships_are_placed_in_the_rules_words(buy, key, words):
+    """``explain`` of a ``{"buy": ...}`` draft while the fleets are due: the same purchase rule the
+    commitment meets, with its catalogue words (what the browser shows on a click)."""
+    state = GAME.setup("space", {}, 2)
+    refusal = GAME.explain(state, 0, {"buy": buy})
+    assert refusal is not None and refusal.rule == "zeeslag.purchase" and refusal.key == key
+    assert say(refusal).startswith(words)
+
+
+def test_a_purchase_draft_is_refused_out_of_its_time_and_shape():
+    state = GAME.setup("space", {}, 2)
+    assert GAME.explain(state, 0, {"buy": {"scout": 1}}) is None
+    assert GAME.explain(state, 0, {"buy": {"station": 1, "frigate": 2, "cruiser": 2, "lancer": 2, "spirit": 2, "scout": 2}}) is None
+    assert GAME.explain(state, 0, {"ships": {"scout": 1}}).rule == "zeeslag.purchase"
+    assert GAME.explain(GAME.setup("duel", {}, 2), 0, {"buy": {"scout": 1}}).rule == "zeeslag.sequence"
+    with speaking("orig"):
+        assert say(GAME.explain(state, 0, {"buy": {"frigate": 3}})) == "een vloot heeft hoogstens 2 van de soort Fregat"
 
 
 def test_legal_purchases_and_the_most_ships_money_buys():

@@ -53,3 +53,23 @@ async def test_requests_a_real_node_cannot_serve_get_typed_refusals(tmp_path, ca
             assert (await client.request("transcript", table=table))["transcript"]
         nursery.cancel_scope.cancel()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_check_judges_the_space_battles_purchase_while_the_fleet_is_due(tmp_path):
+    """While the seat's decision is ``hidden``, ``check`` of ``{"buy": ...}`` is the game's purchase
+    rule in its words (what the browser asks on a click), not ``turn``."""
+    async with running(tmp_path, 2, bot=None) as nodes, trio.open_nursery() as nursery:
+        host, guest = nodes
+        port = await nursery.start(serve_api, host, 0, None)
+        async with connect(f"ws://127.0.0.1:{port}/", None) as client:
+            lobby = (await client.request("host", game="zeeslag", variant="space", options={"money": 100}))["lobby"]["lobby_id"]
+            await guest.join(host.address, lobby)
+            table = (await client.request("start", lobby_id=lobby))["update"]["table"]
+            await eventually(lambda: next(iter(host.tables.values())).update().decision == "hidden")
+            assert (await client.request("check", table=table, move={"buy": {"station": 1}}))["legal"] is True
+            over = await client.request("check", table=table, move={"buy": {"station": 1, "lancer": 1}})
+            assert over["text"] == "this fleet costs 120; you have 100" and over["refusal"]["key"] == "zeeslag.purchase:money"
+            capital = await client.request("check", table=table, move={"buy": {"dreadnought": 1, "station": 1}}, lang="orig")
+            assert capital["text"] == "hoogstens één slagschip in een vloot: niet zowel Dreadnought als Ruimtestation"
+            assert (await client.request("check", table=table, move={"play": 1}))["refusal"]["rule"] == "zeeslag.purchase"
+        nursery.cancel_scope.cancel()

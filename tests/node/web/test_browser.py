@@ -587,7 +587,8 @@ def test_a_person_buys_places_shoots_and_fires_a_laser_in_the_space_battle(pages
 
     alice.press('button.buy[data-kind="station"]')
     alice.wait(lambda: budget().endswith("20 of 100 left"), "the station bought")
-    for kind, refused in (("dreadnought", "at most 1 capital ship"), ("lancer", "over budget: a Lancer costs 40 and 20 is left")):
+    for kind, refused in (("dreadnought", "Refused: at most one capital ship in a fleet: not both the Dreadnought and the Space station"),
+                          ("lancer", "Refused: this fleet costs 120; you have 100")):  # the node's words (its check)
         alice.press(f'button.buy[data-kind="{kind}"]')
         alice.wait(lambda: refused in alice.text("#fleet-message"), f"the {kind} refused")
     alice.press('button.sell[data-kind="station"]')
@@ -765,7 +766,7 @@ Promise.all([import(`/games/${update.game}.js`), import("/words.js")]).then(asyn
   window.sentMoves = [];
   const ctx = { game: update.game, variant: update.variant, view: update.view, legal: update.legal_moves, texts: update.move_texts,
     text: update.text, decision: update.decision, yourTurn: update.your_turn, send: async (move) => window.sentMoves.push(move),
-    names: update.seats, marks: words.playedFor(update), state: {}, final: null, repaint: () => {} };
+    names: update.seats, marks: words.playedFor(update), forced: words.forcedFor(update), state: {}, final: null, repaint: () => {} };
   const board = document.createElement("section");
   board.id = "fixed-board";
   board.append(await game.render(ctx));
@@ -857,7 +858,7 @@ BOARDS = ("towers", "shengji", "drachenherz", "duel-deck", "duel-defend", "duel-
 browser draws too, at a desktop and a phone width: every game, mid-play, to look at."""
 
 
-PLAYED_FOR = {"towers": "forced: no other move", "shengji": "played for bob: time ran out"}
+PLAYED_FOR = {"towers": "forced: no other move", "shengji": "played for bob: time ran out", "zeeslag-duel": "answered for you: no other answer"}
 """The mark each board in ``MARKED`` draws on the move made for its seat."""
 
 

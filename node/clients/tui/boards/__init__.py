@@ -107,6 +107,17 @@ def wrapped(head: str, words: str = "", indent: int = 2) -> str:
     return "\n".join(textwrap.wrap(head + words, LINE_WIDTH, subsequent_indent=" " * indent)) + "\n"
 
 
+ANSWERED = "answered for you: no other answer"
+"""The mark of an answer the node sent for this seat as the only one the rules allow (zeeslag's sink answer)."""
+
+
+def forced_for(update: dict) -> set[int]:
+    """The seats whose latest move was made for them as their only legal one (the log's ``forced``
+    entries still ``latest``; the node notes them for its own seat)."""
+    return {entry["seat"] for entry in update.get("log") or ()
+            if entry.get("latest") and entry.get("kind") == "forced" and entry.get("seat") is not None}
+
+
 def played_for(update: dict) -> dict[int, str]:
     """The seats whose latest move was made for them (the log's ``latest`` entries: a timer's
     default, a forced move), each with the words its board marks that move with where it draws it."""

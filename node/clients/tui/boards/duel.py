@@ -27,7 +27,7 @@ from rich.text import Text
 from textual import events
 
 from fairtable.games import counted, named, term
-from fairtable.games.duel import CARDS, DeckListError, attack_value, drawn, duel_line, parse, points, standing, title, triangle
+from fairtable.games.duel import CARDS, DeckListError, drawn, duel_line, parse, standing, title, triangle
 from fairtable.node.clients.tui.boards import RANDOM, Board, Refused, pick, played_for, wrapped
 
 WIDTH = 78
@@ -281,15 +281,15 @@ class DuelBoard(Board):
         defending = update.get("legal_moves") and view["step"] == "defend"
         text.append("Your hand" + (f"  (defence counts; the attack gets +{self.seen['bonus']} if its type beats yours)" if defending else "") + "\n",
                     style="bold")
-        attack = view["attack"]
         for index, entry in enumerate(hand):
             card = entry["card"]
             if card is None:
                 text.append(f"{index + 1:>2} ?\n")
                 continue
             note = ""
-            if defending and attack is not None:
-                outcome = {(2, 0): "falls", (1, 1): "a tie", (0, 2): "holds"}[points(CARDS[attack], CARDS[card])]
-                note = f"  vs {attack_value(CARDS[attack], CARDS[card])}: {outcome}"
+            facing = entry.get("facing")
+            if defending and facing is not None:
+                outcome = {(2, 0): "falls", (1, 1): "a tie", (0, 2): "holds"}[tuple(facing["points"])]
+                note = f"  vs {facing['attack']}: {outcome}"
             style = TYPE_STYLE[CARDS[card].type] + (" reverse" if index == self.cursor and update.get("legal_moves") else "")
             text.append(f"{index + 1:>2} {card_line(card)}{note}"[:WIDTH] + "\n", style=style)

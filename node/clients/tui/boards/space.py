@@ -27,7 +27,7 @@ from typing import Any
 
 from rich.text import Text
 
-from fairtable.games import counted, named
+from fairtable.games import RuleError, counted, named, say
 from fairtable.games.zeeslag import (
     CATALOGUE,
     SPACE,
@@ -88,7 +88,7 @@ class SpaceBoard(ZeeslagBoard):
 
     def purchase(self) -> tuple[int, ...]:
         """The slots bought: each kind's first copies."""
-        return tuple(sorted(slot for kind in CATALOGUE.kinds for slot in CATALOGUE.slots(kind.id)[:self.buying.get(kind.id, 0)]))
+        return CATALOGUE.bought(self.buying)
 
     def ships(self) -> tuple[Ship, ...]:
         """The ships bought, largest first."""
@@ -110,7 +110,7 @@ class SpaceBoard(ZeeslagBoard):
 
     def fleet_problem(self, data: dict[str, tuple[int, ...]]) -> str | None:
         wrong = CATALOGUE.purchase_problem(self.purchase(), self.seen["money"])
-        return super().fleet_problem(data) or (None if wrong is None else f"the game refuses this fleet: {wrong}")
+        return super().fleet_problem(data) or (None if wrong is None else f"the game refuses this fleet: {say(wrong.refusal)}")
 
     def shots_due(self) -> dict[int, int]:
         """What is due, or beside the ability chosen the view's ``due_with_ability`` for its enemy."""
@@ -183,7 +183,7 @@ class SpaceBoard(ZeeslagBoard):
         wrong = CATALOGUE.purchase_problem(self.purchase(), self.seen["money"])
         spent, left = CATALOGUE.cost(self.purchase()), self.money_left()
         if wrong is not None:
-            self.problem = f"the game refuses this fleet: {wrong}"
+            self.problem = f"the game refuses this fleet: {say(wrong.refusal)}"
         elif left > 0 and self.unspent != spent:
             self.unspent = spent
             self.problem = f"{left} of {self.seen['money']} left unspent: Enter again places this fleet, or buy more"
@@ -191,17 +191,16 @@ class SpaceBoard(ZeeslagBoard):
             self.problem, self.bought, self.unspent = "", True, None
 
     def _buy(self, kind: Kind) -> None:
-        """One more ship of ``kind``, unless the catalogue's maximum or the game's purchase rules forbid it."""
-        count = self.buying.get(kind.id, 0)
-        if count >= kind.most:
-            self.problem = f"at most {kind.most} {named(kind)} in a fleet"
-            return
-        slots = self.purchase() + (CATALOGUE.slots(kind.id)[count],)
-        wrong = CATALOGUE.purchase_problem(slots, self.seen["money"])
+        """One more ship of ``kind``, unless the game's purchase rules forbid it (in their words)."""
+        buying = self.buying | {kind.id: self.buying.get(kind.id, 0) + 1}
+        try:
+            wrong = CATALOGUE.purchase_problem(CATALOGUE.bought(buying), self.seen["money"])
+        except RuleError as error:
+            wrong = error
         if wrong is not None:
-            self.problem = f"no {named(kind)} more: {wrong}"
+            self.problem = f"no {named(kind)} more: {say(wrong.refusal)}"
             return
-        self.buying[kind.id] = count + 1
+        self.buying = buying
 
     def _land_key(self, key: str) -> bool:
         if key in MOVES:

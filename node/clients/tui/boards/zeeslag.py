@@ -25,7 +25,7 @@ from textual import events
 
 from fairtable.games import counted, named, player
 from fairtable.games.zeeslag import BLOCK, FLEETS, ROW_LETTERS, Fleet, Grid, OwnSeas, Placed, SharedSea, Ship, Waters, fleet_problem, layers_of
-from fairtable.node.clients.tui.boards import RANDOM, Board
+from fairtable.node.clients.tui.boards import ANSWERED, RANDOM, Board, forced_for
 
 GAP = "  "
 WIDTH = 78
@@ -384,10 +384,20 @@ class ZeeslagBoard(Board):
         text.append(self.legend + "\n", style="dim")
         text.append(self._afloat()[:WIDTH] + "\n")
         text.append(self._doing(update)[:WIDTH] + "\n", style="bold")
-        for shot in view["recent"][-2:]:
-            text.append(self._shot_line(shot)[:WIDTH] + "\n", style="italic")
+        answered = self._answered(update)
+        for index, shot in list(enumerate(view["recent"]))[-2:]:
+            mark = f" ({ANSWERED})" if index == answered else ""
+            text.append((self._shot_line(shot) + mark)[:WIDTH] + "\n", style="italic")
         self.draw_problem(text)
         return text
+
+    def _answered(self, update: dict) -> int | None:
+        """Where in ``recent`` the shot lies whose answer was made for this seat (its forced move,
+        still its latest, as the table's log says): the newest hit on its ships."""
+        forced = forced_for(update)
+        hits = [index for index, shot in enumerate(self.seen["recent"]) if shot["hit"] and shot.get("kind", "shot") not in ("scan", "reserve")
+                and (shot["target"] in forced or any(owner in forced for owner, _ in shot["sunk"]))]
+        return hits[-1] if hits else None
 
     def _title(self) -> str:
         view, fleet = self.seen, self.fleet()

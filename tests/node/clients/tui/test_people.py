@@ -71,8 +71,10 @@ def test_the_final_screen_names_the_winner_the_score_the_log_and_the_final_board
 
 def test_a_move_made_for_a_seat_is_marked_on_the_board_while_it_is_that_seats_latest():
     """Nothing happens to a player unannounced: besides the log line, the move itself carries the
-    mark (towers' discard, shengji's card in the last trick), from the log's ``latest`` entries."""
-    cases = [("towers", "you discarded Faerie (forced: no other move)"), ("shengji", "last trick's H7: played for bob: time ran out")]
+    mark (towers' discard, shengji's card in the last trick, zeeslag's answer beside the hit it
+    answers), from the log's ``latest`` entries."""
+    cases = [("towers", "you discarded Faerie (forced: no other move)"), ("shengji", "last trick's H7: played for bob: time ran out"),
+             ("zeeslag-duel", "bob shot D6: hit (answered for you: no other answer)")]
 
     async def body() -> None:
         for name, mark in cases:

@@ -111,9 +111,11 @@ CASES: dict[str, tuple[dict, tuple[str, ...]]] = {
 MARKED = {
     "towers": {"index": 9, "kind": "forced", "latest": True, "seat": 0, "text": "Played for you, your only legal move: discard Faerie."},
     "shengji": {"index": 30, "kind": "default", "latest": True, "seat": 1, "text": "bob's timer ran out: the rules' default was played for them."},
+    "zeeslag-duel": {"index": 14, "kind": "forced", "latest": True, "seat": 0, "text": "Played for you, your only legal move: not sunk."},
 }
 """A move made for a seat (the log's ``latest`` entry) whose mark the board draws on the move itself:
-towers' last discard (forced, this seat's), shengji's last trick (bob's timer)."""
+towers' last discard (forced, this seat's), shengji's last trick (bob's timer), zeeslag's answer
+to bob's hit (forced, this seat's)."""
 
 
 def case(name: str) -> tuple[dict, tuple[str, ...]]:

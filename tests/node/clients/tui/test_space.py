@@ -23,14 +23,14 @@ def test_a_fleet_bought_within_the_rules_then_placed_by_hand_with_turns_is_the_h
 
     async def body(person: Person) -> None:
         text = await person.press("enter")
-        assert "the game refuses this fleet: it bought no ship" in text and person.board.shopping()
+        assert "the game refuses this fleet: buy at least one ship" in text and person.board.shopping()
         await person.press("right", "down", "down", "down", "right")  # a Scout and a Cruiser
         text = await person.press("down", "down", "right", "plus")  # the Dreadnought; a second one is beyond its maximum
-        assert "at most 1 Dreadnought in a fleet" in text
+        assert "no Dreadnought more: a fleet holds at most 1 of kind Dreadnought" in text
         text = await person.press("down", "right")  # the station: a second capital ship
-        assert "no Space station more: it bought more than one capital ship" in text
+        assert "no Space station more: at most one capital ship in a fleet: not both the Dreadnought and the Space station" in text
         text = await person.press("up", "up", "up", "right")  # a second Cruiser: 170, over the 150
-        assert "no Cruiser more: its fleet costs 170, more than its 150" in text
+        assert "no Cruiser more: this fleet costs 170; you have 150" in text
         assert "Fleet: 3 ships, 130 of 150 spent, 20 left" in text
         text = await person.press("enter")  # the money left is said first
         assert "20 of 150 left unspent: Enter again places this fleet, or buy more" in text and person.board.shopping()
