@@ -270,6 +270,11 @@ def _title(view: dict, fleet: Fleet) -> str:
     return title
 
 
+def standing(view: dict) -> str:
+    """What the result's scores count, by name: the enemy ships each seat helped to sink."""
+    return "enemy ships sunk: " + ", ".join(f"{player(seat, view['seat'])} {count}" for seat, count in enumerate(view["sank"]))
+
+
 def _names(view: dict) -> list[str]:
     return [player(index, view["seat"]) for index in range(view["seats"])]
 

@@ -135,3 +135,5 @@ def test_the_final_standing_is_the_games_own_words_else_the_scores_by_name():
         assert final_standing(dragon, summed, Result((0,), "points", (40, 35))) == "points: ann 40, you 35"
         single = {**view, "match": {**view["match"], "mode": "single"}}
         assert final_standing(dragon, single, Result((0,), "points", (9, 4))) == "points: ann 9, you 4"
+        sea = registry.get("zeeslag").renderer
+        assert final_standing(sea, {"seat": 0, "sank": [0, 2]}, Result((1,), "sunk", (0, 2))) == "enemy ships sunk: you 0, bob 2"
