@@ -60,6 +60,12 @@ def _name(view: dict, seat: int) -> str:
     return f"{name} (partner)" if me is not None and seat != me and seat % 2 == me % 2 else name
 
 
+def standing(view: dict) -> str:
+    """What the result's scores count: each team's level, by its players (``levels: you and carol A, bob and dave 9``)."""
+    return "levels: " + ", ".join(f"{players(team, view['seat'])} {level_name(view['levels'][index])}"
+                                  for index, team in enumerate(view["teams"]))
+
+
 def _team(view: dict, seat: int) -> list[int]:
     """The seats of ``seat``'s team, as the view lists the teams."""
     return next(team for team in view["teams"] if seat in team)

@@ -137,3 +137,7 @@ def test_the_final_standing_is_the_games_own_words_else_the_scores_by_name():
         assert final_standing(dragon, single, Result((0,), "points", (9, 4))) == "points: ann 9, you 4"
         sea = registry.get("zeeslag").renderer
         assert final_standing(sea, {"seat": 0, "sank": [0, 2]}, Result((1,), "sunk", (0, 2))) == "enemy ships sunk: you 0, bob 2"
+    with seated(["ann", "bob", "cy", "dan"]):
+        tractor = registry.get("shengji").renderer
+        view = {"seat": 1, "teams": [[0, 2], [1, 3]], "levels": [14, 9]}
+        assert final_standing(tractor, view, Result((0, 2), "past A", (14, 9, 14, 9))) == "levels: ann and cy A, you and dan 9"
