@@ -77,9 +77,14 @@ def is_card(face: object) -> bool:
     return type(face) is int and 0 <= face < len(CARDS)
 
 
+def beats(attacker: Card, defender: Card) -> bool:
+    """Whether the attacker's type beats the defender's in the type triangle (the bonus applies)."""
+    return BEATS[attacker.type] == defender.type
+
+
 def attack_value(attacker: Card, defender: Card) -> int:
     """The attack as compared: with the triangle bonus when the attacker's type beats the defender's."""
-    return attacker.attack + (BONUS if BEATS[attacker.type] == defender.type else 0)
+    return attacker.attack + (BONUS if beats(attacker, defender) else 0)
 
 
 def points(attacker: Card, defender: Card) -> tuple[int, int]:

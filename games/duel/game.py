@@ -38,7 +38,7 @@ from fairtable.games.contract import (
 )
 from fairtable.games.duel import decklist, decks, draft, render
 from fairtable.games.duel.bots import GreedyBot, RandomBot, random_deck
-from fairtable.games.duel.catalogue import BEATS, CARDS, IDS, points
+from fairtable.games.duel.catalogue import CARDS, IDS, beats, points
 from fairtable.games.duel.decks import HAND_SIZE
 from fairtable.games.duel.moves import parse_move
 from fairtable.games.duel.results import REASONS, match_result, scores
@@ -374,7 +374,7 @@ def _resolve(state: DuelState, attack: int, defence: int | None) -> DuelState:
     """Score the duel on the table and go on."""
     attacker, defender = _seat(state.attacker), _seat(state.defender)
     won = (2, 0) if defence is None else points(CARDS[attack], CARDS[defence])
-    bonus = defence is not None and BEATS[CARDS[attack].type] == CARDS[defence].type
+    bonus = defence is not None and beats(CARDS[attack], CARDS[defence])
     a, d = state.players[attacker], state.players[defender]
     state = state.player(attacker, points=a.points + won[0], round_points=a.round_points + won[0], attacks_won=a.attacks_won + (won[0] == 2))
     state = state.player(defender, points=d.points + won[1], round_points=d.round_points + won[1], defences_won=d.defences_won + (won[1] == 2))

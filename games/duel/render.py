@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
-from fairtable.games.duel.catalogue import BEATS, BONUS, CARDS
+from fairtable.games.duel.catalogue import BONUS, CARDS, beats
 from fairtable.games.duel.decks import DECK_SIZE
 from fairtable.games.lang import counted, named, term
 from fairtable.games.people import player
@@ -76,7 +76,7 @@ def _token(view: dict, move: dict) -> str:
 
 def _attack_value(attack: int, defence: int | None) -> str:
     """``210`` or ``210+50`` when the attacker's type beats the defending card's."""
-    bonus = defence is not None and BEATS[CARDS[attack].type] == CARDS[defence].type
+    bonus = defence is not None and beats(CARDS[attack], CARDS[defence])
     return f"{CARDS[attack].attack}+{BONUS}" if bonus else str(CARDS[attack].attack)
 
 

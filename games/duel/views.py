@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from fairtable.games.duel import decks, draft
-from fairtable.games.duel.catalogue import BEATS, BONUS, CARDS, attack_value, points
+from fairtable.games.duel.catalogue import BEATS, BONUS, CARDS, attack_value, beats, points
 from fairtable.games.duel.state import Duel, DuelState, Player
 
 OPTIONS_SHOWN = ("rounds", "tie", "playoff_attacker", "swap_after_round", "reshuffle_every", "round_starter", "cycles", "draft")
@@ -42,7 +42,7 @@ def _facing(attack: int | None, card: int | None) -> dict | None:
     (``attack_value``, with the bonus when its type beats the card's) and the points it would give."""
     if attack is None or card is None:
         return None
-    return {"attack": attack_value(CARDS[attack], CARDS[card]), "bonus": BEATS[CARDS[attack].type] == CARDS[card].type,
+    return {"attack": attack_value(CARDS[attack], CARDS[card]), "bonus": beats(CARDS[attack], CARDS[card]),
             "points": list(points(CARDS[attack], CARDS[card]))}
 
 
