@@ -58,7 +58,7 @@ from fairtable.node.table.mesh import Mesh, MeshConfig
 from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
 from fairtable.protocol import CodecError, PublicKey
-from fairtable.protocol.session import DECK, HIDDEN, NotYourTurn, ProofError, Rejected
+from fairtable.protocol.session import DECK, NotYourTurn, ProofError, Rejected
 
 if TYPE_CHECKING:
     from fairtable.node.peer.p2p import P2PHost
@@ -321,9 +321,6 @@ class Node:
     async def check(self, table: str, move: Any) -> Refusal | None:
         session = self._table(table).session
         try:
-            if session.seat is not None and session.decision_kind == HIDDEN:
-                # a draft of the hidden data due (the space battle's purchase): the game's own judgement
-                return session.game.explain(session.state, session.seat, move)
             return session.explain(move)
         except CodecError as exc:
             raise ServiceError(f"no move of any game: {exc}", ILLEGAL) from None

@@ -160,11 +160,11 @@ class OwnEnvelopes(SessionState):
         return RESIGN, {}
 
     def explain(self, move: Any) -> Refusal | None:
-        """Why this seat may not send ``move`` (or simultaneous choice) now, in the game's words,
-        or None when it may as far as this seat knows: the game's ``explain``, or its rule
-        ``<game>.turn`` while no move or choice of this seat is open. Raises :class:`CodecError`
-        for a value the wire cannot carry."""
-        if self.seat is None or self.decision_kind not in (MOVE, CHOICE):
+        """Why this seat may not send ``move`` (or simultaneous choice, or a draft of the hidden
+        data due, such as the space battle's purchase) now, in the game's words, or None when it
+        may as far as this seat knows: the game's ``explain``, or its rule ``<game>.turn`` while
+        none of these is open. Raises :class:`CodecError` for a value the wire cannot carry."""
+        if self.seat is None or self.decision_kind not in (MOVE, CHOICE, HIDDEN):
             return Refusal(f"{self.game.id}.turn", "turn")
         return self.game.explain(self.state, self.seat, codec.decode(codec.encode(move)))
 
