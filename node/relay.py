@@ -30,18 +30,17 @@ from typing import Any, BinaryIO, cast
 
 import multiaddr
 import trio
-from libp2p import new_host
 from libp2p.abc import INetStream
 from libp2p.host.autonat import AutoNATService
 from libp2p.host.basic_host import BasicHost
 from libp2p.network.swarm import Swarm
 from libp2p.peer.id import ID
-from libp2p.relay.circuit_v2.protocol import MAX_READ_RETRIES, CircuitV2Protocol
+from libp2p.relay.circuit_v2.protocol import MAX_READ_RETRIES, STOP_PROTOCOL_ID, CircuitV2Protocol
 from libp2p.relay.circuit_v2.resources import RelayLimits
 from libp2p.tools.anyio_service import background_trio_service
 
 from fairtable.node.keystore import load_or_create_secret_key
-from fairtable.node.peer.p2p import key_pair, libp2p_logs_into_ours
+from fairtable.node.peer.p2p import new_libp2p_host
 from fairtable.node.peer.peerid import peer_id_text
 
 KEY_FILE = "relay-key.pem"
@@ -130,14 +129,17 @@ async def run_relay(data: Path, host: str, port: int, options: RelayOptions,
     limits = RelayLimits(duration=options.circuit_seconds, data=options.circuit_bytes,
                          max_circuit_conns=options.circuits, max_reservations=options.reservations,
                          reservation_ttl=options.reservation_seconds)
-    libp2p_logs_into_ours()
-    libp2p_host = new_host(key_pair=key_pair(secret))
+    # Each reserved peer holds one connection, and so does each peer dialling one of them through the relay.
+    libp2p_host = new_libp2p_host(secret, 2 * options.reservations + 16)
     relay = (CircuitV2Protocol(libp2p_host, limits=limits, allow_hop=True) if capture is None
              else CapturingRelay(libp2p_host, limits=limits, allow_hop=True, capture=capture))
     peer_id = peer_id_text(secret.public)
     async with libp2p_host.run(listen_addrs=[multiaddr.Multiaddr(relay_address(host, port, peer_id).rsplit("/p2p/", 1)[0])]):
         DialBack(cast(BasicHost, libp2p_host), DIAL_BACK_SECONDS)  # a node learns whether it is reachable
         async with background_trio_service(relay):
+            await relay.event_started.wait()
+            # py-libp2p's relay also serves stop, which would make the relay look like a circuit's end to its clients.
+            libp2p_host.remove_stream_handler(STOP_PROTOCOL_ID)
             listening = [str(address) for address in libp2p_host.get_addrs()]
             bound = next((address for address in listening if f"/{host}/" in address), listening[0])
             ready(bound if "/p2p/" in bound else f"{bound}/p2p/{peer_id}")

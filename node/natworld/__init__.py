@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _worlds = itertools.count()
+JS_PEER = Path(__file__).with_name("jslibp2p") / "peer.mjs"
+"""A js-libp2p peer (its own README is its head comment): another implementation of libp2p to meet."""
 EIM = "eim"
 SYMMETRIC = "symmetric"
 RELAY_IP = "203.0.113.1"
@@ -53,6 +55,15 @@ def unavailable() -> str | None:
     if made.returncode != 0:
         return f"cannot create a network namespace: {made.stderr.strip()}"
     subprocess.run(["ip", "netns", "del", probe], capture_output=True)
+    return None
+
+
+def js_unavailable() -> str | None:
+    """Why the js-libp2p peer cannot run here, or None when it can."""
+    if shutil.which("node") is None:
+        return "the js-libp2p peer needs Node.js 20 or newer (apt-get install nodejs npm)"
+    if not (JS_PEER.parent / "node_modules" / "libp2p").is_dir():
+        return f"js-libp2p is not installed: npm ci --prefix {JS_PEER.parent}"
     return None
 
 
@@ -161,6 +172,17 @@ class NatWorld:
 
     def _ip(self, namespace: str) -> str:
         return RELAY_IP if namespace == self.public else self.home_ip(next(name for name, home in self.homes.items() if home == namespace))
+
+    def js(self, namespace: str, *flags: str) -> Peer:
+        """A js-libp2p peer (:data:`JS_PEER`) in ``namespace`` started with ``flags``, once it listens."""
+        process = self.start(namespace, ["node", str(JS_PEER), *flags])
+        return Peer(self, process, self.answer(process)["addresses"])
+
+    def js_relay(self, port: int, capture: Path | None = None) -> tuple[subprocess.Popen[str], str]:
+        """A js-libp2p circuit relay v2 server in the public namespace: the process and its address."""
+        relay = self.js(self.public, "--role", "relay", "--listen", f"/ip4/{RELAY_IP}/tcp/{port}",
+                        *(["--capture", str(capture)] if capture is not None else []))
+        return relay.process, relay.addresses[0]
 
     def tcp_echo(self, namespace: str, seed: int, port: int) -> None:
         """A seat echoing over today's TCP channel at ``port`` in ``namespace``."""

@@ -53,9 +53,11 @@ from libp2p.abc import IHost, INetConn, INetStream, INetworkService
 from libp2p.connection_types import ConnectionType
 from libp2p.crypto.ed25519 import create_new_key_pair
 from libp2p.crypto.keys import KeyPair
+from libp2p.crypto.x25519 import create_new_key_pair as create_new_x25519_key_pair
 from libp2p.custom_types import TProtocol
 from libp2p.host.autonat import AutoNATService
 from libp2p.host.basic_host import BasicHost
+from libp2p.network.config import ConnectionConfig
 from libp2p.network.stream.exceptions import StreamClosed, StreamEOF, StreamError, StreamReset
 from libp2p.network.swarm import Swarm
 from libp2p.peer.id import ID
@@ -66,6 +68,10 @@ from libp2p.relay.circuit_v2.discovery import RelayInfo
 from libp2p.relay.circuit_v2.protocol import CircuitV2Protocol
 from libp2p.relay.circuit_v2.resources import RelayLimits
 from libp2p.relay.circuit_v2.transport import CircuitV2Transport
+from libp2p.security.noise.transport import PROTOCOL_ID as NOISE_PROTOCOL_ID
+from libp2p.security.noise.transport import Transport as NoiseTransport
+from libp2p.stream_muxer.yamux.yamux import PROTOCOL_ID as YAMUX_PROTOCOL_ID
+from libp2p.stream_muxer.yamux.yamux import Yamux
 from libp2p.tools.anyio_service import background_trio_service
 
 from fairtable.node.peer.channel import HANDSHAKE_TIMEOUT, Channel, accept_channel, open_channel
@@ -78,6 +84,8 @@ from fairtable.protocol import PublicKey, SecretKey
 PROTOCOL_ID = TProtocol("/fairtable/channel/1")
 CIRCUIT = "/p2p-circuit"
 RESERVE_RETRY_SECONDS = 0.5
+NODE_CONNECTIONS = 64
+"""The most libp2p connections a node holds: its relays and the seats of its tables, with room to spare."""
 PUNCH_SECONDS = 30.0
 """How long a hole punch may take (DCUtR retries a few times, a couple of seconds apart)."""
 _STREAM_FAILURES = (StreamError, StreamReset, StreamClosed)  # StreamEOF is a StreamError too: caught first
@@ -103,11 +111,36 @@ def libp2p_logs_into_ours() -> None:
     libp2p_log = logging.getLogger("libp2p")
     libp2p_log.propagate = True
     libp2p_log.setLevel(logging.DEBUG if log.isEnabledFor(logging.DEBUG) else logging.CRITICAL)
+    # Some of its modules set a level of their own on import (the auto-connector INFO): they follow libp2p's.
+    for name, logger in list(logging.root.manager.loggerDict.items()):
+        if name.startswith("libp2p.") and isinstance(logger, logging.Logger):
+            logger.setLevel(logging.NOTSET)
 
 
 def key_pair(secret: SecretKey) -> KeyPair:
     """The libp2p key pair of a seat: the same Ed25519 key, so its peer id names the seat."""
     return create_new_key_pair(libp2p_seed(secret))
+
+
+def new_libp2p_host(secret: SecretKey, connections: int) -> IHost:
+    """A libp2p host for ``secret`` that speaks only what is safe and dials nobody by itself.
+
+    Security is Noise alone: py-libp2p also offers secio (deprecated, removed from go- and
+    js-libp2p) and plaintext/2.0.0, under which a peer claims any peer id without proof and so
+    could take or replace another node's relay reservation; its TLS is tested against no other
+    implementation. The muxer is yamux alone: py-libp2p's mplex sent frames on streams it had
+    closed, which js-libp2p answers by resetting the connection. Its connection manager would
+    keep 100 to 300 connections by dialling every peer it has heard of every few seconds; a
+    node wants its relays and its tables' seats, so it never dials to reach a count (low
+    watermark 0) and prunes only above ``connections``.
+    """
+    libp2p_logs_into_ours()
+    pair = key_pair(secret)
+    security = {NOISE_PROTOCOL_ID: NoiseTransport(pair, noise_privkey=create_new_x25519_key_pair().private_key)}
+    limits = ConnectionConfig(max_connections=connections, min_connections=0, low_watermark=0,
+                              high_watermark=connections)
+    return new_host(key_pair=pair, sec_opt=security, muxer_opt={TProtocol(YAMUX_PROTOCOL_ID): Yamux},
+                    connection_config=limits)
 
 
 def parse_address(text: str) -> tuple[multiaddr.Multiaddr, PublicKey]:
@@ -422,8 +455,7 @@ async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept | N
         assert accept is not None, "open_host needs accept or admit"
         admit = channels(secret, accept, handshake_timeout)
     serve = admit
-    libp2p_logs_into_ours()
-    host = new_host(key_pair=key_pair(secret))
+    host = new_libp2p_host(secret, NODE_CONNECTIONS)
     # This side never relays for others (allow_hop=False); the limits only satisfy the constructors.
     limits = RelayLimits(duration=3600, data=1 << 30, max_circuit_conns=16, max_reservations=0)
     relay = CircuitV2Protocol(host, limits=limits, allow_hop=False)

@@ -15,6 +15,7 @@ slowed down to outlast a hole punch or a fault: every wait is for an event, with
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -25,10 +26,11 @@ from pathlib import Path
 import pytest
 
 from fairtable.node.cli.main import main
-from fairtable.node.natworld import EIM, SYMMETRIC, NatWorld, nat_world, unavailable
+from fairtable.node.natworld import EIM, SYMMETRIC, NatWorld, js_unavailable, nat_world, unavailable
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.session.slots import ABSENT, RESIGN
 from fairtable.protocol.transcript_file import TranscriptReader
+from tests.node.test_jslibp2p import need_js
 from tests.node.test_processes import journal_length
 
 pytestmark = pytest.mark.skipif(bool(unavailable()), reason=unavailable() or "")
@@ -48,15 +50,18 @@ class Homes:
         self.relay_process, self.relay = world.relay(tmp / "relay", 4001, "--capture", str(self.capture))
         self.spare_process, self.spare = world.relay(tmp / "spare", 4002)
 
-    def node(self, home: str, name: str, *flags: str, port: int = 7400) -> subprocess.Popen[str]:
+    def node(self, home: str, name: str, *flags: str, port: int = 7400, relays: tuple[str, ...] = ()) -> subprocess.Popen[str]:
+        """A node in ``home`` holding reservations at ``relays`` (by default the relay and the spare)."""
         return self.world.start(self.world.homes[home], [
             sys.executable, "-m", "fairtable.node.cli", "node", "--data", str(self.tmp / name), "--name", name,
-            "--host", "0.0.0.0", "--port", str(port), "--p2p-port", str(port + 1), "--relay", self.relay, "--relay", self.spare,
+            "--host", "0.0.0.0", "--port", str(port), "--p2p-port", str(port + 1),
+            *[flag for relay in relays or (self.relay, self.spare) for flag in ("--relay", relay)],
             "--discovery", "off", "--heartbeat", "1", "--until-done", *flags])
 
-    def host(self, home: str, name: str, game: str, options: str) -> tuple[subprocess.Popen[str], str]:
+    def host(self, home: str, name: str, game: str, options: str,
+             relays: tuple[str, ...] = ()) -> tuple[subprocess.Popen[str], str]:
         """A node whose bot hosts a table of ``game``: the process and the invite it logged."""
-        host = self.node(home, name, "--bot", "random", "--host-table", game, "--options", options)
+        host = self.node(home, name, "--bot", "random", "--host-table", game, "--options", options, relays=relays)
         assert host.stdout is not None
         invite = next((line.split()[1] for line in host.stdout if line.startswith("invite ")), None)
         assert invite is not None, self.world.stderr(host)
@@ -73,10 +78,11 @@ class Homes:
                 return fingerprint
         raise AssertionError(self.world.stderr(guest))
 
-    def held(self, home: str, name: str, invite: str) -> tuple[subprocess.Popen[str], subprocess.Popen[str], str]:
+    def held(self, home: str, name: str, invite: str,
+             relays: tuple[str, ...] = ()) -> tuple[subprocess.Popen[str], subprocess.Popen[str], str]:
         """A node without a bot joining by ``invite``, and its player, once the game waits for that seat's first
         decision: the node, the player (:func:`go` lets it play) and the node's key fingerprint."""
-        node = self.node(home, name, "--join", invite, "--api-port", str(API_PORT))
+        node = self.node(home, name, "--join", invite, "--api-port", str(API_PORT), relays=relays)
         assert node.stdout is not None
         fingerprint = listening(node.stdout.readline())
         assert fingerprint is not None, self.world.stderr(node)
@@ -112,8 +118,8 @@ class Homes:
             assert time.monotonic() < deadline, f"not within {SECONDS} s: {what}"
             time.sleep(0.2)  # polling logs: a guard against hanging, not a timing assertion
 
-    def assert_relay_saw_none_of(self, file: Path) -> None:
-        captured = self.capture.read_bytes()
+    def assert_relay_saw_none_of(self, file: Path, capture: Path | None = None) -> None:
+        captured = (capture or self.capture).read_bytes()
         assert captured
         assert not [envelope.seq for envelope in envelopes(file) if envelope.signature in captured or envelope.content in captured]
 
@@ -179,6 +185,30 @@ def test_towers_between_two_homes_behind_endpoint_independent_nats_moves_to_a_pu
     channels = libp2p_channels(homes.log(host))
     assert joined == "relayed" and channels[-1] == "direct", (joined, channels)
     homes.assert_relay_saw_none_of(files[0])
+
+
+def test_towers_through_a_js_libp2p_relay_between_two_homes_punches_and_plays_out(homes: Homes) -> None:
+    """js-libp2p's circuit relay v2 server (another implementation, in the public namespace) stands in for
+    ``fairtable relay``: both nodes reserve there alone, the guest joins through it, the host's link to the guest
+    punches a hole, and the game ends alike on both, verified, with none of its envelopes in the js relay's capture."""
+    if js_unavailable() and not os.environ.get("CI"):
+        pytest.skip(js_unavailable() or "")
+    need_js()
+    capture = homes.tmp / "js-relay-capture.bin"
+    process, js_relay = homes.world.js_relay(4005, capture)
+    try:
+        host, invite = homes.host("a", "js-host", "towers", HELD, relays=(js_relay,))
+        assert f"{js_relay}/p2p-circuit" in invite
+        guest, player, _ = homes.held("b", "js-guest", invite, relays=(js_relay,))
+        homes.until(lambda: "direct" in libp2p_channels(homes.log(host)), "a hole punch moves the table off the js relay")
+        go(player)
+        files = homes.files(homes.finish([host, guest]))
+        homes.finish([player])
+    finally:
+        kill(process)
+    played_out(files)
+    assert libp2p_channels(homes.log(guest))[0] == "relayed"
+    homes.assert_relay_saw_none_of(files[0], capture)
 
 
 def test_towers_with_a_home_behind_a_symmetric_nat_stays_on_the_relay_and_a_node_killed_there_mid_game_finishes_it(
