@@ -32,6 +32,7 @@ from fairtable.games import GameError, Refusal, RuleError, say
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.exchange import ExchangeHost
+from fairtable.node.lobby.invite import write_invite
 from fairtable.node.lobby.tables import Guest, Host
 from fairtable.node.peer.channel import Channel
 from fairtable.node.peer.dial import connect
@@ -295,6 +296,9 @@ class Node:
     async def identity(self) -> Identity:
         return Identity(self.name, self.key.public.fingerprint, ",".join(alternatives(self.address, self.key.public)),
                         None if self.reachability is None else self.reachability.status)
+
+    async def invite(self, lobby_id: str) -> str:
+        return write_invite(lobby_id, self.key.public, self.address)
 
     async def my_tables(self) -> tuple[TableUpdate, ...]:
         return tuple(update for update in self.updates_hub.current() if update.phase != "closed")

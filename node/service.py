@@ -206,6 +206,10 @@ class NodeService(Protocol):
         """This node's name, key fingerprint and peer address."""
         ...
 
+    async def invite(self, lobby_id: str) -> str:
+        """The invite to this node's lobby table ``lobby_id`` (``spec/node.md``, "Invites")."""
+        ...
+
     async def my_tables(self) -> tuple[TableUpdate, ...]:
         """The current state of every table this node sits at: lobby, playing and finished ones."""
         ...

@@ -15,7 +15,7 @@ from typing import Any
 
 from fairtable.games import ENGLISH, LANGUAGES, GameError, registry, say, speaking
 from fairtable.node.api.jsonvalues import RequestError, bad_request
-from fairtable.node.lobby.invite import Invite, InviteError, parse_invite
+from fairtable.node.lobby.invite import InviteError, parse_invite
 from fairtable.node.service import REFUSED, STORAGE, NodeService, ServiceError, TableUpdate
 from fairtable.protocol import IdentityError, parse_fingerprint
 
@@ -86,7 +86,10 @@ async def _games(service: NodeService, args: Mapping[str, Any]) -> dict:
 
 
 async def _list(service: NodeService, args: Mapping[str, Any]) -> dict:
-    return {"tables": [fields_of(table) for table in await service.list_tables(args.get("peer"))]}
+    tables = await service.list_tables(args.get("peer"))
+    if args.get("peer") is not None:
+        return {"tables": [fields_of(table) for table in tables]}
+    return {"tables": [{**fields_of(table), "invite": await service.invite(table.lobby_id)} for table in tables]}
 
 
 async def _host(service: NodeService, args: Mapping[str, Any]) -> dict:
@@ -94,8 +97,7 @@ async def _host(service: NodeService, args: Mapping[str, Any]) -> dict:
     lobby = await service.host(
         game.id, args.get("variant", game.variants[0]), args.get("options", {}), args.get("seats", game.min_seats)
     )
-    me = await service.identity()
-    return {"lobby": fields_of(lobby), "invite": str(Invite(me.address, lobby.lobby_id, me.fingerprint))}
+    return {"lobby": fields_of(lobby), "invite": await service.invite(lobby.lobby_id)}
 
 
 async def _join(service: NodeService, args: Mapping[str, Any]) -> dict:

@@ -38,9 +38,8 @@ it, serving its transcripts meanwhile (a participant that never returns must not
 async def host_and_start(service: NodeService, game: str, variant: str, options: dict, seats: int) -> None:
     """Offer a table and start it as soon as it is full."""
     listing = await service.host(game, variant, options, seats)
-    me = await service.identity()
     print(f"hosting table {listing.lobby_id}: {game} ({variant}), {seats} seats", flush=True)
-    print(f"invite {Invite(me.address, listing.lobby_id, me.fingerprint)}", flush=True)
+    print(f"invite {await service.invite(listing.lobby_id)}", flush=True)
     async for update in service.updates():
         if update.lobby_id == listing.lobby_id and update.phase == "lobby" and len(update.seats) == seats:
             try:

@@ -44,6 +44,8 @@ async def connect(reach: str, expected: PublicKey | None, secret: SecretKey, p2p
                 return await connect_one(option, expected, secret, p2p, handshake_timeout)
         except (OSError, ValueError, ChannelError, trio.TooSlowError) as exc:
             failures.append(f"{option}: {exc or type(exc).__name__}")
+            if number + 1 < len(options):
+                log.info("%s did not answer (%s); trying the next address", option, exc or type(exc).__name__)
     if len(failures) == 1:
         raise ChannelError(failures[0])
     raise ChannelError("no address answered: " + "; ".join(failures))

@@ -7,11 +7,6 @@ const ADDRESS = /^\S+:\d+$/;
 const NEARBY_MS = 3000;
 // How often the list of tables nearby is asked for again while the lobby is open.
 
-// A table's invite string (client-api.md, `host`), made from this node's fingerprint and address.
-export function inviteOf(node, lobbyId) {
-  return `ft:${lobbyId}.${node.fingerprint.replaceAll("-", "")}@${node.address}`;
-}
-
 export function lobbyPage(app) {
   const yours = h("section", { class: "panel", id: "your-tables" });
   let hosted = new Map();
@@ -63,8 +58,7 @@ function tableRow(app, event, listing, refresh) {
       : outcome(event.result, event.seat, event.seats, event.game) || event.phase;
   const actions = [];
   if (event.phase === "lobby" && listing) {
-    const invite = inviteOf(app.node, event.lobby_id);
-    actions.push(h("label", { class: "invite" }, "Invite: ", h("input", { readonly: true, value: invite, class: "invite-code", onfocus: (e) => e.target.select() })));
+    actions.push(h("label", { class: "invite" }, "Invite: ", h("input", { readonly: true, value: listing.invite, class: "invite-code", onfocus: (e) => e.target.select() })));
     actions.push(h("button", { class: "start", onclick: act("start") }, "Start"));
   }
   if (event.phase === "lobby") actions.push(h("button", { class: "leave", onclick: act("leave", "Leave this table? Your seat is given up.") }, "Leave"));
@@ -127,7 +121,7 @@ function optionField(option) {
 }
 
 function joinForm(app, done) {
-  const invite = h("input", { id: "join-invite", placeholder: "an invite (ft:…) or a node's HOST:PORT" });
+  const invite = h("input", { id: "join-invite", placeholder: "an invite (ft1…) or a node's HOST:PORT" });
   const found = h("ul", { class: "tables", id: "join-found" });
   const nearby = h("ul", { class: "tables", id: "nearby" });
   const message = h("p", { class: "message", id: "join-message" });
@@ -148,9 +142,9 @@ function joinForm(app, done) {
   async function submit(event) {
     event.preventDefault();
     const text = invite.value.trim();
-    if (text.startsWith("ft:")) return join({ invite: text });
+    if (/^ft[1:]/i.test(text)) return join({ invite: text });
     if (!ADDRESS.test(text)) {
-      message.textContent = "An invite looks like ft:b71c0e.Z5NGN48B8BB88ZSXKJS2VP24@192.0.2.7:7400; an address like 192.0.2.7:7400.";
+      message.textContent = "An invite is one word starting ft1 (copy it whole); an address looks like 192.0.2.7:7400.";
       return;
     }
     try {

@@ -31,7 +31,9 @@ from fairtable.games.contract import (
     Shuffled,
 )
 from fairtable.games.referee import shuffled
+from fairtable.node.lobby.invite import write_invite
 from fairtable.node.service import ILLEGAL, NOT_FOUND, FoundTable, Identity, LobbyTable, ServiceError, TableUpdate, check_new_table
+from fairtable.protocol.identity import SecretKey
 
 PEER = "peer.test:7000"
 FINGERPRINT = "Z5NG-N48B-8BB8-8ZSX-KJS2-VP24"
@@ -210,6 +212,9 @@ class FakeNode:
 
     async def identity(self) -> Identity:
         return Identity(ME, FINGERPRINT, "me.test:7001")
+
+    async def invite(self, lobby_id: str) -> str:
+        return write_invite(lobby_id, SecretKey.from_seed(bytes(32)).public, "me.test:7001")
 
     async def my_tables(self) -> tuple[TableUpdate, ...]:
         await self._called("my_tables")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,7 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from fairtable.node.lobby.invite import parse_invite
 from fairtable.node.natworld import EIM, RELAY_IP, NatWorld, Peer, js_unavailable, nat_world, unavailable
+from fairtable.node.peer.peerid import peer_id_text
+from fairtable.node.peer.reach import key_of
 
 JS = js_unavailable()
 pytestmark = [pytest.mark.skipif(bool(unavailable()), reason=unavailable() or ""),
@@ -50,9 +52,9 @@ class World:
         assert node.stdout is not None
         invite = next((line.split()[1] for line in node.stdout if line.startswith("invite ")), None)
         assert invite is not None, self.world.stderr(node)
-        peer = re.fullmatch(r"ft:[0-9a-f]+\.(\w+)@.*", invite)
-        assert peer is not None, invite
-        return node, f"/ip4/{RELAY_IP}/tcp/{NODE_P2P_PORT}/p2p/{peer.group(1)}"
+        key = key_of(parse_invite(invite).address)
+        assert key is not None, invite
+        return node, f"/ip4/{RELAY_IP}/tcp/{NODE_P2P_PORT}/p2p/{peer_id_text(key)}"
 
     def js(self, home: str | None, *flags: str) -> Peer:
         namespace = self.world.public if home is None else self.world.homes[home]

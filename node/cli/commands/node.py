@@ -27,7 +27,7 @@ from fairtable.node.datalock import hold
 from fairtable.node.discovery import factory_for
 from fairtable.node.keystore import KeyFileError
 from fairtable.node.lobby.exchange import JoinRefused
-from fairtable.node.lobby.invite import PREFIX, Invite, InviteError, parse_invite
+from fairtable.node.lobby.invite import Invite, InviteError, is_invite, parse_invite
 from fairtable.node.node import Node, NodeConfig, parse_address
 from fairtable.node.peer.reach import is_multiaddr, key_of
 from fairtable.node.service import ServiceError, check_new_table
@@ -73,7 +73,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                                     "(`fairtable games` lists each game's)")
     control_flags.add_argument("--seats", type=int, help="seats of the hosted table (default: the game's minimum)")
     control_flags.add_argument("--join", metavar="INVITE|HOST:PORT",
-                               help="take a seat at the table of an invite (ft:...), or at the first open table of the node at HOST:PORT")
+                               help="take a seat at the table of an invite (ft1...), or at the first open table of the node at HOST:PORT")
     control_flags.add_argument("--host-tournament", type=int, metavar="N",
                                help="offer a duel tournament of N participants (4, 8, 12 or 16); it starts once full")
     control_flags.add_argument("--tournament-options", action="append", default=[], metavar="OPTIONS",
@@ -148,7 +148,7 @@ def _check_flags(args: argparse.Namespace) -> None:
                 raise ValueError("a relay is one multiaddr ending in /p2p/<peer id>")
         except ValueError as exc:
             raise ValueError(f"--relay {relay}: {exc}") from None
-    if args.join is not None and args.join.strip().startswith(PREFIX):
+    if args.join is not None and is_invite(args.join):
         try:
             args.join = parse_invite(args.join)
         except InviteError as exc:

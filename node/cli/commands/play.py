@@ -35,7 +35,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     table = parser.add_mutually_exclusive_group()
     table.add_argument("--host", metavar="GAME", help="host a new table of GAME")
     table.add_argument("--join", nargs="+", metavar="INVITE",
-                       help="join the table of an invite (ft:...), or PEER LOBBY_ID (the node at host:port, its lobby table)")
+                       help="join the table of an invite (ft1...), or PEER LOBBY_ID (the node at host:port, its lobby table)")
     parser.add_argument("--variant", help="with --host: the game variant (default: the game's first)")
     parser.add_argument("--options", action="append", default=[],
                         help="with --host: table options, key=value (repeat, or comma-separate) or a JSON object")
@@ -76,7 +76,7 @@ def _join_fields(args: argparse.Namespace) -> dict:
     if len(args.join) == 2:
         return {"peer": args.join[0], "lobby_id": args.join[1]}
     if len(args.join) != 1:
-        args.parser.error("--join takes an invite (ft:...) or PEER LOBBY_ID")
+        args.parser.error("--join takes an invite (ft1...) or PEER LOBBY_ID")
     try:
         parse_invite(args.join[0])
     except InviteError as exc:

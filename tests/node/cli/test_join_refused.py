@@ -11,7 +11,7 @@ import trio
 
 from fairtable.node.cli import control
 from fairtable.node.lobby.exchange import OTHER_KEY, JoinRefused
-from fairtable.node.lobby.invite import Invite
+from fairtable.node.lobby.invite import Invite, write_invite
 from fairtable.node.service import ServiceError, TableUpdate
 from tests.node.nodes import running
 from tests.paths import ROOT
@@ -72,7 +72,7 @@ async def test_a_host_refusing_the_join_tells_its_code_and_another_key_is_a_refu
 
 async def test_node_join_with_an_invite_to_a_table_nobody_offers_stops_with_one_line(tmp_path):
     async with running(tmp_path, 1) as (host,):
-        invite = str(Invite(host.address, "deadbeef", host.key.public.fingerprint))
+        invite = write_invite("deadbeef", host.key.public, host.address)
         argv = [sys.executable, "-m", "fairtable.node.cli", "node", "--data", str(tmp_path / "guest"), "--port", "0",
                 "--discovery", "off", "--join", invite, "--until-done"]
         done = await trio.to_thread.run_sync(lambda: subprocess.run(argv, capture_output=True, text=True, cwd=ROOT,

@@ -26,6 +26,7 @@ from fairtable.games.bots import RandomBot
 from fairtable.games.contract import Game
 from fairtable.games.texts import original_words
 from fairtable.node.discovery import factory_for
+from fairtable.node.lobby.invite import parse_invite
 from tests.export_golden import transcripts
 from tests.node.cheated import unaffordable_play
 from tests.node.clients.tui.tables import sj_played, table_at, table_with_copy
@@ -180,8 +181,8 @@ def host(page: Page, game: str, options: dict[str, str] | None = None) -> str:
 
 
 def lobby_of(invite: str) -> str:
-    """The lobby id an invite (``ft:LOBBY.FINGERPRINT@HOST:PORT``) names."""
-    return invite.removeprefix("ft:").split(".")[0]
+    """The lobby id an invite names."""
+    return parse_invite(invite).lobby_id
 
 
 def join_by_invite(host_page: Page, guest: Page, game: str, options: dict[str, str] | None = None) -> str:

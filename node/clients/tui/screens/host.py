@@ -123,8 +123,8 @@ class InviteScreen(BaseScreen):
     BINDINGS = [Binding("escape", "app.pop_screen", "back")]
 
     def compose(self) -> ComposeResult:
-        yield Static("Join a table: paste the invite your friend sent (ft:…), then Enter", id="status")
-        yield Input(placeholder="ft:LOBBY.FINGERPRINT@HOST:PORT", id="invite")
+        yield Static("Join a table: paste the invite your friend sent (ft1…), then Enter", id="status")
+        yield Input(placeholder="ft1… (one word)", id="invite")
         yield Static("", id="message")
         yield Footer()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from fairtable.node.clients.tui.app import HostSettings, Start
+from fairtable.node.lobby.invite import write_invite
 from tests.node.clients.tui.world import FakeClock, World, deciding, my_turn, on, run, screen_text, seat_guest, table, until
 
 
@@ -58,8 +59,7 @@ def test_towers_hosted_from_the_dialog_played_by_keys_and_typing_then_resigned(t
 def test_a_guest_joins_by_invite_and_plays_the_hosts_table(tmp_path):
     async def body(world: World) -> None:
         hosted = await world.trio(world.nodes[1].host, "towers", "normal", {"turn_seconds": 0}, 2)
-        bob = await world.identity(1)
-        invite = f"ft:{hosted.lobby_id}.{bob.fingerprint.replace('-', '')}@{bob.address}"
+        invite = await world.trio(world.nodes[1].invite, hosted.lobby_id)
         app = world.app(Start(join={"invite": invite}))
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: on(app, "WaitScreen") and "Waiting for the host" in screen_text(app), "the waiting room")
@@ -76,9 +76,8 @@ def test_a_guest_joins_by_invite_and_plays_the_hosts_table(tmp_path):
 def test_an_invite_naming_another_key_is_refused_before_anything_is_sent(tmp_path):
     async def body(world: World) -> None:
         hosted = await world.trio(world.nodes[1].host, "towers", "normal", {}, 2)
-        carol = await world.identity(0)
         bob = await world.identity(1)
-        invite = f"ft:{hosted.lobby_id}.{carol.fingerprint.replace('-', '')}@{bob.address}"
+        invite = write_invite(hosted.lobby_id, world.nodes[0].key.public, bob.address)  # carol's key at bob's address
         app = world.app(Start(join={"invite": invite}))
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: "is not the host of the invite" in screen_text(app), "the refusal")
