@@ -172,6 +172,6 @@ async def _measure(root: Path, games: int) -> dict:
 
 def run(args: argparse.Namespace) -> dict:
     if args.path is not None:
-        return paths.run(args.path, args.round_trips)
+        return paths.run(args.path, args.round_trips, args.relay_kind)
     with tempfile.TemporaryDirectory(prefix="fairtable-bench-net-") as root:
         return trio.run(_measure, Path(root), args.games)

@@ -10,6 +10,9 @@ endpoint-independent NAT routers. A seat in ``b`` opens a channel and echoes mov
 - ``relay``: libp2p through the relay to the seat in home ``a``;
 - ``punched``: the same, then a DCUtR hole punch and a fresh channel on the direct connection.
 
+``--relay-kind js`` puts js-libp2p's circuit relay v2 server (:data:`~fairtable.node.natworld.JS_PEER`)
+where ``fairtable relay`` stands: the same paths through another implementation's relay.
+
 Figures: channel set-up time and round trip p50/p99 of the path, each also as a ratio to the
 TCP baseline's; ``ratio`` is the round trip p50 ratio and ``goal`` its ceiling for the path.
 With ``relay``, ``relay_cpu_s_per_mb`` is the relay process's CPU (user and system) per
@@ -22,9 +25,10 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from fairtable.node.natworld import EIM, RELAY_IP, NatWorld, Peer, WorldError, nat_world, unavailable
+from fairtable.node.natworld import EIM, RELAY_IP, NatWorld, Peer, WorldError, js_unavailable, nat_world, unavailable
 
 PATHS = ("direct", "relay", "punched")
+RELAY_KINDS = ("fairtable", "js")
 GOALS = {"direct": 20.0, "relay": 150.0, "punched": 20.0}
 """Ceilings of the round trip p50 over direct TCP's. py-libp2p runs its stream multiplexer and
 secure channel in Python under fairtable's own, about a millisecond per round trip where the
@@ -45,22 +49,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--path", choices=PATHS,
                         help="a libp2p path in a NAT world of network namespaces against direct TCP (needs root)")
     parser.add_argument("--round-trips", type=int, default=200, help="round trips per path with --path (default 200)")
+    parser.add_argument("--relay-kind", choices=RELAY_KINDS, default="fairtable",
+                        help="the relay of the --path world: fairtable relay (default) or js-libp2p's circuit relay v2 server")
 
 
-def run(path: str, round_trips: int) -> dict:
+def run(path: str, round_trips: int, relay_kind: str = "fairtable") -> dict:
     problem = unavailable()
     if problem is not None:
         raise BenchUnavailable(f"fairtable bench net --path: {problem}; run it as root on Linux with iproute2 and nftables")
+    problem = js_unavailable() if relay_kind == "js" else None
+    if problem is not None:
+        raise BenchUnavailable(f"fairtable bench net --relay-kind js: {problem}")
     with tempfile.TemporaryDirectory(prefix="fairtable-bench-paths-") as root, \
             nat_world({"a": EIM, "b": EIM}, Path(root)) as world:
         try:
-            return _measure(world, Path(root), path, round_trips)
+            return _measure(world, Path(root), path, round_trips, relay_kind)
         except WorldError as exc:
             raise SystemExit(f"fairtable bench net --path {path}: {exc}") from None
 
 
-def _measure(world: NatWorld, root: Path, path: str, round_trips: int) -> dict:
-    relay_process, relay = world.relay(root / "relay", 4001)
+def _measure(world: NatWorld, root: Path, path: str, round_trips: int, relay_kind: str) -> dict:
+    relay_process, relay = world.js_relay(4001) if relay_kind == "js" else world.relay(root / "relay", 4001)
     world.tcp_echo(world.public, TCP_SEED, TCP_PORT)
     far = (world.public, PUBLIC_SEED, ()) if path == "direct" else (world.homes["a"], HOME_SEED, (relay,))
     dialler, peer = world.peers((world.homes["b"], DIALLER_SEED, (relay,)), far)
@@ -68,7 +77,7 @@ def _measure(world: NatWorld, root: Path, path: str, round_trips: int) -> dict:
         if not all(_ask(started, {"do": "held", "relay": held})["held"] for held in relays):
             raise SystemExit("fairtable bench net --path: a seat holds no reservation at the relay")
     tcp = _channel(dialler, {"do": "tcp", "address": f"{RELAY_IP}:{TCP_PORT}", "peer": TCP_SEED}, round_trips)
-    figures: dict = {"path": path, "round_trips": round_trips}
+    figures: dict = {"path": path, "relay_kind": relay_kind, "round_trips": round_trips}
     if path == "direct":
         measured = _channel(dialler, {"do": "dial", "reach": peer.addresses[0], "peer": PUBLIC_SEED}, round_trips)
     else:
