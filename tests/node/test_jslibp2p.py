@@ -144,3 +144,11 @@ def test_the_fairtable_relay_answers_a_js_autonat_dial_request_reachable_or_not(
     assert (said["status"], said["addr"]) == (E_DIAL_ERROR, None), (observed, said)
     private = answered(home, {"do": "autonat", "address": world.relay, "addrs": [f"/ip4/10.0.1.2/tcp/{port}"]})
     assert private["status"] == E_DIAL_REFUSED  # not the address it asked from: the relay will not dial a third party
+
+
+def test_neither_the_relay_nor_the_node_logs_libp2ps_own_lines_or_dials_to_reach_a_count(world: World) -> None:
+    """py-libp2p's auto-connector logged "below target (200 …); initiating 199 new dials" at INFO every 10 s.
+    Last in this file: by now the relay and the node have run with peers connected for well over 10 s."""
+    for process in (world.relay_process, world.node_process):
+        log = (world.world.logs / f"{world.world.processes.index(process)}.stderr").read_text()
+        assert "libp2p." not in log and "new dials" not in log, log[-2000:]
