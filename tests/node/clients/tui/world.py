@@ -158,7 +158,7 @@ def table(app) -> dict:
 
 async def seat_guest(world: World, app, pilot, guest: int = 1) -> None:
     """Guest node ``guest`` joins by the invite the waiting screen shows."""
-    await until(pilot, lambda: on(app, "WaitScreen") and "--join ft:" in screen_text(app), "the invite")
+    await until(pilot, lambda: on(app, "WaitScreen") and "--join ft1" in screen_text(app), "the invite")
     invite = parse_invite(next(line.split()[-1] for line in screen_text(app).splitlines() if "--join" in line))
     await world.trio(world.nodes[guest].join, invite.address, invite.lobby_id, invite.fingerprint)
 
