@@ -17,6 +17,7 @@ from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
+from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
@@ -32,7 +33,15 @@ class Refused(Exception):
 
 
 class Board(Static, can_focus=True):
-    """Draws one game's table updates; subclasses override :meth:`draw` and, for keys, :meth:`on_key`."""
+    """Draws one game's table updates; subclasses override :meth:`draw` and, for keys, :meth:`board_key`.
+
+    Every key of the table reaches the board first, in the order typed, and the board alone keeps
+    the text being typed (:attr:`text`; the screen only shows it). Focus in Textual follows a key
+    only after the keys already queued behind it, so a burst or a paste that moved focus to a typing
+    line sent its Enter to the board, which played the highlighted row; here a key sequence means
+    one thing at any speed: a key the board takes is the board's, any other printable key starts
+    the typed text, and every key after it up to Enter (sending the text) or Escape (dropping it)
+    edits that text."""
 
     game = ""
     """The game this board draws."""
@@ -46,8 +55,24 @@ class Board(Static, can_focus=True):
             self.move = move
             super().__init__()
 
+    class Typing(Message):
+        """The typed text is now ``text`` (empty: none), for the screen to show."""
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+            super().__init__()
+
+    class Typed(Message):
+        """The player sent ``text`` with Enter."""
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+            super().__init__()
+
     def __init__(self) -> None:
         super().__init__(id="board")
+        self.text = ""
+        """What the player is typing, not sent yet."""
         self.current: dict = {}
         self.problem = ""
         """What the player's last keys could not do, and why (:meth:`draw_problem`)."""
@@ -95,6 +120,48 @@ class Board(Static, can_focus=True):
 
     def choose(self, move: Any) -> None:
         self.post_message(self.Chosen(move))
+
+    def board_key(self, event: events.Key) -> bool:
+        """Act on a key this board takes now (a cursor, a mark, Enter on the highlighted row); False
+        for any other, which starts the typed text when it is printable."""
+        return False
+
+    def on_key(self, event: events.Key) -> None:
+        if not self.text:
+            if self.board_key(event):
+                event.stop()
+                return
+            if not event.is_printable or event.character in (None, "?"):
+                return  # the screen's keys: help, the log, resign, back to your tables
+        if event.key == "enter":
+            self._send()
+        elif event.key == "escape":
+            self._edit("")
+        elif event.key == "backspace":
+            self._edit(self.text[:-1])
+        elif event.is_printable and event.character:
+            self._edit(self.text + event.character)
+        else:
+            return
+        event.stop()
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Pasted text is typed text; each line break in it is an Enter."""
+        lines = event.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        for number, line in enumerate(lines):
+            self._edit(self.text + "".join(character for character in line if character.isprintable()))
+            if number < len(lines) - 1:
+                self._send()
+        event.stop()
+
+    def _edit(self, text: str) -> None:
+        self.text = text
+        self.post_message(self.Typing(text))
+
+    def _send(self) -> None:
+        text = self.text
+        self._edit("")
+        self.post_message(self.Typed(text))
 
 
 LINE_WIDTH = 79

@@ -85,12 +85,11 @@ class DrachenherzBoard(Board):
         size = len(self.hand())
         return f"a card's number 1..{size}, or a play's code" if update.get("legal_moves") and size else None
 
-    def on_key(self, event: events.Key) -> None:
-        if not self.current or self.current.get("view") is None:
-            return
-        if self.press(event.key):
-            event.stop()
-            self.redraw()
+    def board_key(self, event: events.Key) -> bool:
+        if not self.current or self.current.get("view") is None or not self.press(event.key):
+            return False
+        self.redraw()
+        return True
 
     def press(self, key: str) -> bool:
         """Act on ``key``; False (changing nothing) for a key this board does not take now, which

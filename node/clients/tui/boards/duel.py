@@ -131,9 +131,9 @@ class DuelBoard(Board):
         except DeckListError as exc:
             raise Refused(f"{path.name}: {exc}") from None
 
-    def on_key(self, event: events.Key) -> None:
+    def board_key(self, event: events.Key) -> bool:
         if not self.current or self.current.get("view") is None:
-            return
+            return False
         key, mode, listed = event.key, self.mode(), self.listed()
         steps = {"up": -1, "down": 1, "pageup": -PAGE, "pagedown": PAGE}
         if key in steps and listed:
@@ -151,9 +151,9 @@ class DuelBoard(Board):
             if move is not None:
                 self.choose(move)
         else:
-            return
-        event.stop()
+            return False
         self.redraw()
+        return True
 
     # ------------------------------------------------------------------ drawing
 

@@ -78,10 +78,10 @@ class ShengjiBoard(Board):
         single = kinds[0] in ("play", "bury")
         return None if single and len(handles) > 1 else {kinds[0]: handles[0] if single else sorted(handles)}
 
-    def on_key(self, event: events.Key) -> None:
+    def board_key(self, event: events.Key) -> bool:
         hand = self.hand()
         if not hand:
-            return
+            return False
         self.cursor = min(self.cursor, len(hand) - 1)
         handle, problem = hand[self.cursor]["handle"], ""
         if event.key in ("left", "right"):
@@ -96,10 +96,10 @@ class ShengjiBoard(Board):
             elif self.current.get("legal_moves"):
                 problem = "these cards make no move now (Space marks the cards of a pair or a tractor)"
         else:
-            return
+            return False
         self.problem = problem
-        event.stop()
         self.redraw()
+        return True
 
     def letter(self, key: str) -> bool:
         passing = [move for move in self.current.get("legal_moves") or () if isinstance(move, dict) and "pass" in move]

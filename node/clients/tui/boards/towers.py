@@ -75,7 +75,7 @@ class TowersBoard(Board):
             self.choose(move)
         return move is not None
 
-    def on_key(self, event: events.Key) -> None:
+    def board_key(self, event: events.Key) -> bool:
         size = len(self.hand())
         if event.key in ("up", "down") and size:
             self.cursor = (self.cursor + (1 if event.key == "down" else -1)) % size
@@ -85,8 +85,8 @@ class TowersBoard(Board):
             if move is not None:
                 self.choose(move)
         else:
-            return
-        event.stop()
+            return False
+        return True
 
     def draw(self, update: dict) -> RenderableType:
         view = update["view"]

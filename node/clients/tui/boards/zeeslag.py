@@ -194,15 +194,15 @@ class ZeeslagBoard(Board):
 
     # ------------------------------------------------------------------ keys
 
-    def on_key(self, event: events.Key) -> None:
+    def board_key(self, event: events.Key) -> bool:
         if not self.current or self.current.get("view") is None:
-            return
+            return False
         before, self.problem = self.problem, ""
         if not self.press(event.key):
             self.problem = before
-            return
-        event.stop()
+            return False
         self.redraw()
+        return True
 
     def press(self, key: str) -> bool:
         """Act on ``key`` (saying in :attr:`problem` what it cannot do); False for a key this

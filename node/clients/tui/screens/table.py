@@ -3,7 +3,8 @@
 Input is read at any time: board keys while it is your turn, typing (a move's number, a
 cell, a card's name or code) into the line below, Ctrl+R to resign (after a confirmation
 only a focused button answers), ``?`` for help, Escape back to your tables. No printable
-key ends a game: once a person types, every key goes to the typing line. The screen never blocks on the node: a move is
+key ends a game: once a person types, every key goes to the typed text, which the board keeps
+(:class:`~..boards.Board`, at any typing speed) and the typing line shows. The screen never blocks on the node: a move is
 sent in the background and a refusal appears in the message line.
 """
 
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Input, Static
@@ -52,7 +52,9 @@ class TableScreen(BaseScreen):
         yield Static("", id="status")
         yield self.board
         yield Static("", id="message")
-        yield Input(placeholder="type a move (its number, b7, a card), Enter sends · ? help", id="typed", compact=True, select_on_focus=False)
+        typing = Input(placeholder="type a move (its number, b7, a card), Enter sends · ? help", id="typed", compact=True)
+        typing.can_focus = False  # it shows the board's typed text; every key goes to the board
+        yield typing
         yield Footer()
 
     def on_mount(self) -> None:
@@ -109,11 +111,14 @@ class TableScreen(BaseScreen):
     def on_board_chosen(self, event: Board.Chosen) -> None:
         self.send(event.move)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        event.input.value = ""
+    def on_board_typing(self, event: Board.Typing) -> None:
+        typing = self.query_one("#typed", Input)
+        typing.value = event.text
+        typing.cursor_position = len(event.text)
+
+    def on_board_typed(self, event: Board.Typed) -> None:
+        text = event.text.strip()
         assert self.board is not None
-        self.board.focus()
         if not text or (len(text) == 1 and self.board.letter(text)):
             return
         try:
@@ -140,20 +145,6 @@ class TableScreen(BaseScreen):
             self.send(move)
         else:
             self.say(say(Refusal(**answer["refusal"])))
-
-    def on_key(self, event: events.Key) -> None:
-        """A printable key the board did not take starts typing a move."""
-        typed = self.query_one("#typed", Input)
-        if typed.has_focus or not event.is_printable or event.character in (None, "?"):
-            if event.key == "escape" and typed.has_focus:
-                typed.value = ""
-                assert self.board is not None
-                self.board.focus()
-                event.stop()
-            return
-        typed.focus()
-        typed.insert_text_at_cursor(event.character or "")
-        event.stop()
 
     def send(self, move: Any) -> None:
         update = self.update_

@@ -44,6 +44,21 @@ class Person:
         self.app.post_message(event)
         await self.settle()
 
+    async def burst(self, *keys: str) -> None:
+        """Keys as a fast typist or a terminal's paste delivers them: all posted before any is handled."""
+        for key in keys:
+            event = events.Key(key, " " if key == "space" else key if len(key) == 1 else None)
+            event.set_sender(self.app)
+            self.app.post_message(event)
+        await self.settle()
+
+    async def paste(self, text: str) -> None:
+        """``text`` pasted: one Paste event, as a terminal with bracketed paste sends it."""
+        event = events.Paste(text)
+        event.set_sender(self.app)
+        self.app.post_message(event)
+        await self.settle()
+
     async def settle(self) -> None:
         """Until every message already posted to the app, the screen and its widgets (and what
         handling those posts on, a hop or two up or down) has been handled."""

@@ -167,3 +167,54 @@ def test_a_game_that_ends_while_the_help_is_open_shows_its_end_once_the_help_clo
         assert on(person.app, "FinalScreen") and "You lost" in screen_text(person.app)
 
     play(update, body)
+
+
+BURSTS = (("z", "z", "z", "enter"), ("f", "u", "l", "l", "space", "z", "enter"), ("z", "space", "z", "enter"),
+          ("z", "backspace", "z", "z", "enter"), ("q", "z", "escape", "z", "z", "enter"))
+"""Typed text and Enter in one burst, in several key orders: text naming no move (a board may take a first Space)."""
+
+
+def text_of(burst: tuple[str, ...]) -> str:
+    """The text a burst leaves typed before its Enter."""
+    text = ""
+    for key in burst[:-1]:
+        text = "" if key == "escape" else text[:-1] if key == "backspace" else text + (" " if key == "space" else key)
+    return text
+
+
+def said_of(person: Person, text: str) -> bool:
+    """The message line answers the typed ``text`` (a move it names not, or a deck list it cannot read)."""
+    screen = screen_text(person.app)
+    return f"{text!r} is none of your moves now" in screen or f"cannot read the deck list {text}:" in screen
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_a_burst_or_a_paste_of_typed_text_and_enter_sends_that_text_never_the_highlighted_row(name):
+    """Textual moves focus only after the keys already queued: a burst that started typing sent its Enter to the
+    board, which played the highlighted row, and left the text in the line (issue: 'zzz' Enter played Imp)."""
+    update, _ = case(name)
+
+    async def body(person: Person) -> None:
+        line = person.app.screen.query_one("#typed", Input)
+        for burst in BURSTS:
+            count = len(person.app.bridge.sent)  # type: ignore[attr-defined]
+            await person.burst(*burst)
+            assert [op for op, _ in acts(person, count)] == [], f"{burst} sent {acts(person, count)}"
+            assert line.value == "" and person.board.text == "", f"{burst} left {line.value!r}"
+            assert said_of(person, text_of(burst)), burst
+        await person.paste("zz")
+        assert line.value == "zz" and acts(person) == []  # pasted text waits for Enter
+        await person.burst("escape")
+        assert line.value == "" and on(person.app, "TableScreen")  # Escape drops the text, not the table
+        await person.paste("zzz\nzz")
+        assert line.value == "zz" and acts(person) == [] and said_of(person, "zzz")
+        await person.burst("escape")
+        person.app.bridge.answers["check"] = {"legal": True}  # type: ignore[attr-defined]  # a named move the node takes
+        try:
+            named = person.board.typed(update, "1") or person.board.meant(update, "1")
+        except Refused:
+            named = None  # the deck's board reads "1" as a deck-list file
+        await person.burst("1", "enter")
+        assert person.sent == ([] if named is None else [named]) and line.value == ""
+
+    play(update, body)
