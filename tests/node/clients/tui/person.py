@@ -39,25 +39,24 @@ class Person:
 
     async def key(self, key: str, character: str | None) -> None:
         """One key, handled to its end."""
-        event = events.Key(key, character)
-        event.set_sender(self.app)
-        self.app.post_message(event)
+        self._post(events.Key(key, character))
         await self.settle()
 
     async def burst(self, *keys: str) -> None:
         """Keys as a fast typist or a terminal's paste delivers them: all posted before any is handled."""
         for key in keys:
-            event = events.Key(key, " " if key == "space" else key if len(key) == 1 else None)
-            event.set_sender(self.app)
-            self.app.post_message(event)
+            self._post(events.Key(key, " " if key == "space" else key if len(key) == 1 else None))
         await self.settle()
 
     async def paste(self, text: str) -> None:
         """``text`` pasted: one Paste event, as a terminal with bracketed paste sends it."""
-        event = events.Paste(text)
+        self._post(events.Paste(text))
+        await self.settle()
+
+    def _post(self, event: events.Event) -> None:
+        """Queue ``event`` as the terminal's driver does, without handling it yet."""
         event.set_sender(self.app)
         self.app.post_message(event)
-        await self.settle()
 
     async def settle(self) -> None:
         """Until every message already posted to the app, the screen and its widgets (and what
