@@ -51,6 +51,7 @@ from fairtable.games.contract import (
     OptionsError,
     PrivateDraw,
     PrivateDrawn,
+    Prompt,
     PublicRandom,
     RandomValue,
     Refusal,
@@ -69,6 +70,7 @@ from fairtable.games.contract import (
     Simultaneous,
     Summed,
     Teams,
+    Unplayable,
 )
 from fairtable.games.lang import ENGLISH, LANGUAGES, counted, named, speaking, term
 from fairtable.games.options import Choice, Flag, Integer, Option
@@ -77,7 +79,7 @@ from fairtable.games.referee import Played
 from fairtable.games.requests import REQUESTS, RequestKind
 from fairtable.games.results import describe, final_standing
 from fairtable.games.rules import Rules
-from fairtable.games.texts import catalogue, say
+from fairtable.games.texts import catalogue, mark_text, prompt_text, say
 
 __all__ = [
     "ABSENT",
@@ -117,6 +119,7 @@ __all__ = [
     "Played",
     "PrivateDraw",
     "PrivateDrawn",
+    "Prompt",
     "PublicRandom",
     "RandomBot",
     "RandomValue",
@@ -138,6 +141,7 @@ __all__ = [
     "Simultaneous",
     "Summed",
     "Teams",
+    "Unplayable",
     "bots",
     "catalogue",
     "counted",
@@ -145,9 +149,11 @@ __all__ = [
     "distinct",
     "final_standing",
     "heuristic",
+    "mark_text",
     "named",
     "player",
     "players",
+    "prompt_text",
     "random_bot",
     "referee",
     "registry",

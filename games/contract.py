@@ -74,6 +74,36 @@ class Refusal:
         return {"key": self.key, "params": dict(sorted(self.params.items())), "rule": self.rule}
 
 
+@dataclass(frozen=True)
+class Prompt:
+    """The name of the decision a seat has now (``discard a card, then play again``), in words any
+    language prints: the ``key`` of its words under ``decisions`` in ``messages/en.json`` and their
+    ``params``, so a client says the game's own name for it rather than only "your turn"."""
+
+    key: str
+    params: Mapping[str, int | str] = field(default_factory=dict)
+
+    def to_value(self) -> dict:
+        """The prompt as a canonical value: ``{"key", "params"}``."""
+        return {"key": self.key, "params": dict(sorted(self.params.items()))}
+
+
+@dataclass(frozen=True)
+class Unplayable:
+    """A move a player would try now (a hand card's play) that the rules refuse: the move, the
+    one-word ``mark`` a hand shows beside the card (a key under ``marks`` in ``messages/en.json``:
+    ``towers.cost``, ``shengji.follow``; ``GAME.not_now`` for a refusal without a word of its own)
+    and the whole :class:`Refusal`."""
+
+    move: Any
+    mark: str
+    refusal: Refusal
+
+    def to_value(self) -> dict:
+        """``{"mark", "move", "refusal"}``."""
+        return {"mark": self.mark, "move": self.move, "refusal": self.refusal.to_value()}
+
+
 GENERIC = "rule"
 """The key of the fallback refusal, which names only the rule id: for a refusal a game gives no words of its own."""
 
@@ -566,6 +596,33 @@ class Game(ABC, Generic[S]):
         except RuleError as error:
             return error.refusal
         return None
+
+    def prompt(self, state: S, seat: int) -> Prompt | None:
+        """The game's name for the decision ``seat`` has now (discard, declare, bury the kitty,
+        place ships, fire a salvo), or None where it names none (a client then says "your turn").
+        Asked only while ``seat`` has a decision open."""
+        return None
+
+    marks: Mapping[str, str] = {}
+    """The mark (a key under ``marks`` in ``messages/en.json``) of each refusal key a hand card's
+    move may meet (``{"towers.cost": "towers.cost"}``); others are marked ``GAME.not_now``."""
+
+    def attempts(self, state: S, seat: int) -> tuple[Any, ...]:
+        """The moves a player would try with each hand card now (its play), whether legal or not:
+        those not legal are marked with why (:meth:`unplayable`). None by default."""
+        return ()
+
+    def unplayable(self, state: S, seat: int) -> tuple[Unplayable, ...]:
+        """Each of :meth:`attempts` the rules refuse now, with its mark and refusal: the words of
+        :meth:`explain`, so a client marks a card from the rules, never from rules of its own."""
+        attempts = self.attempts(state, seat)
+        legal = self.legal_moves(state, seat) if attempts else ()
+        marked = []
+        for move in attempts:
+            refusal = None if move in legal else self.explain(state, seat, move)
+            if refusal is not None:
+                marked.append(Unplayable(move, self.marks.get(refusal.key, f"{self.id}.not_now"), refusal))
+        return tuple(marked)
 
     def _shown(self, state: S, move: Any) -> tuple[Handle, ...]:
         try:

@@ -25,7 +25,7 @@ from functools import cache
 from typing import Any
 
 from fairtable.games import registry
-from fairtable.games.contract import GENERIC, Refusal
+from fairtable.games.contract import GENERIC, Prompt, Refusal
 from fairtable.games.drachenherz.catalogue import KINDS, SPECIAL, field_name
 from fairtable.games.duel.catalogue import CARDS as DUEL_CARDS
 from fairtable.games.lang import ENGLISH, choose, current, messages, named, said, speaking, term
@@ -61,6 +61,8 @@ def catalogue(language: str) -> dict[str, str]:
                for category, template in forms.items()},
             **{f"towers.resources.{english}": term("towers", word) for word, english in messages()["terms"]["towers"].items()},
             **{f"refusal.{key}": said(forms, key.split(".")[0]) for key, forms in messages()["refusals"].items()},
+            **{f"decision.{key}": said(forms, key.split(".")[0]) for key, forms in messages()["decisions"].items()},
+            **{f"mark.{key}": said(forms, key.split(".")[0]) for key, forms in messages()["marks"].items()},
             **{f"page.{key}": template for key, template in messages()["page"].items()},
             **{f"reason.{code}": words for code, words in COMMON_REASONS.items()},
             **{f"reason.{game_id}.{code}": words for game_id in registry.ids() for code, words in registry.get(game_id).reasons.items()},
@@ -102,3 +104,13 @@ def say(refusal: Refusal) -> str:
     template = said(refusals[refusal.key if known else GENERIC], refusal.rule.split(".")[0])
     params = refusal.params if known else {GENERIC: refusal.rule}
     return _Words(_said(current())).format(template, **params)
+
+
+def prompt_text(prompt: Prompt) -> str:
+    """The game's name of a decision in the language in use, e.g. "bury 8 cards in the kitty"."""
+    return _Words(_said(current())).format(_said(current())[f"decision.{prompt.key}"], **prompt.params)
+
+
+def mark_text(mark: str) -> str:
+    """The one word beside a card the rules refuse now (``cost``, ``follow``) in the language in use."""
+    return _said(current())[f"mark.{mark}"]

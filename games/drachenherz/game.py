@@ -16,6 +16,7 @@ from fairtable.games.contract import (
     Handle,
     Move,
     NextDeal,
+    Prompt,
     PublicRandom,
     RandomValue,
     Request,
@@ -66,6 +67,10 @@ REASONS = {
 """Words for the reason codes of this game's results (``games/results.py``)."""
 
 
+REFUSAL_MARKS = {"drachenherz.slots": "drachenherz.full"}
+"""The one-word mark of each refusal a hand card's play meets (``Game.marks``)."""
+
+
 class Drachenherz(Rules[DrachenherzState]):
     """Dragonheart for two: play cards onto the nine piles, take what a card lets you take, the most
     points when the deck or the ship runs out wins."""
@@ -79,6 +84,7 @@ class Drachenherz(Rules[DrachenherzState]):
     bots = BOTS
     renderer = render
     reasons = REASONS
+    marks = REFUSAL_MARKS
 
     def start(self, variant: str, options: dict[str, Any], seats: int) -> DrachenherzState:
         match.check(options)
@@ -250,6 +256,14 @@ class Drachenherz(Rules[DrachenherzState]):
 
     def moves(self, state: DrachenherzState, request: Decide | Simultaneous, seat: int) -> tuple[Any, ...]:
         return moves.legal(state, seat)
+
+    def prompt(self, state: DrachenherzState, seat: int) -> Prompt:
+        return Prompt("drachenherz.lay")
+
+    def attempts(self, state: DrachenherzState, seat: int) -> tuple[Any, ...]:
+        """Laying alone each hand card no legal play lays (its field full, say): the others can be laid."""
+        laid = {h for move in moves.legal(state, seat) for h in move["play"]}
+        return tuple(moves.value((h,)) for h in state.hands[seat] if h not in laid)
 
     def reveals(self, state: DrachenherzState, move: Any) -> tuple[Handle, ...]:
         """A play lays its cards face up."""

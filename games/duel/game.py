@@ -22,6 +22,7 @@ from fairtable.games.contract import (
     OptionsError,
     PrivateDraw,
     PrivateDrawn,
+    Prompt,
     PublicRandom,
     RandomValue,
     Request,
@@ -315,6 +316,12 @@ class DuelGame(Rules[DuelState]):
         if state.variant != "ffa":
             return tuple({"attack": handle} for handle in hand)
         return tuple({"attack": handle, "target": target} for handle in hand for target in state.present if target != seat)
+
+    def prompt(self, state: DuelState, seat: int) -> Prompt | None:
+        """Build or rebuild a deck, pick in the draft, attack or defend."""
+        if isinstance(self.pending(state), ShuffleOwned):
+            return Prompt("duel.rebuild" if state.players[seat].rebuilding else "duel.deck")
+        return Prompt(f"duel.{state.step}") if state.step in ("attack", "defend") else Prompt("duel.pick")
 
     def reveals(self, state: DuelState, move: Any) -> tuple[Handle, ...]:
         """Playing a card shows it to everyone; a pick shows nothing."""

@@ -21,6 +21,7 @@ from fairtable.games.contract import (
     Move,
     NextDeal,
     OptionsError,
+    Prompt,
     PublicRandom,
     RandomValue,
     Request,
@@ -134,6 +135,10 @@ REASONS = {"deal limit reached": "the higher level when the deal limit was reach
 """Words for the reason codes of this game's results (``games/results.py``)."""
 
 
+REFUSAL_MARKS = {"shengji.follow": "shengji.follow", "shengji.pairs": "shengji.pairs"}
+"""The one-word mark of each refusal a hand card's play meets (``Game.marks``)."""
+
+
 class Shengji(Rules[ShengjiState]):
     """Tractor for four seats in two fixed partnerships: bidding trumps, the kitty, tricks, and
     levels from 2 to ace."""
@@ -147,6 +152,7 @@ class Shengji(Rules[ShengjiState]):
     bots = BOTS
     renderer = render
     reasons = REASONS
+    marks = REFUSAL_MARKS
 
     def teams(self, variant: str, options: Mapping[str, Any], seats: int) -> Teams:
         return TEAMS
@@ -442,6 +448,16 @@ class Shengji(Rules[ShengjiState]):
 
         leads += [tuple(h for face in run for h in by_face[face]) for start in doubles for run in runs((start,))]
         return leads
+
+    def prompt(self, state: ShengjiState, seat: int) -> Prompt:
+        """Declare or pass, bury the kitty (the cards still to bury), lead, or follow the lead."""
+        if state.step in ("declare", "bury"):
+            return Prompt(f"shengji.{state.step}", {"count": KITTY - len(state.buried)} if state.step == "bury" else {})
+        return Prompt("shengji.follow" if state.trick else "shengji.lead")
+
+    def attempts(self, state: ShengjiState, seat: int) -> tuple[Any, ...]:
+        """Each hand card's play while following a lead (every card may lead, declare or be buried)."""
+        return tuple({"play": h} for h in state.hands[seat]) if state.step == "play" and state.trick else ()
 
     def reveals(self, state: ShengjiState, move: Any) -> tuple[Handle, ...]:
         """Declaring shows the declared cards, playing shows the cards played; burying and passing show nothing."""

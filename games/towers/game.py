@@ -19,6 +19,7 @@ from fairtable.games.contract import (
     Move,
     PrivateDraw,
     PrivateDrawn,
+    Prompt,
     PublicRandom,
     RandomValue,
     Request,
@@ -106,6 +107,10 @@ REASONS = {
 """Words for the reason codes of this game's results (``games/results.py``)."""
 
 
+REFUSAL_MARKS = {"towers.cost": "towers.cost"}
+"""The one-word mark of each refusal a hand card's play meets (``Game.marks``)."""
+
+
 class Towers(Rules[TowersState]):
     """The 102-card tower duel: build your tower or wreck the other's, on one of eight battlefields,
     with a normal or infinite deck."""
@@ -119,6 +124,7 @@ class Towers(Rules[TowersState]):
     bots = BOTS
     renderer = render
     reasons = REASONS
+    marks = REFUSAL_MARKS
 
     def start(self, variant: str, options: dict[str, Any], seats: int) -> TowersState:
         start = BATTLEFIELDS[options["battlefield"]].start
@@ -261,6 +267,14 @@ class Towers(Rules[TowersState]):
             {"play": h} for h in hand if h not in state.faces or affordable(CARDS[state.faces[h]], state.sides[seat])
         )
         return plays + tuple({"discard": h} for h in hand)
+
+    def prompt(self, state: TowersState, seat: int) -> Prompt:
+        """Play or discard; after a "draw a card, discard a card" card, discard (and play again)."""
+        return Prompt("towers.discard" if state.must_discard else "towers.play")
+
+    def attempts(self, state: TowersState, seat: int) -> tuple[Any, ...]:
+        """Each hand card's play, while a play may be made (a discard is always legal)."""
+        return () if state.must_discard else tuple({"play": h} for h in state.hands[seat])
 
     def reveals(self, state: TowersState, move: Any) -> tuple[Handle, ...]:
         """Playing or discarding a card shows it to everyone."""

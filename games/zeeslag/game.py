@@ -32,6 +32,7 @@ from fairtable.games.contract import (
     OpenHidden,
     OpenSums,
     OptionsError,
+    Prompt,
     PublicRandom,
     RandomValue,
     Request,
@@ -373,6 +374,16 @@ class Zeeslag(Rules[ZeeslagState]):
                 raise GameError(f"this state does not know seat {seat}'s fleet")
             return truth
         return duel.default_move(state, seat)
+
+    def prompt(self, state: ZeeslagState, seat: int) -> Prompt:
+        """Place (space: buy and place) the fleet, land a reserve, declare the ships bought, fire
+        a salvo, shoot in a duel, or answer: which ships sank, what the laser met."""
+        request = self.pending(state)
+        if isinstance(request, CommitHidden):
+            return Prompt("zeeslag.land" if state.committed else "zeeslag.buy" if state.variant == "space" else "zeeslag.place")
+        if isinstance(request, Simultaneous):
+            return Prompt("zeeslag.salvo")
+        return Prompt({"muster": "zeeslag.declare", "answer": "zeeslag.answer", "beam": "zeeslag.beam"}.get(state.stage, "zeeslag.shoot"))
 
     def view(self, state: ZeeslagState, seat: int | None) -> dict:
         return view(state, seat, self.pending(state))
