@@ -114,3 +114,10 @@ export function fill(element, ...children) {
   element.replaceChildren();
   return build(element, {}, children);
 }
+
+// The one word beside a hand card whose `move` the rules refuse now (the table event's `unplayable`:
+// "cost", "follow", "full"), with the refusal's words as its title; nothing for a card that may be played.
+export function refusedMark(ctx, move) {
+  const refused = ctx.unplayable && ctx.unplayable.get(moveKey(move));
+  return refused ? h("small", { class: "mark", title: refused.text }, refused.mark) : null;
+}

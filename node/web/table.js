@@ -1,7 +1,7 @@
 // One table: who sits where (names; their key fingerprints on a click), whose turn, the clock, the
 // board, the table's log, the result with its score and the verifier's verdict, violations.
 import { board } from "./boards.js";
-import { fill, h, language, short } from "./dom.js";
+import { fill, h, language, moveKey, short } from "./dom.js";
 import { generic } from "./generic.js";
 import { verdictText } from "./replay.js";
 import { forcedFor, outcome, playedFor, seatName, tableId, violationText } from "./words.js";
@@ -63,7 +63,7 @@ export function tablePage(app, lobbyId) {
     const ctx = {
       game: event.game, variant: event.variant, view: event.view, legal: event.legal_moves, texts: event.move_texts || [], text: event.text,
       decision: event.decision, yourTurn: event.your_turn, names: event.seats, marks: playedFor(event), forced: forcedFor(event),
-      standing: event.standing,
+      standing: event.standing, unplayable: unplayableMarks(event),
       send: event.your_turn && event.table && event.phase === "playing" ? send : null, state: memory.get(lobbyId), final: null,
       explain: event.your_turn && event.table && event.phase === "playing" ? explain : null,
       judge: event.your_turn && event.table && event.phase === "playing" ? judge : null, readDeck,
@@ -139,9 +139,15 @@ function turnText(event, turn) {
   if (event.phase === "finished") return "Game over";
   if (event.phase === "closed") return "The table is closed";
   if (event.your_turn) {
+    if (event.prompt) return `Your turn: ${event.prompt}`;
     return { hidden: "Your turn: choose your hidden data", choice: "Your turn: choose", deck: "Your turn: choose your deck" }[event.decision] || "Your turn";
   }
   return turn !== null ? `Turn of ${seatName(turn, event.seat, event.seats)}` : "Waiting for the other seats";
+}
+
+// The hand cards the rules refuse now (client-api.md, `unplayable`): each move's key to its one-word mark and the refusal's words.
+function unplayableMarks(event) {
+  return new Map((event.unplayable || []).map((entry) => [moveKey(entry.move), entry]));
 }
 
 // The table's log (client-api.md): what happened to a player without their hand on it, newest last and marked.

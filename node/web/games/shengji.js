@@ -1,6 +1,6 @@
 // shengji: levels and trump, the trick around the table, the last trick, the hand by suit; select
 // cards, then play one of the legal moves they make up.
-import { catalogue, fill, h, moveButton, s } from "../dom.js";
+import { catalogue, fill, h, moveButton, refusedMark, s } from "../dom.js";
 import { counted, seatName } from "../words.js";
 
 const SUIT = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠", joker: "★" };
@@ -84,7 +84,7 @@ function hand(ctx, cards) {
           ctx.explain({ play: handle });
         }
       },
-    }, card(cards, face)));
+    }, card(cards, face), refusedMark(ctx, { play: handle })));
     const label = (move) => {
       const kind = KINDS.find((k) => k in move) || Object.keys(move)[0];
       const faces = handles(move).map(faceOf);

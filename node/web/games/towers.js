@@ -1,5 +1,5 @@
 // towers: two castles (tower, wall), three resources with their producers, cards with their costs.
-import { catalogue, h, moveButton, moveKey, s } from "../dom.js";
+import { catalogue, h, moveButton, moveKey, refusedMark, s } from "../dom.js";
 import { counted, seatName } from "../words.js";
 
 const COLOUR = { red: "ore", blue: "mana", green: "soldiers" };
@@ -71,6 +71,7 @@ function hand(ctx, cards) {
     const colour = card === null ? "unknown" : cards[card].colour;
     const playable = legal.has(moveKey(play));
     return h("div", { class: `card ${colour}${playable ? " playable" : ""}`, "data-handle": handle },
+      refusedMark(ctx, play),
       playable ? moveButton(ctx, play, cardFace(cards, card), { class: "face play", title: "play this card" })
         : ctx.explain ? h("button", { class: "face unplayable", title: "why this card cannot be played", onclick: () => ctx.explain(play) },
           cardFace(cards, card))

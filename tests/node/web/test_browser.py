@@ -244,10 +244,16 @@ def test_two_players_play_a_whole_towers_game_by_clicking(pages):
     alice.screenshot("towers-start")
 
     explained: list[str] = []
+    prompts: set[str] = set()
+    marks: list[str] = []
 
     def card(page: Page) -> str | None:
         if not page.all("#turn.yours"):
             return None
+        prompts.add(page.text("#turn").split(" · ")[0])
+        if not marks and page.all("button.unplayable"):  # the card it cannot afford says why in a word
+            marks.extend(page.text(".card:has(button.unplayable) .mark").splitlines())
+            page.screenshot("towers-marked")
         if not explained and page.all("button.unplayable"):  # a card it cannot afford: the click says why, sends nothing
             explain(page, "button.unplayable", explained)
         return next((css for css in ("button.play:not([disabled])", "button.discard:not([disabled])") if page.all(css)), None)
@@ -260,6 +266,9 @@ def test_two_players_play_a_whole_towers_game_by_clicking(pages):
     alice.wait(lambda: alice.text("#seats").count("-") >= 10, "the fingerprints shown")
     play(pages, card, "towers", reload_after=5)
     assert explained and re.fullmatch(r".+ costs \d+ (ore|mana|soldiers); you have \d+", explained[0]), explained
+    assert marks and set(marks) == {"cost"}, marks
+    assert "Your turn: play or discard a card" in prompts and prompts <= {
+        "Your turn: play or discard a card", "Your turn: discard a card, then play again"}, prompts
     results = sorted(page.text("#result").split(" ")[1] for page in pages)
     assert results == ["lost", "won"], results
     for page, other in zip(pages, ("bob", "alice")):  # the winner by name, the final score, the verifier's verdict
