@@ -1,6 +1,6 @@
 // drachenherz: the fields of the board with their cards, each seat's collection and pile, the
 // ship marks, the dragon, the hand as cards, and each legal play as a button showing its cards.
-import { catalogue, h, moveButton, s } from "../dom.js";
+import { catalogue, h, moveButton, refusedMark, s } from "../dom.js";
 import { counted, seatName } from "../words.js";
 
 const HUE = {
@@ -74,7 +74,8 @@ function hand(ctx, set, kinds) {
   });
   return h("div", { class: "hand-area" },
     h("h3", {}, ctx.yourTurn ? "Your hand: choose a play" : "Your hand"),
-    h("div", { class: "cards hand-cards" }, view.hand.map((entry) => cardPicture(set, kinds, entry.card, { width: 50 }))),
+    h("div", { class: "cards hand-cards" }, view.hand.map((entry) => h("span", { class: "hand-card" },
+      cardPicture(set, kinds, entry.card, { width: 50 }), refusedMark(ctx, { play: [entry.handle] })))),  // a full field: the node's word
     plays.length ? h("div", { class: "moves" }, plays) : null);
 }
 

@@ -493,11 +493,16 @@ def test_two_players_play_a_whole_drachenherz_game_by_clicking_a_table_found_nea
     alice.wait(lambda: alice.all(".drachenherz .dh-field"), "the board's fields")
     assert len(alice.all(".drachenherz .dh-field")) == 10
 
+    prompts: set[str] = set()
+
     def card(page: Page) -> str | None:
         css = ".drachenherz button.dh-play:not([disabled])"
+        if page.all("#turn.yours"):
+            prompts.add(page.text("#turn").split(" · ")[0])
         return css if page.all("#turn.yours") and page.all(css) else None
 
     play(pages, card, "drachenherz")
+    assert prompts == {"Your turn: lay cards on a field"}, prompts
     assert all(page.text("#result") for page in pages)
     for page in pages:
         page.screenshot("drachenherz")
