@@ -85,6 +85,10 @@ class TableUpdate:
     ``fingerprints`` are the seats' key fingerprints (what a person compares, shown on demand
     beside the names in ``seats``); ``log`` the table's announcements, oldest first
     (``node.table.notices``): what happened to a player without their hand on it.
+    ``prompt`` is the game's name for this seat's open decision in its words ("discard a card,
+    then play again", "bury 8 cards in the kitty"; None when none is due or the game names none);
+    ``unplayable`` the hand cards' plays the rules refuse now, each ``{"move", "mark", "text"}``:
+    the move, one word to show beside the card ("cost", "follow", "full") and the refusal's words.
     """
 
     lobby_id: str
@@ -108,6 +112,8 @@ class TableUpdate:
     clock: Any = None
     fingerprints: tuple[str, ...] = ()
     log: tuple[Any, ...] = ()
+    prompt: str | None = None
+    unplayable: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from fairtable.games import Bot, bots, describe, distinct, final_standing, playe
 from fairtable.node.replay import describe_move
 from fairtable.node.service import TableUpdate
 from fairtable.node.table import notices
+from fairtable.node.table.decisions import decision_words
 from fairtable.node.table.journal import Journal, JournalError, TableFiles
 from fairtable.node.table.notices import Notice
 from fairtable.protocol import Envelope, PublicKey, SecretKey, SignedGenesis, TranscriptFile, dump
@@ -227,6 +228,8 @@ class LiveTable:
             text = None if renderer is None else renderer.render(view)
             move_texts = () if renderer is None else tuple(renderer.move_line(view, move) for move in legal)
             standing = None if session.result is None else final_standing(renderer, view, session.result)
+            prompt, unplayable = (decision_words(session.game, session.state, self.seat)
+                                  if self.seat is not None and session.awaiting_decision() else (None, ()))
         return TableUpdate(
             lobby_id=self.lobby, table=self.table_id.hex(), game=genesis.game, variant=genesis.variant,
             seat=self.seat, seats=distinct(self.names), fingerprints=tuple(seat.key.fingerprint for seat in genesis.seats),
@@ -237,6 +240,7 @@ class LiveTable:
             violations=tuple(violation.to_value() for violation in self.violations()),
             stalled=self.stalled, text=text, move_texts=move_texts, standing=standing, clock=self.turn_clock(),
             log=tuple(notice.to_value(self._chain_notices[2]) for notice in self.log()),
+            prompt=prompt, unplayable=unplayable,
         )
 
     async def wait_change(self, version: int) -> None:

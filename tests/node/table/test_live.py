@@ -8,6 +8,7 @@ import pytest
 import trio
 import trio.testing
 
+from fairtable.games import say
 from fairtable.node.table.journal import TableFiles
 from fairtable.node.table.live import Outcome, Timing
 from fairtable.protocol.envelope import Envelope
@@ -443,3 +444,18 @@ async def test_a_bots_move_the_rules_refuse_is_logged_in_the_games_words_and_not
                      r"\(rule towers\.cost\)", caplog.text), caplog.text
     assert tables[0].session.result is not None  # the seat went on (its bot asked again, or the timer played)
     assert tables[0].envelopes == tables[1].envelopes and verify(load((tables[0].files.dir / "transcript.ftt").read_bytes())).valid
+
+
+async def test_the_update_of_the_seat_due_names_its_decision_and_marks_the_cards_the_rules_refuse(tmp_path):
+    """The hand is dealt from fresh seeds: whichever cards it cannot afford are the ones marked."""
+    genesis = signed_genesis("towers", 2)
+    tables = [live_table(tmp_path, genesis, 0, bot=False), live_table(tmp_path, genesis, 1, bot=False)]
+    settle(tables)
+    due, other = (tables[0], tables[1]) if tables[0].session.awaiting_decision() else (tables[1], tables[0])
+    update = due.update()
+    assert update.your_turn and update.prompt == "play or discard a card"
+    hand = [entry["handle"] for entry in update.view["hand"]]
+    refused = [play for play in ({"play": handle} for handle in hand) if play not in update.legal_moves]
+    assert [entry["move"] for entry in update.unplayable] == refused
+    assert all(entry["mark"] == "cost" and entry["text"] == say(due.session.explain(entry["move"])) for entry in update.unplayable)
+    assert (other.update().prompt, other.update().unplayable) == (None, ())
