@@ -845,6 +845,30 @@ def test_the_resigner_and_the_absent_player_see_the_winner_the_score_how_it_was_
         alice.driver.execute_script("document.getElementById('fixed-table').remove()")
 
 
+@pytest.mark.parametrize(("game_id", "variant", "seats", "options", "prompt", "word"), [
+    ("shengji", "standard", 4, {"deals": 1}, "Your turn: follow the lead", "follow"),
+    ("towers", "normal", 2, {}, "Your turn: play or discard a card", "cost"),
+])
+def test_the_table_page_names_the_decision_and_marks_each_card_the_rules_refuse_with_its_word(pages, game_id, variant, seats, options,
+                                                                                              prompt, word):
+    alice = pages[0]
+    update = table_at(game_id, variant, seats, 5, where=lambda game, state: bool(game.unplayable(state, 0)), **options)
+    refused = {entry["move"]["play"] for entry in update["unplayable"]}
+    assert refused and {entry["mark"] for entry in update["unplayable"]} == {word}
+    update["table"] = f"{game_id}-marks".encode().hex().ljust(64, "0")
+    assert alice.driver.execute_async_script(FIXED_TABLE, update, None)
+    try:
+        alice.wait(lambda: alice.text("#fixed-table #turn").startswith(prompt) and alice.all("#fixed-table .mark"), "the decision named, cards marked")
+        card = "button.pick" if game_id == "shengji" else ".card"
+        marked = {int(handle) for handle in alice.driver.execute_script(
+            f"return [...document.querySelectorAll('#fixed-table {card}')].filter((c) => c.querySelector('.mark')).map((c) => c.dataset.handle)")}
+        assert marked == refused
+        assert {element.text for element in alice.all("#fixed-table .mark")} == {word}
+        alice.screenshot(f"{game_id}-marked")
+    finally:
+        alice.driver.execute_script("document.getElementById('fixed-table').remove()")
+
+
 def test_a_check_that_fails_is_said_in_the_verdicts_place_and_the_page_stays(pages):
     alice = pages[0]
     update = table_at("towers", "normal", 2, 3, nth=2, forfeit="resigned")
