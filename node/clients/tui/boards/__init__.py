@@ -196,6 +196,20 @@ def played_for(update: dict) -> dict[int, str]:
     return marks
 
 
+def refused_cards(update: dict) -> dict[int, str]:
+    """Each hand card (its handle) whose play the rules refuse now, with the game's one word why
+    (the table event's ``unplayable``): what a hand marks beside or on the card."""
+    return {u["move"]["play"]: u["mark"] for u in update.get("unplayable") or ()
+            if isinstance(u["move"], dict) and isinstance(u["move"].get("play"), int)}
+
+
+def refusal_lines(update: dict, marked: str) -> list[str]:
+    """One line per reason the hand's ``marked`` cards (``dimmed``) are refused, in the game's
+    words, each said once: ``dimmed (follow): you must follow hearts: you hold H3 H5``."""
+    said = {u["mark"]: u["text"] for u in reversed(update.get("unplayable") or ())}
+    return [wrapped(f"{marked} ({mark}): ", text) for mark, text in said.items()]
+
+
 def pick(update: dict, text: str) -> Any | None:
     moves, words = list(update.get("legal_moves") or ()), list(update.get("move_texts") or ())
     text = text.strip().lower()

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import events
 
 from fairtable.games.shengji import CARDS, code, render
-from fairtable.node.clients.tui.boards import LINE_WIDTH, Board, moves_laying, played_for
+from fairtable.node.clients.tui.boards import LINE_WIDTH, Board, moves_laying, played_for, refusal_lines, refused_cards
 
 KINDS = ("declare", "bury", "lead", "play")
 RED = {"H", "D"}
@@ -27,6 +27,15 @@ def handles_of(move: Any) -> frozenset[int] | None:
             value = move[kind]
             return frozenset(value if isinstance(value, list) else [value])
     return None
+
+
+def hand_keys(update: dict) -> str:
+    """The keys of the decision due, by the kinds of its legal moves: declare or pass, bury,
+    lead or follow (the keys of any play when none is due)."""
+    kinds = [kind for kind in KINDS if any(isinstance(move, dict) and kind in move for move in update.get("legal_moves") or ())]
+    passing = any(isinstance(move, dict) and "pass" in move for move in update.get("legal_moves") or ())
+    verb = " or ".join(kinds) or "play"
+    return f"←→ move, Space mark, Enter {verb}" + (", p Enter pass" if passing else "") + "; or HKHK"
 
 
 CODES = frozenset(card.code for card in CARDS)
@@ -124,7 +133,8 @@ class ShengjiBoard(Board):
         self.marked &= held
         if hand:
             self.cursor = min(self.cursor, len(hand) - 1)
-            text.append("Your hand  (←→ move, Space mark, Enter play, p Enter pass; or HKHK)\n", style="bold")
+            text.append(f"Your hand  ({hand_keys(update)})\n", style="bold")
+            refused = refused_cards(update)
             for index, entry in enumerate(hand):
                 card = None if entry["card"] is None else CARDS[entry["card"]]
                 style = "red" if card is not None and card.suit in RED else ""
@@ -132,10 +142,14 @@ class ShengjiBoard(Board):
                     style += " bold underline"
                 if index == self.cursor and update.get("your_turn"):
                     style += " reverse"
+                if entry["handle"] in refused:
+                    style += " dim"
                 text.append(f"{code(entry['card']):>3}", style=style.strip() or None)
                 text.append("\n" if (index + 1) % PER_ROW == 0 else " ")
             if len(hand) % PER_ROW:
                 text.append("\n")
+            for line in refusal_lines(update, "dimmed"):
+                text.append(line + "\n", style="dim")
         if update.get("legal_moves"):
             self.draw_problem(text)
         text.append(lines[-1] + "\n", style="bold")

@@ -12,7 +12,7 @@ from textual import events
 
 from fairtable.games import named
 from fairtable.games.towers import BATTLEFIELDS, CARDS, PRODUCERS, RESOURCES, effect_text
-from fairtable.node.clients.tui.boards import Board, played_for, wrapped
+from fairtable.node.clients.tui.boards import Board, played_for, refused_cards, wrapped
 
 NAME_WIDTH = 30
 ROWS = (("Tower", "tower", None), ("Wall", "wall", None)) + tuple(
@@ -25,6 +25,12 @@ def card_title(card_id: int, width: int | None = None) -> str:
     card = CARDS[card_id]
     name = named(card)
     return name if width is None else name[:width]
+
+
+def discarding(update: dict) -> bool:
+    """A decision whose legal moves are all discards (after a "draw a card, discard one" card)."""
+    legal = update.get("legal_moves") or ()
+    return bool(legal) and all("discard" in move for move in legal)
 
 
 class TowersBoard(Board):
@@ -63,7 +69,11 @@ class TowersBoard(Board):
 
     def hint(self, update: dict) -> str | None:
         size = len(self.hand())
-        return f"a card's number 1..{size} or name plays it, d and its number discards it" if update.get("legal_moves") and size else None
+        if not update.get("legal_moves") or not size:
+            return None
+        if discarding(update):
+            return f"d and a card's number 1..{size} discards it (x or Enter: the chosen card)"
+        return f"a card's number 1..{size} or name plays it, d and its number discards it"
 
     def meant(self, update: dict, text: str) -> Any | None:
         read = self.reading(text)
@@ -81,7 +91,7 @@ class TowersBoard(Board):
             self.cursor = (self.cursor + (1 if event.key == "down" else -1)) % size
             self.redraw()
         elif event.key == "enter":
-            move = self.move_for(self.cursor, "play")
+            move = self.move_for(self.cursor, "discard" if discarding(self.current) else "play")
             if move is not None:
                 self.choose(move)
         else:
@@ -106,15 +116,18 @@ class TowersBoard(Board):
         hand = view["hand"] or []
         legal = update.get("legal_moves") or []
         if hand:
-            text.append("Your hand  (↑↓ choose, Enter play, x Enter discard; or type 3, d3, a name)\n", style="bold")
+            keys = "↑↓ choose, Enter discard; or type d3" if discarding(update) else "↑↓ choose, Enter play, x Enter discard; or type 3, d3, a name"
+            text.append(f"Your hand  ({keys})\n", style="bold")
             self.cursor = min(self.cursor, len(hand) - 1)
+        refused = refused_cards(update)
         for index, entry in enumerate(hand):
             card = None if entry["card"] is None else CARDS[entry["card"]]
             playable = {"play": entry["handle"]} in legal
             head = f"{index + 1:>2} " + ("?" if card is None else
                                          f"{card_title(card.id, NAME_WIDTH):<{NAME_WIDTH}} {card.cost:>2} {card.resource:<8} ")
+            why = f"[{refused[entry['handle']]}] " if entry["handle"] in refused else ""
             style = ("reverse " if index == self.cursor and update.get("your_turn") else "") + ("" if playable or not legal else "dim")
-            text.append(wrapped(head, "" if card is None else effect_text(card), len(head)), style=style.strip() or None)
+            text.append(wrapped(head, why + ("" if card is None else effect_text(card)), len(head)), style=style.strip() or None)
         marks, recent = played_for(update), view["recent"]
         for index, action in enumerate(recent[-2:], max(len(recent) - 2, 0)):
             verb = "played" if action["played"] else "discarded"

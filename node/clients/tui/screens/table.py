@@ -87,15 +87,18 @@ class TableScreen(BaseScreen):
         self.table_changed(self.lobby_id)
 
     def tick(self) -> None:
-        """Redraw the status line: players, whose turn, the running clock."""
+        """Redraw the status line: players, whose turn (the game's name of a decision due here), the running clock."""
         update = self.update_
         if not update:
             return
         seats, me = list(update.get("seats") or ()), update.get("seat")
         running = self.play.seconds_left(self.lobby_id)
         turn = "your turn" if update.get("your_turn") else "waiting" if update.get("result") is None else "over"
-        head = f"{update['game']} {update['variant']} · {turn} · "
-        for width in (None, 8, 4):  # shorter names while the line does not fit (six seats, say)
+        named = update.get("prompt") if update.get("your_turn") else None
+        game = f"{update['game']} {update['variant']}"
+        heads = [f"{game} · {named or turn} · ", f"{update['game']} · {named or turn} · ", f"{game} · {turn} · "]
+        # the decision's name while it fits (without the variant if need be), with shorter names while the line does not (six seats, say)
+        for head, width in [(head, width) for head in heads for width in (None, 8, 4)]:
             parts = []
             for index, name in enumerate(seats):
                 label = f"{name[:width]} (you)" if index == me else name[:width]

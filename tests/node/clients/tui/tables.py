@@ -19,6 +19,7 @@ from fairtable.games.drachenherz.catalogue import CARDS as DH_CARDS
 from fairtable.games.drachenherz.catalogue import kind_of
 from fairtable.node.api.ops import fields_of
 from fairtable.node.service import TableUpdate
+from fairtable.node.table.decisions import decision_words
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 KINDS = ((Decide, "move"), (Simultaneous, "choice"), (CommitHidden, "hidden"), (ShuffleOwned, "deck"))
@@ -76,10 +77,11 @@ def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, ev
     with seated(NAMES[:seats]):  # the game's words name the players, as the node renders them
         text, move_texts = renderer.render(view), tuple(renderer.move_line(view, move) for move in legal)
         standing = None if result is None else final_standing(renderer, view, result)
+        prompt, unplayable = decision_words(game, state, 0) if decision is not None else (None, ())
     update = fields_of(TableUpdate("lobby1", "ab" * 32, game_id, variant, 0, NAMES[:seats], "playing" if result is None else "finished",
                                    view, legal, your_turn=decision is not None, decision=decision,
                                    result=None if result is None else result.to_value(), text=text, move_texts=move_texts,
-                                   standing=standing))
+                                   standing=standing, prompt=prompt, unplayable=unplayable))
     update["clock"] = {"seat": 0, "seconds": 42} if timer and decision is not None else None
     return update
 

@@ -1,0 +1,66 @@
+"""The table screen names the decision due in the game's words (the table event's ``prompt``)
+and marks the hand cards the rules refuse now with the game's one word (``unplayable``), on
+tables of seeded games, read and played the way a person does."""
+
+from __future__ import annotations
+
+from tests.node.clients.tui.person import Person, play
+from tests.node.clients.tui.tables import table_at
+
+
+def test_towers_after_a_draw_and_discard_card_the_header_says_discard_and_enter_discards_the_chosen_card():
+    update = table_at("towers", "normal", 2, seed=1, where=lambda game, state: state.must_discard)
+    hand = update["view"]["hand"]
+
+    async def body(person: Person) -> None:
+        text = await person.press("down")
+        assert "discard a card, then play again" in text.splitlines()[0] and "your turn" not in text
+        assert "Enter discard" in text and "Enter play" not in text
+        await person.press("enter")
+        assert person.sent == [{"discard": hand[1]["handle"]}]
+
+    play(update, body)
+
+
+def test_towers_marks_each_card_it_cannot_afford_with_cost_and_enter_on_one_sends_nothing():
+    update = table_at("towers", "normal", 2, seed=3, where=lambda game, state: not state.must_discard and game.unplayable(state, 0))
+    marked = [entry["move"]["play"] for entry in update["unplayable"]]
+    hand = update["view"]["hand"]
+    index = next(i for i, entry in enumerate(hand) if entry["handle"] in marked)
+
+    async def body(person: Person) -> None:
+        text = await person.press("down")
+        assert "play or discard a card" in text.splitlines()[0]
+        rows = [line for line in text.splitlines() if line[:3].strip().isdecimal()]
+        assert ["[cost]" in row for row in rows] == [entry["handle"] in marked for entry in hand]
+        await person.press("up", *["down"] * index, "enter")
+        assert person.sent == []
+
+    play(update, body)
+
+
+def test_shengji_names_declare_and_bury_and_the_keys_of_each_and_says_why_cards_are_dimmed_when_following():
+    declaring = table_at("shengji", "standard", 4, seed=2, deals=1, where=lambda game, state: state.step == "declare")
+    burying = table_at("shengji", "standard", 4, seed=2, deals=1, where=lambda game, state: state.step == "bury")
+    following = table_at("shengji", "standard", 4, seed=5, deals=1, where=lambda game, state: game.unplayable(state, 0))
+
+    async def declare(person: Person) -> None:
+        text = await person.press("right")
+        assert "declare a trump or pass" in text.splitlines()[0] and "Enter declare, p Enter pass" in text
+        await person.type("p")
+        await person.press("enter")
+        (sent,) = person.sent
+        assert sent in declaring["legal_moves"] and "pass" in sent
+
+    async def bury(person: Person) -> None:
+        text = await person.press("right")
+        assert "bury 8 cards in the kitty" in text.splitlines()[0] and "Enter bury;" in text and "pass" not in text
+
+    async def follow(person: Person) -> None:
+        text = await person.press("right")
+        assert "follow the lead" in text.splitlines()[0]
+        assert "dimmed (follow): you must follow" in text
+
+    play(declaring, declare)
+    play(burying, bury)
+    play(following, follow)
