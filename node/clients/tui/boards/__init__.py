@@ -44,6 +44,12 @@ class Board(Static, can_focus=True):
     edits that text."""
 
     game = ""
+    keys: tuple[tuple[str, str], ...] = (
+        ("↑↓ / Enter", "choose a listed move and send it"),
+        ("a Enter", "let your node choose at random (hidden data, a deck)"),
+        ("typing", "a move's number or its last word; Enter sends"),
+    )
+    """This board's keys, ``(keys, what they do)`` each: what the help (``?``) lists for its game."""
     """The game this board draws."""
     variants: frozenset[str] | None = None
     """The variants it draws (None: all); others get the generic board."""

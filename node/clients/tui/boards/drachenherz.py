@@ -27,6 +27,13 @@ STYLES = {"chest": "yellow", "fire_dragon": "red", "huntress": "magenta", "fossi
 
 class DrachenherzBoard(Board):
     game = "drachenherz"
+    keys = (
+        ("← →", "move over your hand"),
+        ("Space", "mark more cards of one kind"),
+        ("Enter", "lay the marked cards (or the one under the cursor); empty hand: pass"),
+        ("1 / 2", "the field to take, when the play asks (Escape: back)"),
+        ("typing", "a hand card's number lays it alone, or a play's code (pr3/pd)"),
+    )
 
     def __init__(self) -> None:
         super().__init__()

@@ -46,6 +46,14 @@ def card_line(card_id: int) -> str:
 
 class DuelBoard(Board):
     game = "duel"
+    keys = (
+        ("↑↓", "choose a card (in the draft: a card to pick)"),
+        ("Enter", "play it, attacking or defending (or pick it)"),
+        ("← →", "free-for-all: the seat to attack"),
+        ("Space", "your deck: take a card in or out"),
+        ("a Enter", "your deck: let your node build one at random"),
+        ("typing", "a card's number or name (wittehaai@2), or a deck-list file's path"),
+    )
 
     def __init__(self) -> None:
         super().__init__()

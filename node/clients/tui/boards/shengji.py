@@ -55,6 +55,13 @@ def read_codes(text: str) -> list[str]:
 
 class ShengjiBoard(Board):
     game = "shengji"
+    keys = (
+        ("← →", "move over your hand"),
+        ("Space", "mark a card (the cards of a pair or a tractor)"),
+        ("Enter", "declare, bury, lead or play the marked cards (or the one under the cursor)"),
+        ("p Enter", "pass instead of declaring"),
+        ("typing", "a move's cards run together (HKHK) or its number"),
+    )
 
     def __init__(self) -> None:
         super().__init__()

@@ -58,6 +58,15 @@ class SpaceBoard(ZeeslagBoard):
     shown = 2
     cell_width = 1
     legend = "■ ship  F fighter  X hit  # sunk  + scanned  o miss  ~ water  · unknown  * aimed"
+    keys = (
+        ("↑↓ ← → + -", "buying: choose a kind, buy or sell one; Enter: on to placing"),
+        ("arrows / r", "move / turn the ship to place, land a fighter, or aim"),
+        ("Enter/Backspace", "place, land or fire / take the last one back"),
+        ("l s n r", "an ability that is ready: laser, scan, nuke, reserve (again: shots)"),
+        ("Tab", "the next enemy's waters"),
+        ("a Enter", "let your node buy and place a fleet, or land the reserve, at random"),
+        ("typing", "a cell such as b7, a salvo such as bob:b7 carol:c3"),
+    )
 
     def __init__(self) -> None:
         super().__init__()

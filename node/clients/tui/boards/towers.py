@@ -35,6 +35,12 @@ def discarding(update: dict) -> bool:
 
 class TowersBoard(Board):
     game = "towers"
+    keys = (
+        ("↑↓", "choose a card in your hand"),
+        ("Enter", "play it (after a draw-and-discard card: discard it)"),
+        ("x Enter", "discard the card chosen"),
+        ("typing", "a card's number or name plays it, d and its number (d3) discards it"),
+    )
 
     def __init__(self) -> None:
         super().__init__()

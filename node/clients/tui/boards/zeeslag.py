@@ -70,6 +70,14 @@ def grid_of(sea: dict) -> Grid:
 
 class ZeeslagBoard(Board):
     game = "zeeslag"
+    keys: tuple[tuple[str, str], ...] = (
+        ("arrows", "move the ship to place, or aim"),
+        ("r / Backspace", "turn the ship to place / take the last one (or mark) back"),
+        ("Enter", "place the ship; fire (a salvo: mark a shot, fire once complete)"),
+        ("a Enter", "let your node place the whole fleet at random"),
+        ("Tab / Space", "a salvo: the next enemy's waters / mark or unmark a shot"),
+        ("typing", "a cell such as b7, a salvo such as bob:b7 carol:c3"),
+    )
     variants = frozenset({"duel", "shared"})
     shown = SHOWN
     """Seas side by side at most."""

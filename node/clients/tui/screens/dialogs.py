@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,18 +11,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-HELP = """Keys at the table
-  arrows / Enter   choose and play (each board's last line says how)
-  Space            mark (cards of one play, a salvo's shots, a deck's cards)
-  Tab              zeeslag: the next enemy's waters
-  r / Backspace    zeeslag: turn the ship to place / take one back
-  ← → + -          zeeslag space: sell or buy a ship of the kind (↑↓)
-  l s n r          zeeslag space: laser, scan, nuke, reserve (again: shots)
-  a Enter          let your node choose at random (a fleet, a squadron, a deck)
-  x Enter, p Enter towers: discard the card chosen; shengji: pass
-  typing           a move's number, a cell such as b7, a salvo such as bob:b7 c:c3,
-                   a card's name or code, a deck-list file's path; Enter sends
-  Ctrl+R           resign (asks first: Tab to Resign, Enter)
+HELP_WIDTH = 72
+"""The characters a line of the help holds (its box is 76 wide, with a border and padding)."""
+
+TABLE_KEYS = """  Ctrl+R           resign (asks first: Tab to Resign, Enter)
   Ctrl+O           the table's log: what happened without your hand on it
   Ctrl+F           who is who: each player's name and key fingerprint
   ?                this help
@@ -28,6 +22,13 @@ HELP = """Keys at the table
   Ctrl+Q           quit (the node keeps your seat; `fairtable play` brings you back)
 
 Press any key to close."""
+"""The keys of every table, whatever its game: below the board's own in the help."""
+
+
+def table_help(game: str, keys: tuple[tuple[str, str], ...]) -> str:
+    """The help of a table of ``game``: its board's keys (``Board.keys``), then every table's."""
+    lines = [textwrap.fill(what, HELP_WIDTH, initial_indent=f"  {key:<16} ", subsequent_indent=" " * 19) for key, what in keys]
+    return "\n".join([f"Keys at the table: {game}", *lines, TABLE_KEYS])
 
 
 class Confirm(ModalScreen[bool]):
@@ -79,7 +80,7 @@ class Help(ModalScreen[None]):
 
     DEFAULT_CSS = "Help { align: center middle; } Help > Static { width: 76; height: auto; border: round $accent; padding: 0 1; }"
 
-    def __init__(self, text: str = HELP) -> None:
+    def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
 

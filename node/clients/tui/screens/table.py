@@ -19,7 +19,7 @@ from textual.widgets import Footer, Input, Static
 from fairtable.games import Refusal, say
 from fairtable.node.clients.tui.boards import Board, Refused, board_for, move_hint
 from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, who_is_who
-from fairtable.node.clients.tui.screens.dialogs import Confirm, Help
+from fairtable.node.clients.tui.screens.dialogs import Confirm, Help, table_help
 from fairtable.node.clients.tui.screens.final import FinalScreen
 
 STATUS_WIDTH = 80
@@ -171,7 +171,8 @@ class TableScreen(BaseScreen):
         self.app.push_screen(Confirm("Resign this game? Your opponent wins.", yes="Resign", no="Keep playing"), answered)
 
     def action_help(self) -> None:
-        self.app.push_screen(Help())
+        game = f"{self.update_.get('game', '')} {self.update_.get('variant', '')}" if self.update_ else ""
+        self.app.push_screen(Help(table_help(game, (self.board or Board).keys)))
 
     def action_log(self) -> None:
         lines = log_lines(self.update_, 18)

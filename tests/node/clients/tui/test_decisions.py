@@ -64,3 +64,21 @@ def test_shengji_names_declare_and_bury_and_the_keys_of_each_and_says_why_cards_
     play(declaring, declare)
     play(burying, bury)
     play(following, follow)
+
+
+def test_the_help_lists_the_keys_of_the_game_being_played_only():
+    towers = table_at("towers", "normal", 2, seed=3, nth=1)
+    zeeslag = table_at("zeeslag", "duel", 2, seed=4, nth=6)
+
+    async def on_towers(person: Person) -> None:
+        text = await person.press("question_mark")
+        assert "Keys at the table: towers" in text and "discard the card chosen" in text and "Ctrl+R" in text
+        assert "salvo" not in text and "enemy" not in text and "shengji" not in text and "pass" not in text
+
+    async def on_zeeslag(person: Person) -> None:
+        text = await person.press("question_mark")
+        assert "Keys at the table: zeeslag" in text and "a salvo such as bob:b7" in text and "Ctrl+R" in text
+        assert "discard" not in text and "towers" not in text and "laser" not in text
+
+    play(towers, on_towers)
+    play(zeeslag, on_zeeslag)
