@@ -204,9 +204,15 @@ def played_for(update: dict) -> dict[int, str]:
 
 def refused_cards(update: dict) -> dict[int, str]:
     """Each hand card (its handle) whose play the rules refuse now, with the game's one word why
-    (the table event's ``unplayable``): what a hand marks beside or on the card."""
-    return {u["move"]["play"]: u["mark"] for u in update.get("unplayable") or ()
-            if isinstance(u["move"], dict) and isinstance(u["move"].get("play"), int)}
+    (the table event's ``unplayable``; a play of one card, ``{"play": h}`` or ``{"play": [h]}``):
+    what a hand marks beside or on the card."""
+    refused = {}
+    for entry in update.get("unplayable") or ():
+        played = entry["move"].get("play") if isinstance(entry["move"], dict) else None
+        played = played[0] if isinstance(played, list) and len(played) == 1 else played
+        if isinstance(played, int):
+            refused[played] = entry["mark"]
+    return refused
 
 
 def refusal_lines(update: dict, marked: str) -> list[str]:

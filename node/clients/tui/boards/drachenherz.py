@@ -18,7 +18,7 @@ from textual import events
 
 from fairtable.games import counted, named
 from fairtable.games.drachenherz import CARDS, FIELDS, KINDS, MARKS, SPECIAL, card_name, effect, field_name, kind_of
-from fairtable.node.clients.tui.boards import Board, Refused, moves_laying, pick, wrapped
+from fairtable.node.clients.tui.boards import Board, Refused, moves_laying, pick, refused_cards, wrapped
 
 WIDTH = 78
 STYLES = {"chest": "yellow", "fire_dragon": "red", "huntress": "magenta", "fossil": "grey62", "princess": "bright_magenta",
@@ -199,6 +199,7 @@ class DrachenherzBoard(Board):
         if view["hand"] is None:
             return
         playable = {handle for move in update.get("legal_moves") or () for handle in move["play"]}
+        refused = refused_cards(update)
         text.append("Your hand: " if hand else "Your hand is empty", style="bold")
         for index, entry in enumerate(hand):
             face = entry["card"]
@@ -210,6 +211,7 @@ class DrachenherzBoard(Board):
             if update.get("legal_moves") and entry["handle"] not in playable:
                 style += " dim"
             label = "?" if face is None else f"{named(kind_of(face))} {CARDS[face].value}"
+            label += f" [{refused[entry['handle']]}]" if entry["handle"] in refused else ""
             text.append(f"{index + 1}:{label}", style=style.replace("?", "").strip() or None)
             text.append(" ")
         text.append("\n")

@@ -82,3 +82,15 @@ def test_the_help_lists_the_keys_of_the_game_being_played_only():
 
     play(towers, on_towers)
     play(zeeslag, on_zeeslag)
+
+
+def test_drachenherz_writes_the_nodes_word_beside_each_hand_card_it_marks_and_no_other():
+    update = table_at("drachenherz", "standard", 2, seed=3, nth=12, match=2)
+    hand = update["view"]["hand"]
+    marked = {"mark": "full", "move": {"play": [hand[1]["handle"]]}, "text": "that field is full"}
+
+    async def body(person: Person) -> None:
+        line = next(line for line in (await person.press("right")).splitlines() if line.startswith("Your hand: "))
+        assert line.count("[full]") == 1 and line.split("2:", 1)[1].split(" 3:")[0].endswith("[full]")
+
+    play({**update, "unplayable": [marked]}, body)
