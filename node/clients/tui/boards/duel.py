@@ -266,7 +266,8 @@ class DuelBoard(Board):
         if update.get("legal_moves"):
             aimed = self.aimed()
             where = f" · ←→ target: {names[aimed]}" if aimed is not None else ""
-            text.append(f"↑↓ choose, Enter plays it{where} (or type its number or name)\n", style="bold")
+            verb = "defends" if any("defend" in move for move in update["legal_moves"]) else "attacks"
+            text.append(f"↑↓ choose, Enter {verb}{where} (or type its number or name)\n", style="bold")
         elif lines:
             if view["result"] is not None:
                 text.append(f"Final {standing(view)}"[:WIDTH] + "\n")
