@@ -149,9 +149,13 @@ class Node:
     # ------------------------------------------------------------ running
 
     async def run(self, services: Sequence[Callable[[Node], Awaitable[None]]] = (), *,
-                  task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        """Listen, reload every journal, reconnect, serve; ``services`` (e.g. the client API) start once listening."""
-        listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)  # OSError before any task
+                  listeners: Sequence[trio.SocketListener] = (), task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Listen, reload every journal, reconnect, serve; ``services`` (e.g. the client API) start once listening.
+
+        ``listeners`` already bound to ``config.port`` are served instead of binding it here, so a
+        caller can take every port it needs before anything starts."""
+        if not listeners:
+            listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)  # OSError before any task
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             port = listeners[0].socket.getsockname()[1]
