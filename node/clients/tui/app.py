@@ -56,7 +56,7 @@ class PlayApp(App[int]):
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $primary-background; }
-    #message { height: 1; color: $warning; }
+    #message { height: auto; max-height: 3; color: $warning; }
     #board { height: 1fr; overflow-y: auto; padding: 0 0; }
     #typed { height: 1; border: none; padding: 0 1; }
     """

@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from fairtable.node.clients.tui.screens.common import BaseScreen, options_text, players, short_table
+from fairtable.node.clients.tui.screens.common import BaseScreen, MarkedList, options_text, players, short_table
 from fairtable.node.clients.tui.screens.host import HostScreen, InviteScreen
 from fairtable.node.clients.tui.screens.table import TableScreen
 from fairtable.node.clients.tui.screens.wait import WaitScreen
@@ -53,7 +53,7 @@ class LobbyScreen(BaseScreen):
 
     def compose(self) -> ComposeResult:
         yield Static("fairtable", id="status")
-        yield OptionList(id="tables")
+        yield MarkedList(id="tables")
         yield Static("", id="message")
         yield Footer()
 
@@ -103,7 +103,7 @@ class LobbyScreen(BaseScreen):
         options += [None, Option("Open tables nearby (Enter joins)", disabled=True)]
         options += [Option("  " + found_line(table), id=f"found:{index}") for index, table in enumerate(self.found)] or \
                    [Option("  none found on your network", disabled=True)]
-        options += [None, Option("Host a new table  (h)", id="host"), Option("Join with an invite  (j)", id="join")]
+        options += [None, Option("  Host a new table  (h)", id="host"), Option("  Join with an invite  (j)", id="join")]
         listing.clear_options()
         listing.add_options(options)
         if highlighted is not None and highlighted < listing.option_count:
