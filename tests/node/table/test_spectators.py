@@ -5,35 +5,11 @@ from __future__ import annotations
 import pytest
 import trio
 
+from fairtable.node.api.jsonvalues import jsonable
 from fairtable.node.service import ILLEGAL, ServiceError
 from fairtable.node.table.live import Timing
-from fairtable.protocol.session import TableSession, reveals_of
-from fairtable.protocol.transcript_file import load
 from tests.node.nodes import eventually, running
-
-
-def public_views(transcript: bytes) -> list[dict]:
-    """The spectator's view (``Game.view(state, None)``) after each prefix of the finished chain, from
-    the verifier's state (every seed revealed, so every face known): what nothing public may exceed."""
-    file = load(transcript)
-    reveals = reveals_of(file)
-    session = TableSession(file.transcript.genesis, seeds=reveals.all_seeds(file.seeds), compositions=reveals.compositions)
-    views = [session.view()]
-    for envelope in file.transcript.envelopes:
-        session.accept_linked(envelope)
-        views.append(session.view())
-    return views
-
-
-def in_order(seen: list[dict], views: list[dict]) -> bool:
-    """Whether every view seen is one of ``views``, in their order (updates coalesce, never go back)."""
-    position = 0
-    for view in seen:
-        while position < len(views) and views[position] != view:
-            position += 1
-        if position == len(views):
-            return False
-    return True
+from tests.node.spectating import in_order, public_views
 
 
 async def test_a_spectator_watches_through_a_guest_and_sees_every_update_as_the_public_view(tmp_path):
@@ -47,7 +23,7 @@ async def test_a_spectator_watches_through_a_guest_and_sees_every_update_as_the_
         with trio.fail_after(60):
             async for update in spectator.updates():
                 assert update.seat is None and update.legal_moves == () and not update.your_turn and update.decision is None
-                seen.append(update.view)
+                seen.append(jsonable(update.view))
                 if update.phase == "finished":
                     break
         await eventually(lambda: guest.mesh.tables and next(iter(guest.mesh.tables.values())).saved)
