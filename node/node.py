@@ -373,7 +373,8 @@ class Node:
         self._table(table).resign()
 
     async def transcript(self, table: str) -> bytes:
-        return self._table(table).transcript_bytes()
+        watched = self.watching.find(table)
+        return (self._table(table) if watched is None else watched).transcript_bytes()
 
     async def proof(self, table: str, index: int) -> bytes:
         try:

@@ -27,7 +27,7 @@ from fairtable.node.table import notices
 from fairtable.node.table.live import rendered
 from fairtable.node.tasks import race
 from fairtable.node.updates import Updates
-from fairtable.protocol import Envelope, EnvelopeError, GenesisError, ProtocolError, PublicKey, SignedGenesis
+from fairtable.protocol import Envelope, EnvelopeError, GenesisError, ProtocolError, PublicKey, SignedGenesis, TranscriptFile, dump
 from fairtable.protocol.session import Outcome, Replica
 
 log = logging.getLogger("fairtable.node")
@@ -79,6 +79,10 @@ class WatchedTable:
         if self.replica.head != head or offered.outcome is Outcome.ACCEPTED:
             self.on_change()
         return offered.outcome
+
+    def transcript_bytes(self) -> bytes:
+        """The transcript file as this node received the table: what a spectator verifies once it is over."""
+        return dump(TranscriptFile(self.replica.session.transcript(), evidence=tuple(self.replica.off_chain())))
 
     def update(self) -> TableUpdate:
         """What a spectator is shown: the public view, its words, the result and findings; nothing is due."""
