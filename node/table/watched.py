@@ -68,7 +68,6 @@ class WatchedTable:
 
     def offer(self, envelope: Envelope) -> Outcome:
         """Place an envelope as the verifier's replica would; clients hear of what changed it."""
-        head = self.replica.head
         if self.off_chain >= MAX_OFF_CHAIN and envelope.seq != len(self.replica.chain):
             return Outcome.HELD
         offered = self.replica.receive(envelope, self.clock())
@@ -76,8 +75,8 @@ class WatchedTable:
             self.off_chain += 1
         if offered.outcome is Outcome.INVALID:
             log.warning("watched table %s: envelope %d refused: %s", self.name, envelope.seq, offered.reason)
-        if self.replica.head != head or offered.outcome is Outcome.ACCEPTED:
-            self.on_change()
+        if offered.outcome not in (Outcome.DUPLICATE, Outcome.INVALID):
+            self.on_change()  # placed, or evidence a finding may rest on
         return offered.outcome
 
     def transcript_bytes(self) -> bytes:

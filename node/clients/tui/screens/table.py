@@ -53,7 +53,9 @@ class TableScreen(BaseScreen):
         yield Static("", id="status")
         yield self.board
         yield Static("", id="message")
-        typing = Input(placeholder="type a move (its number, b7, a card), Enter sends · ? help", id="typed", compact=True)
+        hint = "watching as a spectator: no moves · ? help" if self.update_.get("watching") else \
+            "type a move (its number, b7, a card), Enter sends · ? help"
+        typing = Input(placeholder=hint, id="typed", compact=True)
         typing.can_focus = False  # it shows the board's typed text; every key goes to the board
         yield typing
         yield Footer()

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
 from fairtable.node.clients.tui.app import HostSettings, Start
+from tests.node.clients.tui.tables import table_at
+from tests.node.clients.tui.test_snapshots import CASES, table_screen
 from tests.node.clients.tui.world import World, board_ready, on, run, screen_text, seat_guest, table, until
 
 
@@ -80,3 +86,22 @@ def test_the_bell_rings_once_each_time_the_turn_comes_and_ctrl_g_silences_it(tmp
             assert len(rung) == silenced and table(app)["your_turn"]
 
     run(tmp_path, 2, body, people=2)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_board_draws_a_watched_table_and_sends_nothing_for_a_key(name):
+    """Each game's board at the moment of its snapshot, as a spectator's node describes it: drawn
+    from the spectator's view, the status saying watching, and the keys a player would press
+    (Enter among them) sending no move."""
+    settings, keys = CASES[name]
+    update = table_at(**settings, spectator=True)
+
+    async def watch() -> None:
+        async with table_screen(update) as (app, pilot):
+            await pilot.press(*keys, "enter")
+            await pilot.pause()
+            assert " · watching · " in screen_text(app) and "(you)" not in screen_text(app)
+            assert app.screen.query_one("#typed").placeholder.startswith("watching as a spectator")
+            assert all(op != "move" for op, _ in app.bridge.sent)
+
+    asyncio.run(watch())
