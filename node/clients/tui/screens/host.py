@@ -127,10 +127,10 @@ class InviteScreen(BaseScreen):
 
     def __init__(self, watch: bool = False) -> None:
         super().__init__()
-        self.watch = watch
+        self.watching = watch
 
     def compose(self) -> ComposeResult:
-        if self.watch:
+        if self.watching:
             yield Static("Watch a table: paste an invite to it (ft1…, from any of its players), then Enter", id="status")
         else:
             yield Static("Join a table: paste the invite your friend sent (ft1…), then Enter", id="status")
@@ -139,7 +139,7 @@ class InviteScreen(BaseScreen):
         yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.run_worker((self._watch if self.watch else self._join)(event.value.strip()), exclusive=True)
+        self.run_worker((self._watch if self.watching else self._join)(event.value.strip()), exclusive=True)
 
     async def _watch(self, invite: str) -> None:
         watched = await self.ask("watch", invite=invite)

@@ -21,8 +21,12 @@ def test_a_watched_table_shows_the_public_board_says_watching_and_takes_no_move(
         await world.trio(carol.join, bob.address, hosted.lobby_id)
         started = await world.trio(bob.start, hosted.lobby_id)
         invite = await world.trio(carol.watch_invite, started.table)
-        app = world.app(Start(watch={"invite": invite}))
+        app = world.app()
         async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: on(app, "LobbyScreen") and "Watch a table with an invite  (w)" in screen_text(app), "the lobby")
+            await pilot.press("w")
+            await until(pilot, lambda: on(app, "InviteScreen") and "Watch a table: paste an invite" in screen_text(app), "the watch dialog")
+            await pilot.press(*invite, "enter")  # typed as a person types it
             await until(pilot, lambda: on(app, "TableScreen") and "· watching ·" in screen_text(app), "the watched table")
             text = screen_text(app)
             assert "towers normal · watching · bob" in text and "carol" in text and "(you)" not in text
