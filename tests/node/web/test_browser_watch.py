@@ -124,3 +124,7 @@ def test_the_turn_alert_sounds_when_the_turn_comes_notifies_while_hidden_and_the
     assert alerts() == {"tones": tones + 2, "notes": ["fairtable: your turn: towers · normal"]}
     alice.driver.refresh()  # the setting is kept
     assert not alice.one("#turn-alert").is_selected()
+
+
+def test_nothing_on_the_page_failed(alice):
+    assert [entry for entry in alice.driver.get_log("browser") if entry["level"] == "SEVERE"] == []
