@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from fairtable.node.clients.tui.app import HostSettings, Start
+from fairtable.node.clients.tui.app import HostSettings, PlayApp, Start
 from tests.node.clients.tui.tables import table_at
-from tests.node.clients.tui.test_snapshots import CASES, table_screen
-from tests.node.clients.tui.world import World, board_ready, on, run, screen_text, seat_guest, table, until
+from tests.node.clients.tui.test_snapshots import CASES, StubBridge, table_screen
+from tests.node.clients.tui.world import FakeClock, World, board_ready, on, run, screen_text, seat_guest, table, until
 
 
 def test_a_watched_table_shows_the_public_board_says_watching_and_takes_no_move(tmp_path):
@@ -109,3 +109,19 @@ def test_every_board_draws_a_watched_table_and_sends_nothing_for_a_key(name):
             assert all(op != "move" for op, _ in app.bridge.sent)
 
     asyncio.run(watch())
+
+
+def test_fairtable_play_watch_opens_the_watched_table_at_once():
+    """``fairtable play --watch INVITE`` starts the client with the ``watch`` op's fields: the table opens watching."""
+    update = table_at(**CASES["shengji"][0], spectator=True)
+
+    async def start() -> None:
+        bridge = StubBridge()
+        bridge.answers["watch"] = {"update": update}
+        app = PlayApp(bridge, Start(watch={"invite": "ft1abc"}), clock=FakeClock())  # type: ignore[arg-type]
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.connection_status(None)
+            await until(pilot, lambda: on(app, "TableScreen") and " · watching · " in screen_text(app), "the watched table")
+            assert ("watch", {"invite": "ft1abc"}) in bridge.sent
+
+    asyncio.run(start())
