@@ -4,7 +4,8 @@ Every connection is a secure channel (``node.peer.channel``), admitted within th
 budgets of ``node.peer.server``. Its first message says what it is for (``spec/node.md``):
 ``list`` or ``join`` go to the lobby host of their ``kind`` (tables: ``node.lobby.tables``,
 tournaments: ``node.tournament.lobby``), ``hello`` to the table mesh (``node.table.mesh``),
-``ttable``, ``tget`` and ``tdone`` to the tournaments (``node.tournament``). The lobby guests
+``ttable``, ``tget`` and ``tdone`` to the tournaments (``node.tournament``), ``watch`` to the
+spectators of its tables (``node.table.spectators``); the tables it watches itself are ``node.table.watched``. The lobby guests
 join tables and tournaments at other nodes. The node implements :class:`~fairtable.node.service.NodeService`,
 through which local clients drive it.
 
@@ -56,6 +57,8 @@ from fairtable.node.service import (
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
+from fairtable.node.table.spectators import Spectators
+from fairtable.node.table.watched import Watching
 from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
 from fairtable.protocol import CodecError, PublicKey
@@ -133,7 +136,9 @@ class Node:
                            self._connect, config.heartbeat, timeout)
         self.tournaments = Tournaments(self.key, lambda: self.name, lambda: self.address, config.data / "tournaments", self.mesh,
                                        self.updates_hub, self._connect, config.heartbeat, timeout)
-        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "ttable", "tget", "tdone"),
+        self.spectators = Spectators(self.mesh, config.heartbeat)
+        self.watching = Watching(self._connect, self.updates_hub, config.heartbeat, timeout, config.clock)
+        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "ttable", "tget", "tdone", "watch"),
                                  self._dispatch, self._tables_seating)
         self.discovery = None if config.discovery is None else Discovery(
             config.discovery, self.key.public.fingerprint, lambda: self.tcp_address,
@@ -256,6 +261,8 @@ class Node:
                 await self.tournaments.serve_transcript(channel, first, who)
             elif first["t"] == "tdone":
                 await self.tournaments.serve_done(channel, first, who)
+            elif first["t"] == "watch":
+                await self.spectators.serve(channel, first, who)
         except JournalError as exc:
             log.error("peer %s: %s", who, exc)
 
@@ -320,9 +327,18 @@ class Node:
         except JournalError as exc:
             raise ServiceError(f"table {lobby_id} could not start: {exc}", STORAGE) from None
 
+    async def watch(self, peer: str, table: str, fingerprint: str | None = None) -> TableUpdate:
+        assert self._nursery is not None
+        return await self.watching.watch(self._nursery, peer, table, fingerprint, lambda table_id: table_id in self.tables)
+
+    async def watch_invite(self, table: str) -> str:
+        return write_invite(self._table(table).lobby, self.key.public, self.address)
+
     def _table(self, ref: str) -> LiveTable:
         table = self.mesh.find(ref)
         if table is None:
+            if self.watching.find(ref) is not None:
+                raise ServiceError(f"this node only watches table {ref}: a spectator has no seat to play", ILLEGAL)
             raise ServiceError(f"this node sits at no started table {ref}", NOT_FOUND)
         return table
 
@@ -361,7 +377,8 @@ class Node:
         self._table(table).resign()
 
     async def transcript(self, table: str) -> bytes:
-        return self._table(table).transcript_bytes()
+        watched = self.watching.find(table)
+        return (self._table(table) if watched is None else watched).transcript_bytes()
 
     async def proof(self, table: str, index: int) -> bytes:
         try:

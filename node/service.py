@@ -85,6 +85,8 @@ class TableUpdate:
     ``fingerprints`` are the seats' key fingerprints (what a person compares, shown on demand
     beside the names in ``seats``); ``log`` the table's announcements, oldest first
     (``node.table.notices``): what happened to a player without their hand on it.
+    ``watching``: this node only watches the table (a spectator, ``seat`` None): ``view`` is
+    the spectator's, and nothing is ever due from it.
     """
 
     lobby_id: str
@@ -108,6 +110,7 @@ class TableUpdate:
     clock: Any = None
     fingerprints: tuple[str, ...] = ()
     log: tuple[Any, ...] = ()
+    watching: bool = False
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,15 @@ class NodeService(Protocol):
 
     async def start(self, lobby_id: str) -> TableUpdate:
         """Host only: sign the genesis with every seat and start play."""
+
+    async def watch(self, peer: str, table: str, fingerprint: str | None = None) -> TableUpdate:
+        """Watch the started table ``table`` (its lobby id or id in hex) through the node at ``peer``,
+        one of its seats' (with ``fingerprint``, only if that node has that key), as a spectator."""
+        ...
+
+    async def watch_invite(self, table: str) -> str:
+        """The invite through which spectators watch this node's started table ``table``."""
+        ...
 
     async def move(self, table: str, move: Any) -> None:
         """Play ``move`` (one of the legal moves) for this node's seat."""

@@ -112,13 +112,36 @@ async def _join(service: NodeService, args: Mapping[str, Any]) -> dict:
     for name in ("peer", "lobby_id"):
         if name not in args:
             raise bad_request(f"op 'join' needs field {name!r} (or an 'invite' instead)")
-    fingerprint = args.get("fingerprint")
-    if fingerprint is not None:
+    return {"lobby": fields_of(await service.join(args["peer"], args["lobby_id"], _fingerprint(args.get("fingerprint"))))}
+
+
+def _fingerprint(text: str | None) -> str | None:
+    """A fingerprint as a person typed it (any case, dashes optional), read; :class:`ServiceError` for a mistyped one."""
+    if text is None:
+        return None
+    try:
+        return parse_fingerprint(text)
+    except IdentityError as exc:
+        raise ServiceError(f"fingerprint: {exc}") from None
+
+
+async def _watch(service: NodeService, args: Mapping[str, Any]) -> dict:
+    if "invite" in args:
+        if set(args) & {"peer", "table", "fingerprint"}:
+            raise bad_request("watch takes either 'invite' or 'peer' and 'table' (and 'fingerprint')")
         try:
-            fingerprint = parse_fingerprint(fingerprint)
-        except IdentityError as exc:
-            raise ServiceError(f"fingerprint: {exc}") from None
-    return {"lobby": fields_of(await service.join(args["peer"], args["lobby_id"], fingerprint))}
+            invite = parse_invite(args["invite"])
+        except InviteError as exc:
+            raise ServiceError(str(exc)) from None
+        return {"update": fields_of(await service.watch(invite.address, invite.lobby_id, invite.fingerprint))}
+    for name in ("peer", "table"):
+        if name not in args:
+            raise bad_request(f"op 'watch' needs field {name!r} (or an 'invite' instead)")
+    return {"update": fields_of(await service.watch(args["peer"], args["table"], _fingerprint(args.get("fingerprint"))))}
+
+
+async def _watch_invite(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"invite": await service.watch_invite(args["table"])}
 
 
 async def _node(service: NodeService, args: Mapping[str, Any]) -> dict:
@@ -202,6 +225,8 @@ OPS: dict[str, Op] = {
     "list": Op(_list, optional={"peer": STRING_OR_NULL}),
     "host": Op(_host, {"game": STRING}, {"variant": STRING, "options": OBJECT, "seats": INTEGER}),
     "join": Op(_join, optional={"peer": STRING, "lobby_id": STRING, "fingerprint": STRING_OR_NULL, "invite": STRING}),
+    "watch": Op(_watch, optional={"peer": STRING, "table": STRING, "fingerprint": STRING_OR_NULL, "invite": STRING}),
+    "watch_invite": Op(_watch_invite, {"table": STRING}),
     "leave": Op(_leave, {"lobby_id": STRING}),
     "start": Op(_start, {"lobby_id": STRING}),
     "move": Op(_move, {"table": STRING, "move": ANY}),

@@ -75,6 +75,17 @@ class Timing:
     bot_delay: float = 0.0
 
 
+def rendered(session: TableSession, names: tuple[str, ...], view: dict, legal: tuple[Any, ...]) -> tuple[str | None, tuple[str, ...], str | None]:
+    """The game's words for a view (``TableUpdate.text``), for each legal move (``move_texts``) and for
+    how a finished game was reached (``standing``); None and nothing for a game without a renderer."""
+    renderer = session.game.renderer
+    with seated(names):
+        text = None if renderer is None else renderer.render(view)
+        move_texts = () if renderer is None else tuple(renderer.move_line(view, move) for move in legal)
+        standing = None if session.result is None else final_standing(renderer, view, session.result)
+    return text, move_texts, standing
+
+
 class LiveTable:
     """The node's seat at one started table. ``offer`` takes envelopes from peers; ``keep_time`` runs timers.
 
@@ -222,11 +233,7 @@ class LiveTable:
         session = self.session
         genesis = self.genesis.genesis
         view, legal = session.view(), session.legal_moves()
-        renderer = registry.get(genesis.game).renderer
-        with seated(self.names):
-            text = None if renderer is None else renderer.render(view)
-            move_texts = () if renderer is None else tuple(renderer.move_line(view, move) for move in legal)
-            standing = None if session.result is None else final_standing(renderer, view, session.result)
+        text, move_texts, standing = rendered(session, self.names, view, legal)
         return TableUpdate(
             lobby_id=self.lobby, table=self.table_id.hex(), game=genesis.game, variant=genesis.variant,
             seat=self.seat, seats=distinct(self.names), fingerprints=tuple(seat.key.fingerprint for seat in genesis.seats),

@@ -2,6 +2,7 @@
 import { Api, ApiError, exchange, takeLoginCode } from "./api.js";
 import { LANGUAGES, chooseLanguage, fill, h, language } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
+import { alertSetting, alertTurn, turnCame } from "./notify.js";
 import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
 
@@ -18,6 +19,7 @@ function languageMenu() {
   menu.onchange = () => { chooseLanguage(menu.value); location.reload(); };
 }
 languageMenu();
+alertSetting(document.getElementById("turn-alert"));
 
 function banner(text) {
   const element = document.getElementById("banner");
@@ -66,6 +68,7 @@ async function start(code = null) {
   document.getElementById("who").textContent = `${app.node.name} · ${app.node.fingerprint}`;
   api.onEvent((event) => {
     if (event.event !== "table") return;
+    if (turnCame(app.tables.get(event.lobby_id), event)) alertTurn(event);
     app.tables.set(event.lobby_id, event);
     if (app.page && app.page.update) app.page.update(event);
   });

@@ -138,6 +138,7 @@ function turnText(event, turn) {
   if (event.phase === "lobby") return "Waiting for the host to start the table";
   if (event.phase === "finished") return "Game over";
   if (event.phase === "closed") return "The table is closed";
+  if (event.watching) return turn !== null ? `Watching: turn of ${seatName(turn, null, event.seats)}` : "Watching";
   if (event.your_turn) {
     return { hidden: "Your turn: choose your hidden data", choice: "Your turn: choose", deck: "Your turn: choose your deck" }[event.decision] || "Your turn";
   }
@@ -177,8 +178,19 @@ function actions(app, event) {
       message.textContent = error.message;
     }
   };
+  // an invite a friend's node watches this table through (any seat's node serves spectators)
+  const spectators = async (click) => {
+    click.currentTarget.blur();
+    try {
+      const { invite } = await app.api.request("watch_invite", { table: event.table });
+      fill(message, "Spectators watch with: ", h("input", { readonly: true, value: invite, class: "invite-code", id: "watch-invite", onfocus: (e) => e.target.select() }));
+    } catch (error) {
+      message.textContent = error.message;
+    }
+  };
   return h("section", { class: "panel actions" },
-    event.phase === "playing" ? h("button", { id: "resign", onclick: resign }, "Resign") : null,
+    event.phase === "playing" && !event.watching ? h("button", { id: "resign", onclick: resign }, "Resign") : null,
+    event.watching ? null : h("button", { id: "invite-spectators", onclick: spectators }, "Invite spectators"),
     h("button", { id: "download", onclick: download }, "Download transcript"),
     h("button", { id: "replay-this", onclick: replay }, "Open in the replay viewer"),
     h("a", { class: "button", href: "#/" }, "Lobby"), message);

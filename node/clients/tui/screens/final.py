@@ -26,6 +26,8 @@ def outcome(update: dict) -> str:
     seat, names = update.get("seat"), list(update.get("seats") or ())
     said = "A draw" if not result.winners else "You won" if seat in result.winners else "You lost"
     final = f" Final {update['standing']}." if update.get("standing") else ""
+    if update.get("watching"):
+        return f"Game over. {describe(result, names)}.{final}"
     return f"{said}. {describe(result, names)}.{final}"
 
 

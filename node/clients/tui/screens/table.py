@@ -23,6 +23,7 @@ from fairtable.node.clients.tui.screens.dialogs import Confirm, Help
 from fairtable.node.clients.tui.screens.final import FinalScreen
 
 STATUS_WIDTH = 80
+WATCHING = "You are watching this table: a spectator makes no moves."
 
 
 def clock_text(seconds: float) -> str:
@@ -32,7 +33,7 @@ def clock_text(seconds: float) -> str:
 
 class TableScreen(BaseScreen):
     BINDINGS = [Binding("ctrl+r", "resign", "resign"), Binding("question_mark", "help", "help"),
-                Binding("ctrl+o", "log", "log"), Binding("ctrl+f", "who", "who is who"),
+                Binding("ctrl+o", "log", "log"), Binding("ctrl+f", "who", "who is who"), Binding("ctrl+g", "bell", "bell", show=False),
                 Binding("escape", "app.pop_screen", "your tables")]
 
     def __init__(self, lobby_id: str) -> None:
@@ -52,7 +53,9 @@ class TableScreen(BaseScreen):
         yield Static("", id="status")
         yield self.board
         yield Static("", id="message")
-        typing = Input(placeholder="type a move (its number, b7, a card), Enter sends · ? help", id="typed", compact=True)
+        hint = "watching as a spectator: no moves · ? help" if self.update_.get("watching") else \
+            "type a move (its number, b7, a card), Enter sends · ? help"
+        typing = Input(placeholder=hint, id="typed", compact=True)
         typing.can_focus = False  # it shows the board's typed text; every key goes to the board
         yield typing
         yield Footer()
@@ -94,6 +97,8 @@ class TableScreen(BaseScreen):
         seats, me = list(update.get("seats") or ()), update.get("seat")
         running = self.play.seconds_left(self.lobby_id)
         turn = "your turn" if update.get("your_turn") else "waiting" if update.get("result") is None else "over"
+        if update.get("watching") and update.get("result") is None:
+            turn = "watching"
         head = f"{update['game']} {update['variant']} · {turn} · "
         for width in (None, 8, 4):  # shorter names while the line does not fit (six seats, say)
             parts = []
@@ -120,6 +125,9 @@ class TableScreen(BaseScreen):
         text = event.text.strip()
         assert self.board is not None
         if not text or (len(text) == 1 and self.board.letter(text)):
+            return
+        if self.update_.get("watching"):
+            self.say(WATCHING)
             return
         try:
             move = self.board.typed(self.update_, text)
@@ -150,6 +158,9 @@ class TableScreen(BaseScreen):
         update = self.update_
         if update.get("table") is None:
             return
+        if update.get("watching"):
+            self.say(WATCHING)
+            return
         self.say("")
         self.run_worker(self.ask("move", table=update["table"], move=move))
 
@@ -158,6 +169,9 @@ class TableScreen(BaseScreen):
     def action_resign(self) -> None:
         update = self.update_
         if update.get("table") is None or update.get("result") is not None:
+            return
+        if update.get("watching"):
+            self.say(WATCHING)
             return
 
         def answered(yes: bool | None) -> None:
@@ -177,3 +191,8 @@ class TableScreen(BaseScreen):
 
     def action_who(self) -> None:
         self.say(who_is_who(self.update_))
+
+    def action_bell(self) -> None:
+        self.play.bell_on = not self.play.bell_on
+        self.say("The bell rings when your turn comes (Ctrl+G: off)." if self.play.bell_on
+                 else "No bell when your turn comes (Ctrl+G: on again).")
