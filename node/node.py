@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from fairtable.games import GameError, Refusal, RuleError, say
+from fairtable.games import GameError, Refusal, RuleError, describe, registry, say, seated
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.exchange import ExchangeHost
@@ -358,6 +358,27 @@ class Node:
 
     async def transcript(self, table: str) -> bytes:
         return self._table(table).transcript_bytes()
+
+    async def history(self, table: str, since: int) -> dict:
+        live = self._table(table)
+        result = live.session.result
+        return {"entries": live.history_entries(since), "replay": live.transcript_saved is not None,
+                "result": None if result is None else describe(result, live.names)}
+
+    async def replay_step(self, table: str, index: int) -> dict:
+        live = self._table(table)
+        transcript = live.transcript_saved
+        if transcript is None:
+            raise ServiceError(f"table {table} is not finished here yet: its replay opens once every seed is revealed", ILLEGAL)
+        record = await live.history.replayed(transcript)
+        step = next((step for step in record.steps if step.index == index), None)
+        if step is None:
+            raise ServiceError(f"the replay of table {table} has no step at envelope {index}", ILLEGAL)
+        view = step.views[live.seat]
+        renderer = registry.get(record.report.game).renderer
+        with seated(live.names):
+            board = None if renderer is None else renderer.render(view)
+        return {"board": board, "index": step.index, "n": step.number, "seat": step.seat, "text": step.text, "view": view}
 
     async def proof(self, table: str, index: int) -> bytes:
         try:
