@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from fairtable.games import GameError, Refusal, RuleError, describe, registry, say, seated
+from fairtable.games import GameError, Refusal, RuleError, describe, say
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.exchange import ExchangeHost
@@ -53,6 +53,7 @@ from fairtable.node.service import (
     TournamentLobby,
     TournamentStatus,
 )
+from fairtable.node.table.history import replay_step
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
@@ -370,15 +371,10 @@ class Node:
         transcript = live.transcript_saved
         if transcript is None:
             raise ServiceError(f"table {table} is not finished here yet: its replay opens once every seed is revealed", ILLEGAL)
-        record = await live.history.replayed(transcript)
-        step = next((step for step in record.steps if step.index == index), None)
+        step = replay_step(await live.history.replayed(transcript), index, live.seat)
         if step is None:
             raise ServiceError(f"the replay of table {table} has no step at envelope {index}", ILLEGAL)
-        view = step.views[live.seat]
-        renderer = registry.get(record.report.game).renderer
-        with seated(live.names):
-            board = None if renderer is None else renderer.render(view)
-        return {"board": board, "index": step.index, "n": step.number, "seat": step.seat, "text": step.text, "view": view}
+        return step
 
     async def proof(self, table: str, index: int) -> bytes:
         try:

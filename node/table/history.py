@@ -17,7 +17,7 @@ from typing import Any
 
 import trio
 
-from fairtable.games import seated
+from fairtable.games import registry, seated
 from fairtable.node.replay import LEFT_OUT, Replay, Step, Story, replay_chunks
 from fairtable.node.table.notices import ON_BOARD, Notice
 from fairtable.protocol import Envelope
@@ -63,3 +63,16 @@ def entries(steps: Iterable[Step], notices: Iterable[Notice], since: int = 0) ->
     marks = {notice.index: notice.kind for notice in notices if notice.kind in ON_BOARD and notice.index is not None}
     return [{"index": step.index, "mark": marks.get(step.index), "n": step.number, "seat": step.seat, "text": step.text}
             for step in steps if step.index >= since]
+
+
+def replay_step(record: Replay, index: int, seat: int) -> dict[str, Any] | None:
+    """The ``replay_step`` answer: the replay's step at envelope ``index`` with ``seat``'s view
+    then and the game's text rendering of it; None when no step is at ``index``."""
+    step = next((step for step in record.steps if step.index == index), None)
+    if step is None:
+        return None
+    view = step.views[seat]
+    renderer = registry.get(record.report.game).renderer
+    with seated(record.names):
+        board = None if renderer is None else renderer.render(view)
+    return {"board": board, "index": step.index, "n": step.number, "seat": step.seat, "text": step.text, "view": view}
