@@ -363,7 +363,7 @@ class Node:
     async def history(self, table: str, since: int) -> dict:
         live = self._table(table)
         result = live.session.result
-        return {"entries": live.history_entries(since), "replay": live.transcript_saved is not None,
+        return {"entries": await live.history_entries(since), "replay": live.transcript_saved is not None,
                 "result": None if result is None else describe(result, live.names)}
 
     async def replay_step(self, table: str, index: int) -> dict:

@@ -2,7 +2,9 @@
 
 The words are the record's own: the export's story (:class:`~fairtable.node.replay.Story`)
 told over this node's chain with this seat's knowledge, the faces each move showed included,
-so another seat's card is named as the verifier names it. The story is told once per envelope
+so another seat's card is named as the verifier names it (a card still hidden from this seat,
+such as another's buried kitty, stays hidden: ``bury ??``); once the table is finished and its
+transcript written, the verifier's replay of it tells it, every seed revealed. The story is told once per envelope
 as the chain grows, and again from the start when a fork replaces the chain's tail. Each entry
 is marked where the table's log says a hand other than the player's made the move: the timer's
 default (``default``) or the node's only legal move (``forced``). A finished table is stepped
@@ -44,7 +46,7 @@ class History:
                 if not self._story.add(envelope):
                     break
                 self._told.append(envelope.hash)
-            return [step for step in self._story.told() if step.kind not in LEFT_OUT]
+            return listed(self._story.told())
 
     async def replayed(self, transcript: bytes) -> Replay:
         """The finished table's transcript replayed by the verifier, once per file, off the event loop."""
@@ -56,6 +58,16 @@ class History:
     def _continues(self, chain: Sequence[Envelope]) -> bool:
         told = len(self._told)
         return len(chain) >= told and (told == 0 or chain[told - 1].hash == self._told[-1])
+
+
+def listed(steps: Iterable[Step]) -> list[Step]:
+    """The steps the record's move list shows."""
+    return [step for step in steps if step.kind not in LEFT_OUT]
+
+
+def told(record: Replay) -> list[Step]:
+    """The move list of a finished table's replay: the export's own."""
+    return listed(record.steps)
 
 
 def entries(steps: Iterable[Step], notices: Iterable[Notice], since: int = 0) -> list[dict[str, Any]]:

@@ -34,7 +34,7 @@ from fairtable.games import Bot, bots, describe, distinct, final_standing, playe
 from fairtable.node.replay import describe_move
 from fairtable.node.service import TableUpdate
 from fairtable.node.table import notices
-from fairtable.node.table.history import History, entries
+from fairtable.node.table.history import History, entries, told
 from fairtable.node.table.journal import Journal, JournalError, TableFiles
 from fairtable.node.table.notices import Notice
 from fairtable.protocol import Envelope, PublicKey, SecretKey, SignedGenesis, TranscriptFile, dump
@@ -217,9 +217,13 @@ class LiveTable:
         merged += [(at, 0, notice) for at, notice in self._own_notices]
         return [notice for _, _, notice in sorted(merged, key=lambda entry: entry[:2])]
 
-    def history_entries(self, since: int = 0) -> list[dict]:
-        """The ``history`` op's entries from envelope ``since`` on, marked from the table's log."""
-        return entries(self.history.steps(self.envelopes), self.log(), since)
+    async def history_entries(self, since: int = 0) -> list[dict]:
+        """The ``history`` op's entries from envelope ``since`` on, marked from the table's log: told
+        with this seat's knowledge while the table is played, from the verifier's replay (every
+        seed revealed, so every card named) once its transcript is written."""
+        saved = self.transcript_saved
+        steps = self.history.steps(self.envelopes) if saved is None else told(await self.history.replayed(saved))
+        return entries(steps, self.log(), since)
 
     @property
     def transcript_saved(self) -> bytes | None:

@@ -1,5 +1,7 @@
 """The table's history (the export's move list, told live over the chain, marked where no hand played) and every seat's clock."""
 
+import re
+
 import pytest
 import trio
 
@@ -32,21 +34,21 @@ async def test_the_history_of_a_finished_table_is_the_exports_move_list_with_the
     tables = await finished(tmp_path, "towers", {"turn_seconds": 5, "max_timeouts": 2}, human=1)
     expected = exported_moves(tables[0])
     for table in tables:
-        entries = table.history_entries()
+        entries = await table.history_entries()
         assert lines_of(entries) == expected
         marked = [entry for entry in entries if entry["mark"] == "default"]
         assert marked and all(entry["seat"] == 1 and "(timeout)" in entry["text"] for entry in marked)
         assert all(entry["mark"] is None for entry in entries if entry["seat"] == 0)
-    assert [entry["n"] for entry in tables[0].history_entries() if entry["n"] is not None][:3] == [1, 2, 3]
+    assert [entry["n"] for entry in await tables[0].history_entries() if entry["n"] is not None][:3] == [1, 2, 3]
 
 
 async def test_the_only_legal_moves_a_node_played_are_marked_forced_on_that_node(tmp_path, autojump_clock):
     tables = await finished(tmp_path, "zeeslag", {"turn_seconds": 5, "max_timeouts": 100}, variant="duel", human=1)
     expected = exported_moves(tables[0])
-    assert [lines_of(table.history_entries()) for table in tables] == [expected, expected]
-    forced = [entry for entry in tables[1].history_entries() if entry["mark"] == "forced"]
+    assert [lines_of(await table.history_entries()) for table in tables] == [expected, expected]
+    forced = [entry for entry in await tables[1].history_entries() if entry["mark"] == "forced"]
     assert forced and all(entry["seat"] == 1 and entry["n"] is not None for entry in forced)
-    assert not any(entry["mark"] == "forced" for entry in tables[0].history_entries())  # its bot chose, even the one answer
+    assert not any(entry["mark"] == "forced" for entry in await tables[0].history_entries())  # its bot chose, even the one answer
 
 
 async def test_the_history_told_as_the_chain_grows_names_every_move_as_the_verifier_does(tmp_path):
@@ -63,12 +65,28 @@ async def test_the_history_told_as_the_chain_grows_names_every_move_as_the_verif
     assert lines_of({"n": s.number, "text": s.text} for s in shorter[:-1]) == expected[:len(shorter) - 1]
 
 
+async def test_a_card_hidden_from_a_seat_stays_hidden_in_its_history_until_the_verifier_names_it(tmp_path):
+    genesis = signed_genesis("shengji", 4, {"deals": 1}, "standard")
+    tables = [live_table(tmp_path, genesis, seat) for seat in range(4)]
+    await wire(tables)
+    expected = exported_moves(tables[0])
+    assert [lines_of(await table.history_entries()) for table in tables] == [expected] * 4  # finished: the verifier's words
+    chain = list(tables[0].envelopes)
+    for table in tables:  # while it was played: this seat's knowledge
+        told = lines_of({"n": s.number, "text": s.text} for s in History(table.replica.fresh_session, table.names).steps(chain))
+        hidden = [line for line, seen in zip(expected, told) if line != seen]
+        assert len(told) == len(expected) and all(": bury " in line for line in hidden)
+        assert all(re.fullmatch(r"\d+\. seat-\d: bury \?+", seen) for line, seen in zip(expected, told) if line != seen)
+        buried_by_me = any(f"seat-{table.seat}: bury" in line for line in expected)
+        assert (not hidden) == buried_by_me, (table.seat, hidden)
+
+
 async def test_the_history_from_an_envelope_on_holds_only_the_entries_from_it(tmp_path, autojump_clock):
     tables = await finished(tmp_path, "towers", {"turn_seconds": 5, "max_timeouts": 2}, human=1)
-    entries = tables[0].history_entries()
+    entries = await tables[0].history_entries()
     middle = entries[len(entries) // 2]["index"]
-    assert tables[0].history_entries(middle) == [entry for entry in entries if entry["index"] >= middle]
-    assert tables[0].history_entries(10**6) == []
+    assert await tables[0].history_entries(middle) == [entry for entry in entries if entry["index"] >= middle]
+    assert await tables[0].history_entries(10**6) == []
 
 
 @pytest.mark.usefixtures("counting_game")
