@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from fairtable.games import GameError, Refusal, RuleError, say
+from fairtable.games import GameError, Refusal, RuleError, describe, say
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.exchange import ExchangeHost
@@ -54,6 +54,7 @@ from fairtable.node.service import (
     TournamentLobby,
     TournamentStatus,
 )
+from fairtable.node.table.history import replay_step
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
@@ -379,6 +380,22 @@ class Node:
     async def transcript(self, table: str) -> bytes:
         watched = self.watching.find(table)
         return (self._table(table) if watched is None else watched).transcript_bytes()
+
+    async def history(self, table: str, since: int) -> dict:
+        live = self._table(table)
+        result = live.session.result
+        return {"entries": await live.history_entries(since), "replay": live.transcript_saved is not None,
+                "result": None if result is None else describe(result, live.names)}
+
+    async def replay_step(self, table: str, index: int) -> dict:
+        live = self._table(table)
+        transcript = live.transcript_saved
+        if transcript is None:
+            raise ServiceError(f"table {table} is not finished here yet: its replay opens once every seed is revealed", ILLEGAL)
+        step = replay_step(await live.history.replayed(transcript), index, live.seat)
+        if step is None:
+            raise ServiceError(f"the replay of table {table} has no step at envelope {index}", ILLEGAL)
+        return step
 
     async def proof(self, table: str, index: int) -> bytes:
         try:

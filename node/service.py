@@ -81,7 +81,8 @@ class TableUpdate:
     the game's own text rendering of ``view`` and ``move_texts`` its words for each legal move
     (so a client without a screen for the game can still show and play it); ``standing`` how
     a finished game was reached, in the game's words (``games.results.final_standing``); ``clock`` is
-    ``{"seat": s, "seconds": left}`` for the seat whose timed decision is open, any seat's.
+    ``{"seat": s, "seconds": left}`` for the seat whose timed decision is open, any seat's;
+    ``clocks`` every seat's clock at once (``Replica.clocks``: turn time and grace left, running).
     ``fingerprints`` are the seats' key fingerprints (what a person compares, shown on demand
     beside the names in ``seats``); ``log`` the table's announcements, oldest first
     (``node.table.notices``): what happened to a player without their hand on it.
@@ -108,6 +109,7 @@ class TableUpdate:
     move_texts: tuple[str, ...] = ()
     standing: str | None = None
     clock: Any = None
+    clocks: Any = None
     fingerprints: tuple[str, ...] = ()
     log: tuple[Any, ...] = ()
     watching: bool = False
@@ -213,6 +215,18 @@ class NodeService(Protocol):
 
     async def transcript(self, table: str) -> bytes:
         """The table's transcript file as far as this node has it."""
+
+    async def history(self, table: str, since: int) -> dict:
+        """The table's history from envelope ``since`` on, in the export's notation: ``entries``
+        (``{"index", "n", "seat", "text", "mark"}``), ``result`` in words once known, and
+        ``replay``, whether :meth:`replay_step` can step through it (the table is finished here)."""
+        ...
+
+    async def replay_step(self, table: str, index: int) -> dict:
+        """The finished table at its step of envelope ``index`` as the verifier replays it: the
+        step's words and this seat's view then (``{"index", "n", "seat", "text", "view", "board"}``,
+        ``board`` the game's text rendering of the view or None)."""
+        ...
 
     async def identity(self) -> Identity:
         """This node's name, key fingerprint and peer address."""

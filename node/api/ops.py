@@ -199,6 +199,14 @@ async def _transcript(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {"transcript": base64.b64encode(await service.transcript(args["table"])).decode("ascii")}
 
 
+async def _history(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return await service.history(args["table"], args.get("from", 0))
+
+
+async def _replay_step(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return await service.replay_step(args["table"], args["index"])
+
+
 async def _tournament_host(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {"lobby": fields_of(await service.host_tournament(args["participants"], args.get("options", {})))}
 
@@ -235,6 +243,8 @@ OPS: dict[str, Op] = {
     "resign": Op(_resign, {"table": STRING}),
     "transcript": Op(_transcript, {"table": STRING}),
     "proof": Op(_proof, {"table": STRING, "index": INTEGER}),
+    "history": Op(_history, {"table": STRING}, {"from": INTEGER}),
+    "replay_step": Op(_replay_step, {"table": STRING, "index": INTEGER}),
     "tournament_host": Op(_tournament_host, {"participants": INTEGER}, {"options": OBJECT}),
     "tournament_join": Op(_tournament_join, {"peer": STRING, "lobby_id": STRING}),
     "tournament_list": Op(_tournament_list, optional={"peer": STRING_OR_NULL}),

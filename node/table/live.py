@@ -34,6 +34,7 @@ from fairtable.games import Bot, bots, describe, distinct, final_standing, playe
 from fairtable.node.replay import describe_move
 from fairtable.node.service import TableUpdate
 from fairtable.node.table import notices
+from fairtable.node.table.history import History, entries, told
 from fairtable.node.table.journal import Journal, JournalError, TableFiles
 from fairtable.node.table.notices import Notice
 from fairtable.protocol import Envelope, PublicKey, SecretKey, SignedGenesis, TranscriptFile, dump
@@ -124,6 +125,8 @@ class LiveTable:
         self._chain_notices: tuple[tuple[int, bytes | None], list[Notice], dict[int, int]] = ((0, None), [], {})
         self.files.clean()
         self.replica = self._restored()
+        self.history = History(lambda: self.replica.fresh_session(), self.names)
+        """The table's history in the export's notation (``history`` of the client API)."""
         if files.repaired is not None:
             self._note(notices.REPAIRED, None, None, f"Your node found this table's journal {files.repaired}.")
         if restarted:
@@ -225,6 +228,19 @@ class LiveTable:
         merged += [(at, 0, notice) for at, notice in self._own_notices]
         return [notice for _, _, notice in sorted(merged, key=lambda entry: entry[:2])]
 
+    async def history_entries(self, since: int = 0) -> list[dict]:
+        """The ``history`` op's entries from envelope ``since`` on, marked from the table's log: told
+        with this seat's knowledge while the table is played, from the verifier's replay (every
+        seed revealed, so every card named) once its transcript is written."""
+        saved = self.transcript_saved
+        steps = self.history.steps(self.envelopes) if saved is None else told(await self.history.replayed(saved))
+        return entries(steps, self.log(), since)
+
+    @property
+    def transcript_saved(self) -> bytes | None:
+        """The finished table's transcript file as written (None: not finished here, or not all of it yet)."""
+        return self._saved if self.saved else None
+
     def _note(self, kind: str, seat: int | None, index: int | None, text: str) -> None:
         self._own_notices.append((len(self.envelopes) if index is None else index, Notice(kind, seat, index, text)))
 
@@ -243,6 +259,7 @@ class LiveTable:
             result=None if session.result is None else session.result.to_value(),
             violations=tuple(violation.to_value() for violation in self.violations()),
             stalled=self.stalled, text=text, move_texts=move_texts, standing=standing, clock=self.turn_clock(),
+            clocks=self.replica.clocks(self.clock()),
             log=tuple(notice.to_value(self._chain_notices[2]) for notice in self.log()),
         )
 

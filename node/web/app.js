@@ -114,12 +114,16 @@ function route() {
   fill(main, app.page.element);
 }
 
-// Every countdown on the page: elements with data-deadline (a time in ms since the page loaded).
+// Every countdown on the page: elements with data-deadline (a time in ms since the page loaded),
+// then, with data-grace, the grace after it (a seat's clock, client-api.md `clocks`).
 setInterval(() => {
   for (const element of document.querySelectorAll("[data-deadline]")) {
     const left = Math.max(0, (Number(element.dataset.deadline) - performance.now()) / 1000);
-    element.textContent = `${Math.ceil(left)} s`;
+    const graced = element.dataset.grace !== undefined && left === 0;
+    const grace = graced ? Math.max(0, (Number(element.dataset.grace) - performance.now()) / 1000) : 0;
+    element.textContent = graced ? `grace ${Math.ceil(grace)} s` : `${Math.ceil(left)} s`;
     element.classList.toggle("late", left < 10);
+    element.classList.toggle("grace", graced);
   }
 }, 250);
 

@@ -1,8 +1,9 @@
-// One table: who sits where (names; their key fingerprints on a click), whose turn, the clock, the
-// board, the table's log, the result with its score and the verifier's verdict, violations.
+// One table: who sits where (names; their key fingerprints on a click), whose turn, every seat's clock, the
+// board, the moves so far, the table's log, the result with its score and the verifier's verdict, violations.
 import { board } from "./boards.js";
 import { fill, h, language, short } from "./dom.js";
 import { generic } from "./generic.js";
+import { clocks, historyPanel } from "./history.js";
 import { verdictText } from "./replay.js";
 import { forcedFor, outcome, playedFor, seatName, tableId, violationText } from "./words.js";
 
@@ -16,6 +17,7 @@ export function tablePage(app, lobbyId) {
   const notice = h("p", { class: "notice", id: "notice" });
   let sequence = 0;
   if (!memory.has(lobbyId)) memory.set(lobbyId, {});
+  const history = historyPanel(app, lobbyId);
 
   async function send(move) {
     const event = app.tables.get(lobbyId);
@@ -81,7 +83,8 @@ export function tablePage(app, lobbyId) {
     if (mine !== sequence) return;
     const details = h("details", { class: "panel generic-panel", open: !picture }, h("summary", {}, "Seat view and legal moves"), generic(ctx));
     fill(element, status(event, verdicts.get(event.table), memory.get(lobbyId)), notice, picture ? h("section", { class: "panel board" }, picture) : null,
-      log(event), details, actions(app, event));
+      history.element, log(event), details, actions(app, event));
+    history.refresh();
     if (event.phase === "finished" && event.table && !verdicts.has(event.table)) check(event.table);
   }
 
@@ -126,6 +129,7 @@ function status(event, verdict, shown) {
     h("p", { class: `turn${event.your_turn ? " yours" : ""}`, id: "turn" }, turnText(event, turn),
       event.deadline !== null && event.phase === "playing"
         ? [" · ", h("span", { class: "clock", id: "clock", "data-deadline": performance.now() + event.deadline * 1000 }, `${Math.ceil(event.deadline)} s`)] : null),
+    clocks(event),
     event.result ? h("p", { class: "result", id: "result" }, outcome(event.result, event.seat, event.seats, event.game), event.standing ? `. Final ${event.standing}` : "") : null,
     event.result ? h("p", { class: "verdict", id: "verdict" }, event.phase === "finished" ? verdict || ""
       : "Waiting for every seat to reveal its seed (after a resignation or a claim the table first waits a grace for a late message); then the transcript is checked.") : null,

@@ -13,13 +13,9 @@ from pathlib import Path
 
 from fairtable.games import LANGUAGES, GameError, counted, describe, player, speaking
 from fairtable.node.cli.commands.verify import CHUNK, EXIT_OF, EXIT_UNREADABLE, unreadable
-from fairtable.node.replay import FINDING, FORMAT, VERSION, Replay, replay_chunks
+from fairtable.node.replay import FORMAT, LEFT_OUT, VERSION, Replay, replay_chunks
 from fairtable.protocol import ProtocolError
-from fairtable.protocol.session import DAMAGED, INCOMPLETE, OPEN, VALID, VIOLATION, Report
-
-HIDDEN_KINDS = frozenset({"start", "end", OPEN, FINDING})
-"""Steps the record leaves out: the header and result say how it starts and ends, an opening's
-content is in the words of the move it answers (``B7: hit``), and a finding has its own line."""
+from fairtable.protocol.session import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -91,7 +87,7 @@ def text(record: Replay) -> str:
         "moves:",
     ]
     for step in record.steps:
-        if step.kind not in HIDDEN_KINDS:
+        if step.kind not in LEFT_OUT:
             lines.append(f"{step.number}. {step.text}" if step.number is not None else f"   {step.text}")
         for position in step.violations:
             violation = report.violations[position]

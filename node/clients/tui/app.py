@@ -124,13 +124,9 @@ class PlayApp(App[int]):
             self.connected.clear()
         self.call_later(self._tell, "connection_changed")
 
-    def seconds_left(self, lobby_id: str) -> tuple[int, float] | None:
-        """The open timed decision of a table: its seat and the seconds left now, counted down since the event."""
-        update = self.updates.get(lobby_id) or {}
-        clock = update.get("clock")
-        if not isinstance(clock, dict):
-            return None
-        return clock["seat"], max(0.0, clock["seconds"] - (self.clock() - self.received[lobby_id]))
+    def since_event(self, lobby_id: str) -> float:
+        """Seconds since the table's latest event arrived, by this client's clock (its clocks count down from it)."""
+        return self.clock() - self.received.get(lobby_id, self.clock())
 
     def tick(self) -> None:
         self._tell("tick")

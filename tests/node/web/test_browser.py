@@ -2,7 +2,9 @@
 link, host, join by invite, from a node's list and from the tables announced nearby, play whole
 towers, zeeslag, duel (a deck from a deck list) and drachenherz games by clicking (one player on
 a phone-sized screen), fire salvos at a table of three, land a space station's reserve squadron,
-see the result; the replay viewer steps to a planted violation and draws every golden game.
+see the result; both clocks count (the grace after the turn time), the moves are listed as the node
+tells them and a finished table is replayed from the move chosen; the replay viewer steps to a
+planted violation and draws every golden game.
 Screenshots of each game are saved in ``build/screenshots`` (or the directory
 ``FAIRTABLE_SCREENSHOTS`` names), replaced on each run."""
 
@@ -433,6 +435,63 @@ def test_the_viewer_replays_a_finished_table_of_the_node(pages):
     buttons[0].click()
     assert alice.one("#replay-verdict.valid")
     assert alice.text("#replay-result").startswith(("Result: alice won", "Result: bob won", "Result: a draw"))
+
+
+def history_lines(page: Page) -> list[str]:
+    """The moves the table page lists, as the export writes them (without the replay buttons)."""
+    script = ("return [...document.querySelectorAll('#history li')].map((li) => [...li.childNodes]"
+              ".filter((n) => !(n instanceof HTMLButtonElement)).map((n) => n.textContent).join('').trim())")
+    return page.driver.execute_script(script)
+
+
+def test_both_clocks_count_and_the_moves_are_listed_then_replayed_from_the_move_chosen(pages, served):
+    alice, bob = pages
+    lobby = join_by_invite(alice, bob, "towers", {"turn_seconds": "90"})
+    start(alice, bob, lobby)
+    for page in pages:  # every seat's clock at once: the seat due counting down, the other showing its time
+        page.wait(lambda: len(page.all("#clocks .seat-clock")) == 2 and page.all("#clocks .running .clock"), f"{page.name}: both clocks")
+        assert page.text("#clocks .seat-clock:not(.running)").endswith("90 s")
+        assert re.fullmatch(r".+ \d+ s", page.text("#clocks .running")), page.text("#clocks")
+    alice.screenshot("clocks")
+    # a seat whose node stays silent past its turn time: its clock goes on with the grace, said as such
+    probe = """const done = arguments[arguments.length - 1];
+      import("/history.js").then((page) => {
+        const shown = page.clocks({ phase: "playing", seat: 0, seats: ["alice", "bob"], clocks: [
+          { seat: 0, turn: 90, grace: 20, running: false }, { seat: 1, turn: 0.4, grace: 20, running: true }] });
+        shown.id = "clocks-probe";
+        document.body.append(shown);
+        done([...shown.children].map((clock) => clock.textContent));
+      }, (error) => done(String(error)));"""
+    assert alice.driver.execute_async_script(probe) == ["you 90 s", "bob 1 s"]
+    alice.wait(lambda: re.fullmatch(r"bob grace (20|19) s", alice.text("#clocks-probe .running")), "the grace once the turn time ran out")
+    assert alice.all("#clocks-probe .running .clock.grace")
+    alice.driver.execute_script("document.getElementById('clocks-probe').remove()")
+    moves = 0
+    while moves < 4:  # a few discards: always a legal move
+        for page in pages:
+            if page.all("#turn.yours") and page.all("button.discard:not([disabled])"):
+                page.click(page.one("button.discard:not([disabled])"))
+                moves += 1
+    table = alice.driver.execute_script("return document.querySelector('#table-page .table-id').textContent").split()[-1]
+    live = next(t for t in served[0].node.tables.values() if t.table_id.hex().startswith(table))
+    alice.wait(lambda: len(history_lines(alice)) >= 4 and history_lines(alice) == [
+        f"{e['n']}. {e['text']}" if e["n"] is not None else e["text"] for e in served[0].call(served[0].node.history, live.table_id.hex(), 0)["entries"]],
+        "the moves listed as the node tells them")
+    assert re.fullmatch(r"1\. (alice|bob): discard .+", history_lines(alice)[0]), history_lines(alice)
+    mover = alice.wait(lambda: next((page for page in pages if page.text("#turn").startswith("Your turn")), None), "a page whose turn it is")
+    mover.driver.execute_script("window.confirm = () => true")
+    mover.press("#resign")
+    alice.wait(lambda: "Verified" in alice.text("#verdict") and alice.all("#history .replay-from"), "the finished table's replay buttons")
+    assert alice.text("#history-result").startswith("Result: ") and "won" in alice.text("#history-result")
+    line = history_lines(alice)[2]
+    chosen = alice.all("#history .replay-from")[2]
+    index = chosen.get_attribute("data-index")
+    chosen.click()
+    alice.wait(lambda: alice.all("#replay-text") and alice.text("#replay-text") == line, "the viewer at move 3")
+    assert f"(envelope {index})" in alice.text("#replay-position")
+    alice.screenshot("replay-from-a-move")
+    alice.press("#replay-next")
+    alice.wait(lambda: f"(envelope {index})" not in alice.text("#replay-position"), "a step on")
 
 
 def cards_of(game: str) -> list[dict]:

@@ -21,7 +21,9 @@ HELP = """Keys at the table
   typing           a move's number, a cell such as b7, a salvo such as bob:b7 c:c3,
                    a card's name or code, a deck-list file's path; Enter sends
   Ctrl+R           resign (asks first: Tab to Resign, Enter)
-  Ctrl+O           the table's log: what happened without your hand on it
+  Ctrl+O           the history: every move, numbered (l: the table's log, what
+                   happened without your hand on it); once the game is over,
+                   Enter on a move replays it from there, ← → step
   Ctrl+F           who is who: each player's name and key fingerprint
   Ctrl+G           the bell when your turn comes: off, or on again
   ?                this help

@@ -13,6 +13,7 @@ from textual.widgets import Footer, Static
 
 from fairtable.games import Result, describe
 from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, short_table
+from fairtable.node.clients.tui.screens.history import HistoryScreen
 from fairtable.protocol import ProtocolError
 from fairtable.protocol.session import verify_chunks
 
@@ -50,7 +51,8 @@ def failure(exc: Exception) -> str:
 
 
 class FinalScreen(BaseScreen):
-    BINDINGS = [Binding("escape,enter", "back", "your tables"), Binding("b", "board", "see the board")]
+    BINDINGS = [Binding("escape,enter", "back", "your tables"), Binding("b", "board", "see the board"),
+                Binding("h", "history", "history, replay")]
 
     def __init__(self, lobby_id: str) -> None:
         super().__init__()
@@ -123,3 +125,6 @@ class FinalScreen(BaseScreen):
 
     def action_board(self) -> None:
         self.app.pop_screen()
+
+    def action_history(self) -> None:
+        self.app.push_screen(HistoryScreen(self.lobby_id))

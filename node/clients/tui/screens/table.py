@@ -18,22 +18,19 @@ from textual.widgets import Footer, Input, Static
 
 from fairtable.games import Refusal, say
 from fairtable.node.clients.tui.boards import Board, Refused, board_for, move_hint
+from fairtable.node.clients.tui.clocks import seat_clocks
 from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, who_is_who
 from fairtable.node.clients.tui.screens.dialogs import Confirm, Help
 from fairtable.node.clients.tui.screens.final import FinalScreen
+from fairtable.node.clients.tui.screens.history import HistoryScreen
 
 STATUS_WIDTH = 80
 WATCHING = "You are watching this table: a spectator makes no moves."
 
 
-def clock_text(seconds: float) -> str:
-    whole = int(seconds + 0.999)
-    return f"{whole // 60}:{whole % 60:02d}"
-
-
 class TableScreen(BaseScreen):
     BINDINGS = [Binding("ctrl+r", "resign", "resign"), Binding("question_mark", "help", "help"),
-                Binding("ctrl+o", "log", "log"), Binding("ctrl+f", "who", "who is who"), Binding("ctrl+g", "bell", "bell", show=False),
+                Binding("ctrl+o", "history", "history"), Binding("ctrl+f", "who", "who is who"), Binding("ctrl+g", "bell", "bell", show=False),
                 Binding("escape", "app.pop_screen", "your tables")]
 
     def __init__(self, lobby_id: str) -> None:
@@ -75,7 +72,7 @@ class TableScreen(BaseScreen):
         if update.get("stalled"):
             self.say(f"Your node cannot write this table's journal: {update['stalled']}")
         log = log_lines(update)
-        if len(log) > self.announced:  # the newest announcement where the player looks; Ctrl+O shows them all
+        if len(log) > self.announced:  # the newest announcement where the player looks; Ctrl+O, l shows them all
             self.announced = len(log)
             self.say(log[-1])
         for violation in update.get("violations") or ():
@@ -90,22 +87,24 @@ class TableScreen(BaseScreen):
         self.table_changed(self.lobby_id)
 
     def tick(self) -> None:
-        """Redraw the status line: players, whose turn, the running clock."""
+        """Redraw the status line: players, whose turn, every seat's clock (the running one marked ▸)."""
         update = self.update_
         if not update:
             return
         seats, me = list(update.get("seats") or ()), update.get("seat")
-        running = self.play.seconds_left(self.lobby_id)
+        clocks = seat_clocks(update, self.play.since_event(self.lobby_id)) if update.get("result") is None else None
         turn = "your turn" if update.get("your_turn") else "waiting" if update.get("result") is None else "over"
         if update.get("watching") and update.get("result") is None:
             turn = "watching"
-        head = f"{update['game']} {update['variant']} · {turn} · "
-        for width in (None, 8, 4):  # shorter names while the line does not fit (six seats, say)
+        heads = (f"{update['game']} {update['variant']} · {turn} · ", f"{update['game']} · {turn} · ")
+        # while the line does not fit (four seats, six): no variant, shorter names, then only the running clock
+        fits = [(head, width, True) for head in heads for width in (None, 8, 4)] + [(heads[1], 4, False)]
+        for head, width, every in fits:
             parts = []
             for index, name in enumerate(seats):
                 label = f"{name[:width]} (you)" if index == me else name[:width]
-                clock = clock_text(running[1]) if running is not None and running[0] == index else "-" if width is None else ""
-                parts.append(f"{label} {clock}".rstrip())
+                clock = "-" if clocks is None and width is None else "" if clocks is None else clocks[index]
+                parts.append(f"{label} {clock if every or clock.startswith('▸') else ''}".rstrip())
             line = head + " │ ".join(parts)
             if len(line) <= STATUS_WIDTH:
                 break
@@ -184,10 +183,8 @@ class TableScreen(BaseScreen):
     def action_help(self) -> None:
         self.app.push_screen(Help())
 
-    def action_log(self) -> None:
-        lines = log_lines(self.update_, 18)
-        self.app.push_screen(Help("\n".join(["The table's log (newest last)", *(lines or ["Nothing has happened without a player's hand on it."]),
-                                              "", "Press any key to close."])))
+    def action_history(self) -> None:
+        self.app.push_screen(HistoryScreen(self.lobby_id))
 
     def action_who(self) -> None:
         self.say(who_is_who(self.update_))

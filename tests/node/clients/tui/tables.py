@@ -83,6 +83,9 @@ def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, ev
                                    result=None if result is None else result.to_value(), text=text, move_texts=move_texts,
                                    standing=standing, watching=spectator))
     update["clock"] = {"seat": 0, "seconds": 42} if timer and decision is not None else None
+    update["clocks"] = None if not timer else [
+        {"grace": 30.0, "running": seat == 0 and decision is not None, "seat": seat,
+         "turn": 42.0 if seat == 0 and decision is not None else float(timer)} for seat in range(seats)]
     return update
 
 
