@@ -85,6 +85,7 @@ FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
     "env": {"env": _array},
     "ev": {"env": _array},
     "sync": {"have": _int, "head": _hash},
+    "chat": {"line": _array},
 }
 
 
