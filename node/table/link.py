@@ -70,7 +70,7 @@ class LinkError(Exception):
 
 
 class Link:
-    """Run with :meth:`run`; ``complete`` tells afterwards whether the peer holds the whole finished table."""
+    """Run with :meth:`run`; ``settled`` tells afterwards whether the peer holds the whole finished table."""
 
     def __init__(self, channel, table: LiveTable, peer_seat: int, hello: dict, *, heartbeat: float, who: str) -> None:
         self.channel = channel
@@ -102,11 +102,15 @@ class Link:
         self._absorb(hello["have"], hello["head"])
 
     @property
-    def complete(self) -> bool:
+    def settled(self) -> bool:
         """Both sides hold every envelope of the finished table."""
         head = self.table.session.head
-        return (self.table.finished and self.told_head == head and self.peer_final == head
-                and self.table.chat.keys() <= self.peer_chat)
+        return self.table.finished and self.told_head == head and self.peer_final == head
+
+    @property
+    def complete(self) -> bool:
+        """Settled, and the peer was sent every chat line we hold."""
+        return self.settled and self.table.chat.keys() <= self.peer_chat
 
     async def run(self) -> str:
         """Run until the link ends; return why. Nothing a peer sends escapes as an exception."""

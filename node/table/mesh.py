@@ -229,6 +229,6 @@ class Mesh:
         if self._links.get(key) is scope:
             del self._links[key]
         self._chat_held[key] = self._chat_held.get(key, frozenset()) | link.peer_chat
-        if link.complete:
+        if link.settled:  # chat said as it ended is what _wanted redials for
             self._complete[key] = table.session.head
             self.updates.touch(table.lobby)
