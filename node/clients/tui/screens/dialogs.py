@@ -23,6 +23,7 @@ HELP = """Keys at the table
   Ctrl+R           resign (asks first: Tab to Resign, Enter)
   Ctrl+O           the table's log: what happened without your hand on it
   Ctrl+F           who is who: each player's name and key fingerprint
+  Ctrl+T           the table's chat: read it, type a line, Enter says it
   ?                this help
   Escape           back to your tables (the node keeps your seat)
   Ctrl+Q           quit (the node keeps your seat; `fairtable play` brings you back)
