@@ -4,13 +4,19 @@ offered and accepted with one call each."""
 
 import pytest
 import trio
+import trio.testing
 
+from fairtable.node.peer.channel import accept_channel, open_channel
 from fairtable.node.service import ServiceError
 from fairtable.node.table.chat import MAX_LINES, ChatRefused, TableChat
+from fairtable.node.table.link import CHAT_BURST, Link, hello
 from fairtable.protocol import ChatError, ChatLine, SecretKey
 from fairtable.protocol.session.verify import verify
 from fairtable.protocol.transcript_file import load
 from tests.node.nodes import eventually, running
+from tests.node.table.tables import KEYS, live_table, play, signed_genesis
+
+CHAT_BURST_LINES = int(CHAT_BURST)
 
 
 def said(node, table: str) -> list[tuple[str, str]]:
@@ -138,3 +144,53 @@ async def test_a_rematch_is_offered_and_accepted_with_one_call_each_and_starts_a
         with trio.fail_after(5):
             with pytest.raises(ServiceError, match="accepted the rematch already"):
                 await host.rematch(table)
+
+
+async def test_a_line_reaches_a_seat_through_another_when_the_direct_link_is_down(tmp_path, counting_game):
+    genesis = signed_genesis("counting", 3)
+    tables = [live_table(tmp_path, genesis, seat) for seat in range(3)]
+    tables[0].say("hello, seat 2")
+    with trio.fail_after(30):
+        await play(tables, [(0, 1), (1, 2)])  # seats 0 and 2 never talk directly
+    assert [(line.seat, line.text) for line in tables[2].chat.lines] == [(0, "hello, seat 2")]
+    assert tables[2].chat.lines[0].content == tables[0].chat.lines[0].content  # the author's signed bytes, passed on
+
+
+async def test_a_peers_bad_and_flooding_lines_are_dropped_with_a_log_line_and_the_link_stays(tmp_path, caplog, autojump_clock):
+    genesis = signed_genesis("towers", 2)
+    table, peer = (live_table(tmp_path, genesis, seat, bot=False) for seat in range(2))
+    left, right = trio.testing.memory_stream_pair()
+    channels = {}
+
+    async def open_side():
+        channels["ours"] = await open_channel(left, KEYS[0], expected=KEYS[1].public)
+
+    async def accept_side():
+        channels["rogue"] = await accept_channel(right, KEYS[1])
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(open_side)
+        nursery.start_soon(accept_side)
+    rogue = channels["rogue"]
+
+    def line(n: int, key: SecretKey = KEYS[1], table_id: bytes = genesis.table_id) -> dict:
+        return {"t": "chat", "line": ChatLine.sign(key, table_id, 1, n, f"line {n}").to_value()}
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(Link(channels["ours"], table, 1, hello(peer), heartbeat=60, who="seat 1").run)
+        await rogue.send(line(0, key=SecretKey.generate()))  # forged
+        await rogue.send(line(0, table_id=bytes(32)))  # another table's
+        await rogue.send({"t": "chat", "line": (b"not a line", b"")})  # malformed
+        for n in range(CHAT_BURST_LINES + 5):  # a flood: what is left of the burst (the forged two spent theirs) is kept
+            await rogue.send(line(n))
+        await rogue.send(line(0))  # a replay
+        await trio.sleep(5)  # (mock time) the bucket fills again
+        await rogue.send(line(99))
+        while not any(held.n == 99 for held in table.chat.lines):  # the link took it: it is still open
+            await trio.sleep(0.1)
+        nursery.cancel_scope.cancel()
+    assert [held.n for held in table.chat.lines] == [*range(CHAT_BURST_LINES - 2), 99]
+    logged = caplog.text
+    assert "its signature is not seat 1's" in logged and "it belongs to another table" in logged
+    assert "a chat line is [bin content, bin signature of 64 bytes]" in logged
+    assert logged.count("dropped: more than 2 new lines per second") == 7
