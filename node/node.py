@@ -42,6 +42,7 @@ from fairtable.node.peer.messages import message
 from fairtable.node.peer.reach import MAX_REACH, alternatives, fit, is_relayed, parse_address
 from fairtable.node.peer.reachability import PUBLIC, Reachability, watch
 from fairtable.node.peer.server import PeerLimits, PeerServer
+from fairtable.node.ratelimit import TokenBucket
 from fairtable.node.service import (
     ILLEGAL,
     NOT_FOUND,
@@ -54,6 +55,7 @@ from fairtable.node.service import (
     TournamentLobby,
     TournamentStatus,
 )
+from fairtable.node.table.chat import ChatRefused
 from fairtable.node.table.history import replay_step
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
@@ -74,6 +76,11 @@ __all__ = ["Node", "NodeConfig", "parse_address"]
 
 
 WILDCARDS = ("0.0.0.0", "::", "")
+CHAT_RATE = 1.0
+CHAT_BURST = 5.0
+"""Lines a second this node's player may say, and how many at once: half what a link lets through."""
+REMATCH_WORDS = "A rematch? Same game, same options, same seats."
+"""What a rematch offer says in the chat."""
 
 
 def dialable(host: str) -> str:
@@ -145,6 +152,8 @@ class Node:
             config.discovery, self.key.public.fingerprint, lambda: self.tcp_address,
             lambda: [self.lobby_host.listing(lobby) for lobby in self.lobby_host.hosted.values()], self.updates_hub.next_change)
         self._nursery: trio.Nursery | None = None
+        self._chat_bucket: TokenBucket | None = None
+        """How fast this node's own player may chat (made in trio, on the first line)."""
         self._reloaded = trio.Event()
         """Set once every journal is reloaded: only then may a peer be served (its hello must find its table)."""
 
@@ -171,7 +180,7 @@ class Node:
             self.mesh.reload(nursery)
             self.tournaments.reload(nursery)
             self._reloaded.set()
-            nursery.start_soon(self._peers.serve, listeners)
+            nursery.start_soon(self._peers.serve, list(listeners))
             if self.discovery is not None:
                 nursery.start_soon(self.discovery.run)
             for service in services:
@@ -376,6 +385,43 @@ class Node:
 
     async def resign(self, table: str) -> None:
         self._table(table).resign()
+
+    async def chat(self, table: str, text: str) -> None:
+        live = self._table(table)
+        if self._chat_bucket is None:
+            self._chat_bucket = TokenBucket(CHAT_RATE, CHAT_BURST)
+        if not self._chat_bucket.take():
+            raise ServiceError(f"not sent: a player says at most {CHAT_RATE:g} lines a second (a few at once); say it again in a moment")
+        try:
+            live.say(text)
+        except ChatRefused as exc:
+            raise ServiceError(f"not sent: {exc}") from None
+
+    async def rematch(self, table: str) -> LobbyTable:
+        live = self._table(table)
+        if not live.finished:
+            raise ServiceError(f"table {live.name} is still being played: a rematch is offered once it is over")
+        offers = {line.seat: line.rematch for line in live.chat.lines if line.rematch}  # each seat's latest offer
+        theirs = sorted(seat for seat in offers if seat != live.seat)
+        mine = offers.get(live.seat)
+        if theirs and (mine is None or theirs[0] < live.seat):  # both offered: the lower seat's offer is taken
+            seat = theirs[0]
+            lobby_id = offers[seat]
+            if lobby_id in self.lobby_guest.joined or self.mesh.find(lobby_id) is not None:
+                raise ServiceError(f"you accepted the rematch already (table {lobby_id}); it starts once every seat has")
+            return await self.join(live.addresses[seat], lobby_id, live.seat_key(seat).fingerprint)
+        if mine is not None:
+            raise ServiceError(f"you offered a rematch already (table {mine}); it starts once every seat accepts")
+        genesis = live.genesis.genesis
+        assert self._nursery is not None
+        lobby = self.lobby_host.offer(genesis.game, genesis.variant, dict(genesis.options), len(genesis.seats),
+                                      starts_when_full=self._nursery)
+        try:
+            live.say(REMATCH_WORDS, rematch=lobby.lobby_id)
+        except ChatRefused as exc:
+            await self.lobby_host.withdraw(lobby.lobby_id)
+            raise ServiceError(f"the rematch could not be offered: {exc}") from None
+        return lobby
 
     async def transcript(self, table: str) -> bytes:
         watched = self.watching.find(table)

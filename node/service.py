@@ -87,7 +87,9 @@ class TableUpdate:
     beside the names in ``seats``); ``log`` the table's announcements, oldest first
     (``node.table.notices``): what happened to a player without their hand on it.
     ``watching``: this node only watches the table (a spectator, ``seat`` None): ``view`` is
-    the spectator's, and nothing is ever due from it.
+    the spectator's, and nothing is ever due from it. ``chat`` the
+    table's last chat lines, oldest first, each ``{"seat", "name", "text", "rematch"}`` (``rematch``:
+    the lobby id of the new table its author offers, None for words; ``node.table.chat``).
     """
 
     lobby_id: str
@@ -113,6 +115,7 @@ class TableUpdate:
     fingerprints: tuple[str, ...] = ()
     log: tuple[Any, ...] = ()
     watching: bool = False
+    chat: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,15 @@ class NodeService(Protocol):
 
     async def resign(self, table: str) -> None:
         """Give up this seat's game at its next turn."""
+
+    async def chat(self, table: str, text: str) -> None:
+        """Say ``text`` at the table: a line signed by this seat, sent to every other seat (rate-limited)."""
+
+    async def rematch(self, table: str) -> LobbyTable:
+        """At a finished table: accept another seat's rematch offer (join its new lobby table), or offer
+        one (a new lobby table with the same game, variant, options and number of seats, starting by
+        itself once every seat has joined); the new table's lobby either way."""
+        ...
 
     async def proof(self, table: str, index: int) -> bytes:
         """A self-contained transcript file proving violation ``index`` of the table's

@@ -191,6 +191,15 @@ async def _resign(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {}
 
 
+async def _chat(service: NodeService, args: Mapping[str, Any]) -> dict:
+    await service.chat(args["table"], args["text"])
+    return {}
+
+
+async def _rematch(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"lobby": fields_of(await service.rematch(args["table"]))}
+
+
 async def _proof(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {"proof": base64.b64encode(await service.proof(args["table"], args["index"])).decode("ascii")}
 
@@ -241,6 +250,8 @@ OPS: dict[str, Op] = {
     "check": Op(_check, {"table": STRING, "move": ANY}, {"lang": STRING}),
     "deck_list": Op(_deck_list, {"table": STRING, "text": STRING}),
     "resign": Op(_resign, {"table": STRING}),
+    "chat": Op(_chat, {"table": STRING, "text": STRING}),
+    "rematch": Op(_rematch, {"table": STRING}),
     "transcript": Op(_transcript, {"table": STRING}),
     "proof": Op(_proof, {"table": STRING, "index": INTEGER}),
     "history": Op(_history, {"table": STRING}, {"from": INTEGER}),

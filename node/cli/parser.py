@@ -18,7 +18,8 @@ class Parser(argparse.ArgumentParser):
     """An :class:`argparse.ArgumentParser` whose errors name an unknown flag before anything else;
     subcommand parsers made from it are of this class too."""
 
-    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:
+    def parse_known_args(  # type: ignore[override]  # typeshed's overloads only type the namespace argparse returns
+            self, args: Sequence[str] | None = None, namespace: Any = None) -> tuple[Any, list[str]]:
         self._words = list(sys.argv[1:] if args is None else args)
         return super().parse_known_args(args, namespace)
 

@@ -88,6 +88,7 @@ FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
     # spectators, on a channel the spectator opens to a seat's node (then env, ev and ping)
     "watch": {"v": _version, "table": _text},
     "watching": {"genesis": _map, "lobby": _text},
+    "chat": {"line": _array},
 }
 
 

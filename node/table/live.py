@@ -34,6 +34,7 @@ from fairtable.games import Bot, bots, describe, distinct, final_standing, playe
 from fairtable.node.replay import describe_move
 from fairtable.node.service import TableUpdate
 from fairtable.node.table import notices
+from fairtable.node.table.chat import TableChat
 from fairtable.node.table.history import History, entries, told
 from fairtable.node.table.journal import Journal, JournalError, TableFiles
 from fairtable.node.table.notices import Notice
@@ -65,6 +66,8 @@ REJOIN_SECONDS = 35.0
 """How long a restarted node waits before it declares anyone absent: the longest a peer waits
 between redials of a finished table (``mesh.MAX_FINISHED_BACKOFF``) plus a handshake, so it hears
 what it missed before it judges who is silent."""
+CHAT_SHOWN = 50
+"""Chat lines a table update carries: a screen's worth and more, not the whole evening."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,8 @@ class LiveTable:
         each with the chain length it happened at: the table's log merges them with the chain's."""
         self._chain_notices: tuple[tuple[int, bytes | None], list[Notice], dict[int, int]] = ((0, None), [], {})
         self.files.clean()
+        self.chat = TableChat(files.dir, genesis.table_id, tuple(seat.key for seat in genesis.genesis.seats), seat, self._notify)
+        """What the players said (``node.table.chat``): beside the journal, never in the chain."""
         self.replica = self._restored()
         self.history = History(lambda: self.replica.fresh_session(), self.names)
         """The table's history in the export's notation (``history`` of the client API)."""
@@ -261,7 +266,15 @@ class LiveTable:
             stalled=self.stalled, text=text, move_texts=move_texts, standing=standing, clock=self.turn_clock(),
             clocks=self.replica.clocks(self.clock()),
             log=tuple(notice.to_value(self._chain_notices[2]) for notice in self.log()),
+            chat=self.chat_lines(),
         )
+
+    def chat_lines(self) -> tuple[dict, ...]:
+        """The table's last :data:`CHAT_SHOWN` chat lines for clients, oldest first: the author's seat and
+        name as the table names it, the text, and the lobby id of the rematch it offers (None for words)."""
+        names = distinct(self.names)
+        return tuple({"seat": line.seat, "name": names[line.seat], "text": line.text, "rematch": line.rematch or None}
+                     for line in self.chat.lines[-CHAT_SHOWN:])
 
     async def wait_change(self, version: int) -> None:
         """Return once the chain (or the table's state) has changed since ``version``."""
@@ -302,6 +315,10 @@ class LiveTable:
     def _decide(self, decision: Any) -> None:
         """Sign ``decision`` into the replica; the caller commits it (alone, or with what it answers)."""
         self.replica.decide(decision, self.clock(), random.SystemRandom())
+
+    def say(self, text: str, rematch: str = "") -> None:
+        """Sign and keep this seat's chat line (sent on every link); ``ChatRefused`` when it is none to say."""
+        self.chat.say(self._key, text, rematch)
 
     def resign(self) -> None:
         """Resign at this seat's next resignable slot (now, if it is one); the log says which."""

@@ -1,6 +1,7 @@
 // One table: who sits where (names; their key fingerprints on a click), whose turn, every seat's clock, the
 // board, the moves so far, the table's log, the result with its score and the verifier's verdict, violations.
 import { board } from "./boards.js";
+import { chatPanel } from "./chat.js";
 import { fill, h, language, short } from "./dom.js";
 import { generic } from "./generic.js";
 import { clocks, historyPanel } from "./history.js";
@@ -13,7 +14,10 @@ const verdicts = new Map();
 // The verifier's verdict per finished table id, asked once (the node replays the transcript).
 
 export function tablePage(app, lobbyId) {
-  const element = h("div", { class: "table-page", id: "table-page", "data-lobby": lobbyId });
+  // the chat stays outside what each render replaces, so a line being typed keeps its text and focus
+  const content = h("div", { class: "table-content" });
+  const talk = chatPanel(app, lobbyId);
+  const element = h("div", { class: "table-page", id: "table-page", "data-lobby": lobbyId }, content, talk.element);
   const notice = h("p", { class: "notice", id: "notice" });
   let sequence = 0;
   if (!memory.has(lobbyId)) memory.set(lobbyId, {});
@@ -58,8 +62,9 @@ export function tablePage(app, lobbyId) {
   async function render() {
     const mine = ++sequence;
     const event = app.tables.get(lobbyId);
+    talk.update(event);
     if (!event) {
-      fill(element, h("p", {}, `This node sits at no table ${lobbyId}.`), h("a", { href: "#/" }, "Back to the lobby"));
+      fill(content, h("p", {}, `This node sits at no table ${lobbyId}.`), h("a", { href: "#/" }, "Back to the lobby"));
       return;
     }
     const ctx = {
@@ -82,7 +87,7 @@ export function tablePage(app, lobbyId) {
     }
     if (mine !== sequence) return;
     const details = h("details", { class: "panel generic-panel", open: !picture }, h("summary", {}, "Seat view and legal moves"), generic(ctx));
-    fill(element, status(event, verdicts.get(event.table), memory.get(lobbyId)), notice, picture ? h("section", { class: "panel board" }, picture) : null,
+    fill(content, status(event, verdicts.get(event.table), memory.get(lobbyId)), notice, picture ? h("section", { class: "panel board" }, picture) : null,
       history.element, log(event), details, actions(app, event));
     history.refresh();
     if (event.phase === "finished" && event.table && !verdicts.has(event.table)) check(event.table);

@@ -298,6 +298,46 @@ def test_typing_a_name_from_each_first_key_on_a_table_page_neither_resigns_nor_l
     assert mover.text("#result").startswith(f"You lost (a player resigned): {watcher.name} won")
 
 
+def resign_the_mover(pages: list[Page]) -> Page:
+    """The page whose turn it is gives up (a resignation out of turn waits out the grace); that page."""
+    mover = pages[0].wait(lambda: next((page for page in pages if page.text("#turn").startswith("Your turn")), None), "a page whose turn it is")
+    mover.driver.execute_script("window.confirm = () => true")
+    mover.press("#resign")
+    for page in pages:
+        page.wait(lambda: page.text("#result").startswith(("You lost", "You won")), f"{page.name}: the table given up")
+    return mover
+
+
+def test_two_players_chat_at_the_table_and_start_a_rematch_with_one_button_each(pages):
+    alice, bob = pages
+    lobby = join_by_invite(alice, bob, "towers")
+    start(alice, bob, lobby)
+    alice.one("#chat-input").send_keys("good luck <b>bob</b>", Keys.ENTER)  # typed and sent as a person does
+    bob.wait(lambda: bob.text("#chat") == "alice: good luck <b>bob</b>", "alice's line on bob's page, as typed")
+    assert alice.text("#chat") == "you: good luck <b>bob</b>" and alice.values("#chat-input") == [""]
+    bob.one("#chat-input").send_keys("thanks")
+    bob.press("#chat-send")
+    alice.wait(lambda: alice.text("#chat").endswith("bob: thanks"), "bob's line on alice's page")
+    alice.one("#chat-input").send_keys("x" * 301)  # the field takes 300 characters, as the node does
+    assert len(alice.values("#chat-input")[0]) == 300
+    alice.driver.execute_script("document.getElementById('chat-input').value = ''")
+    resign_the_mover(pages)
+    bob.wait(lambda: bob.all("#rematch"), "the rematch button at the end")
+    assert bob.text("#rematch") == "Offer a rematch"
+    bob.press("#rematch")
+    bob.wait(lambda: bob.all("#table-page") and bob.one("#table-page").get_attribute("data-lobby") != lobby, "bob on the new table")
+    rematch = bob.one("#table-page").get_attribute("data-lobby")
+    alice.wait(lambda: "bob offers a rematch" in alice.text("#rematch-row"), "bob's offer on alice's page")
+    assert alice.text("#rematch") == "Accept the rematch"
+    alice.screenshot("rematch-offer")
+    alice.press("#rematch")
+    for page in pages:
+        page.one(f'#table-page[data-lobby="{rematch}"]')
+        page.wait(lambda: page.all("#resign"), f"{page.name}: the rematch's table playing")
+        assert page.text("#table-page h1").startswith("towers · normal") and page.text("#chat") == ""
+    resign_the_mover(pages)  # given up, for the next tests
+
+
 def test_the_board_speaks_one_language_and_the_menu_changes_it(pages):
     alice, bob = pages
     start(alice, bob, join_by_invite(alice, bob, "towers"))

@@ -26,6 +26,7 @@ HELP = """Keys at the table
                    Enter on a move replays it from there, ← → step
   Ctrl+F           who is who: each player's name and key fingerprint
   Ctrl+G           the bell when your turn comes: off, or on again
+  Ctrl+T           the table's chat: read it, type a line, Enter says it
   ?                this help
   Escape           back to your tables (the node keeps your seat)
   Ctrl+Q           quit (the node keeps your seat; `fairtable play` brings you back)

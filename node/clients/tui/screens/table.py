@@ -1,7 +1,7 @@
 """The table: whose turn and both clocks on top, the game's board, a message line, a typing line.
 
 Input is read at any time: board keys while it is your turn, typing (a move's number, a
-cell, a card's name or code) into the line below, Ctrl+R to resign (after a confirmation
+cell, a card's name or code) into the line below, Ctrl+T to chat, Ctrl+R to resign (after a confirmation
 only a focused button answers), ``?`` for help, Escape back to your tables. No printable
 key ends a game: once a person types, every key goes to the typed text, which the board keeps
 (:class:`~..boards.Board`, at any typing speed) and the typing line shows. The screen never blocks on the node: a move is
@@ -19,6 +19,7 @@ from textual.widgets import Footer, Input, Static
 from fairtable.games import Refusal, say
 from fairtable.node.clients.tui.boards import Board, Refused, board_for, move_hint
 from fairtable.node.clients.tui.clocks import seat_clocks
+from fairtable.node.clients.tui.screens.chat import chat, chat_line
 from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, who_is_who
 from fairtable.node.clients.tui.screens.dialogs import Confirm, Help
 from fairtable.node.clients.tui.screens.final import FinalScreen
@@ -31,7 +32,7 @@ WATCHING = "You are watching this table: a spectator makes no moves."
 class TableScreen(BaseScreen):
     BINDINGS = [Binding("ctrl+r", "resign", "resign"), Binding("question_mark", "help", "help"),
                 Binding("ctrl+o", "history", "history"), Binding("ctrl+f", "who", "who is who"), Binding("ctrl+g", "bell", "bell", show=False),
-                Binding("escape", "app.pop_screen", "your tables")]
+                Binding("ctrl+t", "chat", "chat", show=False), Binding("escape", "app.pop_screen", "your tables")]
 
     def __init__(self, lobby_id: str) -> None:
         super().__init__()
@@ -40,6 +41,8 @@ class TableScreen(BaseScreen):
         self.finished_shown = False
         self.announced = 0
         """How many entries of the table's log this screen has said."""
+        self.chatted: int | None = None
+        """How many chat lines this screen has seen (the ones before it opened are in Ctrl+T)."""
 
     @property
     def update_(self) -> dict:
@@ -51,7 +54,7 @@ class TableScreen(BaseScreen):
         yield self.board
         yield Static("", id="message")
         hint = "watching as a spectator: no moves · ? help" if self.update_.get("watching") else \
-            "type a move (its number, b7, a card), Enter sends · ? help"
+            "type a move (its number, b7, a card), Enter sends · Ctrl+T chat · ? help"
         typing = Input(placeholder=hint, id="typed", compact=True)
         typing.can_focus = False  # it shows the board's typed text; every key goes to the board
         yield typing
@@ -75,6 +78,7 @@ class TableScreen(BaseScreen):
         if len(log) > self.announced:  # the newest announcement where the player looks; Ctrl+O, l shows them all
             self.announced = len(log)
             self.say(log[-1])
+        self.hear(update)
         for violation in update.get("violations") or ():
             self.say(f"Cheating detected: {culprit(update, violation)} broke {violation['rule']}: {violation['detail']}")
         if update.get("result") is not None and not self.finished_shown:
@@ -185,6 +189,19 @@ class TableScreen(BaseScreen):
 
     def action_history(self) -> None:
         self.app.push_screen(HistoryScreen(self.lobby_id))
+    def hear(self, update: dict) -> None:
+        """Say the newest chat line where the player looks, once (another seat's: one's own was just typed)."""
+        chat = list(update.get("chat") or ())
+        if self.chatted is None:
+            self.chatted = len(chat)
+        if len(chat) > self.chatted:
+            self.chatted = len(chat)
+            if chat[-1].get("seat") != update.get("seat"):
+                self.say(chat_line(update, chat[-1]))
+
+    def action_chat(self) -> None:
+        chat(self, self.update_)
+
 
     def action_who(self) -> None:
         self.say(who_is_who(self.update_))
