@@ -31,7 +31,7 @@ WATCHING = "You are watching this table: a spectator makes no moves."
 
 class TableScreen(BaseScreen):
     BINDINGS = [Binding("ctrl+r", "resign", "resign"), Binding("question_mark", "help", "help"),
-                Binding("ctrl+o", "history", "history"), Binding("ctrl+f", "who", "who is who"), Binding("ctrl+g", "bell", "bell", show=False),
+                Binding("ctrl+o", "history", "history"), Binding("ctrl+f", "who", "who is who", show=False), Binding("ctrl+g", "bell", "bell", show=False),
                 Binding("ctrl+t", "chat", "chat", show=False), Binding("escape", "app.pop_screen", "your tables")]
 
     def __init__(self, lobby_id: str) -> None:
