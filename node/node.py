@@ -4,7 +4,8 @@ Every connection is a secure channel (``node.peer.channel``), admitted within th
 budgets of ``node.peer.server``. Its first message says what it is for (``spec/node.md``):
 ``list`` or ``join`` go to the lobby host of their ``kind`` (tables: ``node.lobby.tables``,
 tournaments: ``node.tournament.lobby``), ``hello`` to the table mesh (``node.table.mesh``),
-``ttable``, ``tget`` and ``tdone`` to the tournaments (``node.tournament``). The lobby guests
+``ttable``, ``tget`` and ``tdone`` to the tournaments (``node.tournament``), ``watch`` to the
+spectators of its tables (``node.table.spectators``); the tables it watches itself are ``node.table.watched``. The lobby guests
 join tables and tournaments at other nodes. The node implements :class:`~fairtable.node.service.NodeService`,
 through which local clients drive it.
 
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from fairtable.games import GameError, Refusal, RuleError, say
+from fairtable.games import GameError, Refusal, RuleError, describe, say
 from fairtable.node.discovery import Discovery, ZeroconfFactory
 from fairtable.node.keystore import load_or_create_secret_key
 from fairtable.node.lobby.exchange import ExchangeHost
@@ -41,6 +42,7 @@ from fairtable.node.peer.messages import message
 from fairtable.node.peer.reach import MAX_REACH, alternatives, fit, is_relayed, parse_address
 from fairtable.node.peer.reachability import PUBLIC, Reachability, watch
 from fairtable.node.peer.server import PeerLimits, PeerServer
+from fairtable.node.ratelimit import TokenBucket
 from fairtable.node.service import (
     ILLEGAL,
     NOT_FOUND,
@@ -53,9 +55,13 @@ from fairtable.node.service import (
     TournamentLobby,
     TournamentStatus,
 )
+from fairtable.node.table.chat import ChatRefused
+from fairtable.node.table.history import replay_step
 from fairtable.node.table.journal import JournalError
 from fairtable.node.table.live import LiveTable, Timing
 from fairtable.node.table.mesh import Mesh, MeshConfig
+from fairtable.node.table.spectators import Spectators
+from fairtable.node.table.watched import Watching
 from fairtable.node.tournament.runner import Tournaments
 from fairtable.node.updates import Updates
 from fairtable.protocol import CodecError, PublicKey
@@ -70,6 +76,11 @@ __all__ = ["Node", "NodeConfig", "parse_address"]
 
 
 WILDCARDS = ("0.0.0.0", "::", "")
+CHAT_RATE = 1.0
+CHAT_BURST = 5.0
+"""Lines a second this node's player may say, and how many at once: half what a link lets through."""
+REMATCH_WORDS = "A rematch? Same game, same options, same seats."
+"""What a rematch offer says in the chat."""
 
 
 def dialable(host: str) -> str:
@@ -133,12 +144,16 @@ class Node:
                            self._connect, config.heartbeat, timeout)
         self.tournaments = Tournaments(self.key, lambda: self.name, lambda: self.address, config.data / "tournaments", self.mesh,
                                        self.updates_hub, self._connect, config.heartbeat, timeout)
-        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "ttable", "tget", "tdone"),
+        self.spectators = Spectators(self.mesh, config.heartbeat)
+        self.watching = Watching(self._connect, self.updates_hub, config.heartbeat, timeout, config.clock)
+        self._peers = PeerServer(self.key, config.peer_limits, ("hello", "list", "join", "ttable", "tget", "tdone", "watch"),
                                  self._dispatch, self._tables_seating)
         self.discovery = None if config.discovery is None else Discovery(
             config.discovery, self.key.public.fingerprint, lambda: self.tcp_address,
             lambda: [self.lobby_host.listing(lobby) for lobby in self.lobby_host.hosted.values()], self.updates_hub.next_change)
         self._nursery: trio.Nursery | None = None
+        self._chat_bucket: TokenBucket | None = None
+        """How fast this node's own player may chat (made in trio, on the first line)."""
         self._reloaded = trio.Event()
         """Set once every journal is reloaded: only then may a peer be served (its hello must find its table)."""
 
@@ -149,9 +164,13 @@ class Node:
     # ------------------------------------------------------------ running
 
     async def run(self, services: Sequence[Callable[[Node], Awaitable[None]]] = (), *,
-                  task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        """Listen, reload every journal, reconnect, serve; ``services`` (e.g. the client API) start once listening."""
-        listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)  # OSError before any task
+                  listeners: Sequence[trio.SocketListener] = (), task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Listen, reload every journal, reconnect, serve; ``services`` (e.g. the client API) start once listening.
+
+        ``listeners`` already bound to ``config.port`` are served instead of binding it here, so a
+        caller can take every port it needs before anything starts."""
+        if not listeners:
+            listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.host)  # OSError before any task
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             port = listeners[0].socket.getsockname()[1]
@@ -161,7 +180,7 @@ class Node:
             self.mesh.reload(nursery)
             self.tournaments.reload(nursery)
             self._reloaded.set()
-            nursery.start_soon(self._peers.serve, listeners)
+            nursery.start_soon(self._peers.serve, list(listeners))
             if self.discovery is not None:
                 nursery.start_soon(self.discovery.run)
             for service in services:
@@ -252,6 +271,8 @@ class Node:
                 await self.tournaments.serve_transcript(channel, first, who)
             elif first["t"] == "tdone":
                 await self.tournaments.serve_done(channel, first, who)
+            elif first["t"] == "watch":
+                await self.spectators.serve(channel, first, who)
         except JournalError as exc:
             log.error("peer %s: %s", who, exc)
 
@@ -316,9 +337,18 @@ class Node:
         except JournalError as exc:
             raise ServiceError(f"table {lobby_id} could not start: {exc}", STORAGE) from None
 
+    async def watch(self, peer: str, table: str, fingerprint: str | None = None) -> TableUpdate:
+        assert self._nursery is not None
+        return await self.watching.watch(self._nursery, peer, table, fingerprint, lambda table_id: table_id in self.tables)
+
+    async def watch_invite(self, table: str) -> str:
+        return write_invite(self._table(table).lobby, self.key.public, self.address)
+
     def _table(self, ref: str) -> LiveTable:
         table = self.mesh.find(ref)
         if table is None:
+            if self.watching.find(ref) is not None:
+                raise ServiceError(f"this node only watches table {ref}: a spectator has no seat to play", ILLEGAL)
             raise ServiceError(f"this node sits at no started table {ref}", NOT_FOUND)
         return table
 
@@ -356,8 +386,62 @@ class Node:
     async def resign(self, table: str) -> None:
         self._table(table).resign()
 
+    async def chat(self, table: str, text: str) -> None:
+        live = self._table(table)
+        if self._chat_bucket is None:
+            self._chat_bucket = TokenBucket(CHAT_RATE, CHAT_BURST)
+        if not self._chat_bucket.take():
+            raise ServiceError(f"not sent: a player says at most {CHAT_RATE:g} lines a second (a few at once); say it again in a moment")
+        try:
+            live.say(text)
+        except ChatRefused as exc:
+            raise ServiceError(f"not sent: {exc}") from None
+
+    async def rematch(self, table: str) -> LobbyTable:
+        live = self._table(table)
+        if not live.finished:
+            raise ServiceError(f"table {live.name} is still being played: a rematch is offered once it is over")
+        offers = {line.seat: line.rematch for line in live.chat.lines if line.rematch}  # each seat's latest offer
+        theirs = sorted(seat for seat in offers if seat != live.seat)
+        mine = offers.get(live.seat)
+        if theirs and (mine is None or theirs[0] < live.seat):  # both offered: the lower seat's offer is taken
+            seat = theirs[0]
+            lobby_id = offers[seat]
+            if lobby_id in self.lobby_guest.joined or self.mesh.find(lobby_id) is not None:
+                raise ServiceError(f"you accepted the rematch already (table {lobby_id}); it starts once every seat has")
+            return await self.join(live.addresses[seat], lobby_id, live.seat_key(seat).fingerprint)
+        if mine is not None:
+            raise ServiceError(f"you offered a rematch already (table {mine}); it starts once every seat accepts")
+        genesis = live.genesis.genesis
+        assert self._nursery is not None
+        lobby = self.lobby_host.offer(genesis.game, genesis.variant, dict(genesis.options), len(genesis.seats),
+                                      starts_when_full=self._nursery)
+        try:
+            live.say(REMATCH_WORDS, rematch=lobby.lobby_id)
+        except ChatRefused as exc:
+            await self.lobby_host.withdraw(lobby.lobby_id)
+            raise ServiceError(f"the rematch could not be offered: {exc}") from None
+        return lobby
+
     async def transcript(self, table: str) -> bytes:
-        return self._table(table).transcript_bytes()
+        watched = self.watching.find(table)
+        return (self._table(table) if watched is None else watched).transcript_bytes()
+
+    async def history(self, table: str, since: int) -> dict:
+        live = self._table(table)
+        result = live.session.result
+        return {"entries": await live.history_entries(since), "replay": live.transcript_saved is not None,
+                "result": None if result is None else describe(result, live.names)}
+
+    async def replay_step(self, table: str, index: int) -> dict:
+        live = self._table(table)
+        transcript = live.transcript_saved
+        if transcript is None:
+            raise ServiceError(f"table {table} is not finished here yet: its replay opens once every seed is revealed", ILLEGAL)
+        step = replay_step(await live.history.replayed(transcript), index, live.seat)
+        if step is None:
+            raise ServiceError(f"the replay of table {table} has no step at envelope {index}", ILLEGAL)
+        return step
 
     async def proof(self, table: str, index: int) -> bytes:
         try:

@@ -13,12 +13,13 @@ file holds it, and each finding is shown at the step of its envelope index.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairtable.games import Chosen, DealStarted, Event, Forfeit, Game, Move, Revealed, describe, player, seated
+from fairtable.games import Chosen, DealStarted, Event, Faces, Forfeit, Game, Move, Revealed, describe, player, seated
 from fairtable.node.api.jsonvalues import jsonable
 from fairtable.protocol import Envelope, ProtocolError, TranscriptFile
 from fairtable.protocol.session import (
@@ -47,6 +48,9 @@ STEP_KINDS = frozenset({MOVE, HIDDEN, OPEN, REVEAL, RESIGN, ABSENT, DISPUTE})
 keys, random reveals, seeds) are the machinery, shown only where a finding or the end falls."""
 FINDING = "finding"
 """The kind of a step past the replayed chain: a refused envelope, or one owed and missing."""
+LEFT_OUT = frozenset({"start", "end", OPEN, FINDING})
+"""Steps the record's move list leaves out: the header and result say how it starts and ends, an
+opening's content is in the words of the move it answers (``B7: hit``), and a finding has its own line."""
 
 
 @dataclass
@@ -127,7 +131,7 @@ def replay(file: TranscriptFile, broken: ProtocolError | None = None) -> Replay:
     reveals = reveals_of(file)
     session = TableSession(genesis, seeds=reveals.all_seeds(file.seeds), compositions=reveals.compositions)
     options = dict(session.game.options_of(session.state))
-    story = _Story(session, names, {violation.index for violation in report.violations})
+    story = Story(session, names, {violation.index for violation in report.violations})
     with seated(names):  # the game's own words name the players too
         for envelope in file.transcript.envelopes:
             if not story.add(envelope):
@@ -151,15 +155,17 @@ def describe_move(game: Game, before: dict, move: Any, after: dict) -> str:
     return json.dumps(jsonable(move), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-class _Story:
+class Story:
     """Collects the steps while the session replays; a move's words wait for the next move (or the
     end), when what it led to (a hit, a sunk ship) is known."""
 
-    def __init__(self, session: TableSession, names: tuple[str, ...], marked: set[int]) -> None:
+    def __init__(self, session: TableSession, names: tuple[str, ...], marked: set[int], views: bool = True) -> None:
         self.session = session
         self.game = session.game
         self.names = names
         self.marked = marked
+        self.views = views
+        """Whether each step keeps what the spectator and every seat saw (the viewer's), or only its words."""
         self.steps = [self._step(-1, None, "start", "the table is set")]
         self.waiting: list[tuple[Step, dict, Any]] = []
         self.moves = 0
@@ -185,7 +191,7 @@ class _Story:
             if moves and kind == MOVE:
                 self.moves += 1
                 step.number = self.moves
-                self.waiting.append((step, self.game.view(before, seat), jsonable(moves[0].move)))
+                self.waiting.append((step, self.game.view(_knowing(before, moves[0].faces), seat), jsonable(moves[0].move)))
             self.steps.append(step)
         return True
 
@@ -203,13 +209,25 @@ class _Story:
             self.steps.append(self._step(count - 1, None if last is None else last.seat, "end", end))
         return self.steps
 
+    def told(self) -> list[Step]:
+        """The steps so far, without ending the story: a move still waiting for what it led to is
+        told as far as the table knows it now (a live table's history; the next move may add to it)."""
+        after = self.game.view(self.session.state, None)
+        said = {id(step): self._words(step, before, move, after) for step, before, move in self.waiting}
+        return [dataclasses.replace(step, text=said[id(step)]) if id(step) in said else step for step in self.steps]
+
     def _settle(self, after: dict) -> None:
         for step, before, move in self.waiting:
-            words = f"{self._who(step.seat)}: {describe_move(self.game, before, move, after)}"
-            step.text = f"{words}; {step.text}" if step.text else words
+            step.text = self._words(step, before, move, after)
         self.waiting = []
 
+    def _words(self, step: Step, before: dict, move: Any, after: dict) -> str:
+        words = f"{self._who(step.seat)}: {describe_move(self.game, before, move, after)}"
+        return f"{words}; {step.text}" if step.text else words
+
     def _step(self, index: int, seat: int | None, kind: str, text: str) -> Step:
+        if not self.views:
+            return Step(index, seat, kind, text, {}, ())
         state = self.session.state
         views = tuple(self.game.view(state, s) for s in range(self.session.seat_count))
         return Step(index, seat, kind, text, self.game.view(state, None), views)
@@ -253,6 +271,15 @@ class _Story:
             return [f"{self._who(seat)}: {describe_move(self.game, self.game.view(before, seat), jsonable(choice), after)}"
                     for seat, choice in zip(seats, event.choices) if choice is not None]
         return []
+
+
+def _knowing(state: Any, faces: Faces) -> Any:
+    """``state`` also knowing the ``faces`` a move showed (the contract's ``faces`` of a game
+    state): a node's own story names the card another seat played, as the verifier's does."""
+    known = getattr(state, "faces", None)
+    if not faces or known is None or not dataclasses.is_dataclass(state) or isinstance(state, type):
+        return state
+    return dataclasses.replace(state, faces={**known, **faces})
 
 
 def _step_at(steps: list[Step], violation: Violation) -> Step:

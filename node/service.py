@@ -81,7 +81,8 @@ class TableUpdate:
     the game's own text rendering of ``view`` and ``move_texts`` its words for each legal move
     (so a client without a screen for the game can still show and play it); ``standing`` how
     a finished game was reached, in the game's words (``games.results.final_standing``); ``clock`` is
-    ``{"seat": s, "seconds": left}`` for the seat whose timed decision is open, any seat's.
+    ``{"seat": s, "seconds": left}`` for the seat whose timed decision is open, any seat's;
+    ``clocks`` every seat's clock at once (``Replica.clocks``: turn time and grace left, running).
     ``fingerprints`` are the seats' key fingerprints (what a person compares, shown on demand
     beside the names in ``seats``); ``log`` the table's announcements, oldest first
     (``node.table.notices``): what happened to a player without their hand on it.
@@ -89,6 +90,10 @@ class TableUpdate:
     then play again", "bury 8 cards in the kitty"; None when none is due or the game names none);
     ``unplayable`` the hand cards' plays the rules refuse now, each ``{"move", "mark", "text"}``:
     the move, one word to show beside the card ("cost", "follow", "full") and the refusal's words.
+    ``watching``: this node only watches the table (a spectator, ``seat`` None): ``view`` is
+    the spectator's, and nothing is ever due from it. ``chat`` the
+    table's last chat lines, oldest first, each ``{"seat", "name", "text", "rematch"}`` (``rematch``:
+    the lobby id of the new table its author offers, None for words; ``node.table.chat``).
     """
 
     lobby_id: str
@@ -110,10 +115,13 @@ class TableUpdate:
     move_texts: tuple[str, ...] = ()
     standing: str | None = None
     clock: Any = None
+    clocks: Any = None
     fingerprints: tuple[str, ...] = ()
     log: tuple[Any, ...] = ()
     prompt: str | None = None
     unplayable: tuple[Any, ...] = ()
+    watching: bool = False
+    chat: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -186,6 +194,15 @@ class NodeService(Protocol):
     async def start(self, lobby_id: str) -> TableUpdate:
         """Host only: sign the genesis with every seat and start play."""
 
+    async def watch(self, peer: str, table: str, fingerprint: str | None = None) -> TableUpdate:
+        """Watch the started table ``table`` (its lobby id or id in hex) through the node at ``peer``,
+        one of its seats' (with ``fingerprint``, only if that node has that key), as a spectator."""
+        ...
+
+    async def watch_invite(self, table: str) -> str:
+        """The invite through which spectators watch this node's started table ``table``."""
+        ...
+
     async def move(self, table: str, move: Any) -> None:
         """Play ``move`` (one of the legal moves) for this node's seat."""
 
@@ -200,6 +217,15 @@ class NodeService(Protocol):
     async def resign(self, table: str) -> None:
         """Give up this seat's game at its next turn."""
 
+    async def chat(self, table: str, text: str) -> None:
+        """Say ``text`` at the table: a line signed by this seat, sent to every other seat (rate-limited)."""
+
+    async def rematch(self, table: str) -> LobbyTable:
+        """At a finished table: accept another seat's rematch offer (join its new lobby table), or offer
+        one (a new lobby table with the same game, variant, options and number of seats, starting by
+        itself once every seat has joined); the new table's lobby either way."""
+        ...
+
     async def proof(self, table: str, index: int) -> bytes:
         """A self-contained transcript file proving violation ``index`` of the table's
         ``TableUpdate.violations`` (the chain up to its slot and the signed envelope(s) it rests on)."""
@@ -207,6 +233,18 @@ class NodeService(Protocol):
 
     async def transcript(self, table: str) -> bytes:
         """The table's transcript file as far as this node has it."""
+
+    async def history(self, table: str, since: int) -> dict:
+        """The table's history from envelope ``since`` on, in the export's notation: ``entries``
+        (``{"index", "n", "seat", "text", "mark"}``), ``result`` in words once known, and
+        ``replay``, whether :meth:`replay_step` can step through it (the table is finished here)."""
+        ...
+
+    async def replay_step(self, table: str, index: int) -> dict:
+        """The finished table at its step of envelope ``index`` as the verifier replays it: the
+        step's words and this seat's view then (``{"index", "n", "seat", "text", "view", "board"}``,
+        ``board`` the game's text rendering of the view or None)."""
+        ...
 
     async def identity(self) -> Identity:
         """This node's name, key fingerprint and peer address."""

@@ -21,6 +21,7 @@ whole table played in memory for tests and tools :mod:`fairtable.protocol.testin
 """
 
 from fairtable.protocol import codec
+from fairtable.protocol.chat import MAX_CHAT_TEXT, ChatError, ChatLine
 from fairtable.protocol.codec import DEFAULT_LIMITS, INT_MAX, INT_MIN, CodecError, Limits, Value, decode, encode
 from fairtable.protocol.envelope import HASH_SIZE, Envelope, EnvelopeError
 from fairtable.protocol.errors import ProtocolError, UsageError
@@ -46,10 +47,13 @@ __all__ = [
     "HASH_SIZE",
     "INT_MAX",
     "INT_MIN",
+    "MAX_CHAT_TEXT",
     "PROTOCOL_VERSION",
     "PUBLIC_KEY_SIZE",
     "RECORD_LIMITS",
     "SIGNATURE_SIZE",
+    "ChatError",
+    "ChatLine",
     "CodecError",
     "Envelope",
     "EnvelopeError",

@@ -15,8 +15,10 @@ from fairtable.games.shengji.state import TEAMS, Play, ShengjiState
 AFTER_TRUMP = ("bury", "play", "buried", "done")
 
 
-def _faces(state: ShengjiState, handles: tuple[Handle, ...]) -> list[int]:
-    return [state.faces[handle] for handle in handles]
+def _faces(state: ShengjiState, handles: tuple[Handle, ...]) -> list[int | None]:
+    """The faces of ``handles``, None for one this state does not know (another seat's kitty,
+    seen from a seat that is not the dealer: a node telling the game from its own knowledge)."""
+    return [state.faces.get(handle) for handle in handles]
 
 
 def _plays(state: ShengjiState, plays: tuple[Play, ...]) -> list[dict]:

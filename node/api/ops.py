@@ -112,13 +112,36 @@ async def _join(service: NodeService, args: Mapping[str, Any]) -> dict:
     for name in ("peer", "lobby_id"):
         if name not in args:
             raise bad_request(f"op 'join' needs field {name!r} (or an 'invite' instead)")
-    fingerprint = args.get("fingerprint")
-    if fingerprint is not None:
+    return {"lobby": fields_of(await service.join(args["peer"], args["lobby_id"], _fingerprint(args.get("fingerprint"))))}
+
+
+def _fingerprint(text: str | None) -> str | None:
+    """A fingerprint as a person typed it (any case, dashes optional), read; :class:`ServiceError` for a mistyped one."""
+    if text is None:
+        return None
+    try:
+        return parse_fingerprint(text)
+    except IdentityError as exc:
+        raise ServiceError(f"fingerprint: {exc}") from None
+
+
+async def _watch(service: NodeService, args: Mapping[str, Any]) -> dict:
+    if "invite" in args:
+        if set(args) & {"peer", "table", "fingerprint"}:
+            raise bad_request("watch takes either 'invite' or 'peer' and 'table' (and 'fingerprint')")
         try:
-            fingerprint = parse_fingerprint(fingerprint)
-        except IdentityError as exc:
-            raise ServiceError(f"fingerprint: {exc}") from None
-    return {"lobby": fields_of(await service.join(args["peer"], args["lobby_id"], fingerprint))}
+            invite = parse_invite(args["invite"])
+        except InviteError as exc:
+            raise ServiceError(str(exc)) from None
+        return {"update": fields_of(await service.watch(invite.address, invite.lobby_id, invite.fingerprint))}
+    for name in ("peer", "table"):
+        if name not in args:
+            raise bad_request(f"op 'watch' needs field {name!r} (or an 'invite' instead)")
+    return {"update": fields_of(await service.watch(args["peer"], args["table"], _fingerprint(args.get("fingerprint"))))}
+
+
+async def _watch_invite(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"invite": await service.watch_invite(args["table"])}
 
 
 async def _node(service: NodeService, args: Mapping[str, Any]) -> dict:
@@ -168,12 +191,29 @@ async def _resign(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {}
 
 
+async def _chat(service: NodeService, args: Mapping[str, Any]) -> dict:
+    await service.chat(args["table"], args["text"])
+    return {}
+
+
+async def _rematch(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"lobby": fields_of(await service.rematch(args["table"]))}
+
+
 async def _proof(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {"proof": base64.b64encode(await service.proof(args["table"], args["index"])).decode("ascii")}
 
 
 async def _transcript(service: NodeService, args: Mapping[str, Any]) -> dict:
     return {"transcript": base64.b64encode(await service.transcript(args["table"])).decode("ascii")}
+
+
+async def _history(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return await service.history(args["table"], args.get("from", 0))
+
+
+async def _replay_step(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return await service.replay_step(args["table"], args["index"])
 
 
 async def _tournament_host(service: NodeService, args: Mapping[str, Any]) -> dict:
@@ -202,14 +242,20 @@ OPS: dict[str, Op] = {
     "list": Op(_list, optional={"peer": STRING_OR_NULL}),
     "host": Op(_host, {"game": STRING}, {"variant": STRING, "options": OBJECT, "seats": INTEGER}),
     "join": Op(_join, optional={"peer": STRING, "lobby_id": STRING, "fingerprint": STRING_OR_NULL, "invite": STRING}),
+    "watch": Op(_watch, optional={"peer": STRING, "table": STRING, "fingerprint": STRING_OR_NULL, "invite": STRING}),
+    "watch_invite": Op(_watch_invite, {"table": STRING}),
     "leave": Op(_leave, {"lobby_id": STRING}),
     "start": Op(_start, {"lobby_id": STRING}),
     "move": Op(_move, {"table": STRING, "move": ANY}),
     "check": Op(_check, {"table": STRING, "move": ANY}, {"lang": STRING}),
     "deck_list": Op(_deck_list, {"table": STRING, "text": STRING}),
     "resign": Op(_resign, {"table": STRING}),
+    "chat": Op(_chat, {"table": STRING, "text": STRING}),
+    "rematch": Op(_rematch, {"table": STRING}),
     "transcript": Op(_transcript, {"table": STRING}),
     "proof": Op(_proof, {"table": STRING, "index": INTEGER}),
+    "history": Op(_history, {"table": STRING}, {"from": INTEGER}),
+    "replay_step": Op(_replay_step, {"table": STRING, "index": INTEGER}),
     "tournament_host": Op(_tournament_host, {"participants": INTEGER}, {"options": OBJECT}),
     "tournament_join": Op(_tournament_join, {"peer": STRING, "lobby_id": STRING}),
     "tournament_list": Op(_tournament_list, optional={"peer": STRING_OR_NULL}),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hmac
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,20 +73,27 @@ async def serve_api(
     *,
     limits: ApiLimits = ApiLimits(),
     logins: Logins | None = None,
+    listeners: Sequence[trio.SocketListener] = (),
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve the client API on 127.0.0.1:``port`` (0: any free port) until cancelled.
 
     ``token`` None serves without authentication, to loopback pages only. ``logins`` holds the
-    one-time codes the browser page exchanges for the token. Reports the bound port through
+    one-time codes the browser page exchanges for the token. ``listeners`` already bound there
+    (:func:`listen_api`) are served instead of binding ``port``. Reports the bound port through
     ``task_status``, so ``port = await nursery.start(serve_api, ...)``.
     """
     server = _Server(service, token, limits, logins or Logins())
-    listeners = await trio.open_tcp_listeners(port, host=HOST)
+    listeners = listeners or await listen_api(port)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(server.quiet.run)
         await nursery.start(serve, listeners, server.handle)
         task_status.started(listeners[0].socket.getsockname()[1])
+
+
+async def listen_api(port: int) -> list[trio.SocketListener]:
+    """Bind the client API's port on 127.0.0.1 (OSError when it is taken)."""
+    return await trio.open_tcp_listeners(port, host=HOST)
 
 
 class _Server:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from fairtable.node.cli import bench
 from fairtable.node.cli.commands import demo, export, games, node, play, relay, selfplay, tournament, verify
+from fairtable.node.cli.parser import Parser
 
 INTERRUPTED = 130
 BROKEN_PIPE = 141
@@ -25,7 +26,7 @@ INTERNAL = 70
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fairtable", description="Provably fair peer-to-peer games.")
+    parser = Parser(prog="fairtable", description="Provably fair peer-to-peer games.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     node.add_parser(commands)
     demo.add_parser(commands)

@@ -8,6 +8,7 @@ guest that misses the ``start`` still gets the table from the host's first link 
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from fairtable.node.table.live import LiveTable
 from fairtable.node.table.mesh import Mesh
 from fairtable.node.updates import Updates
 from fairtable.protocol import Genesis, GenesisError, Seat, SecretKey, SignedGenesis
+
+log = logging.getLogger("fairtable.node")
 
 NONCE_SIZE = 16
 _LISTING = {"game", "host", "joined", "lobby", "options", "seats", "started", "variant"}
@@ -117,16 +120,34 @@ class Host(ExchangeHost[Terms, LobbyTable, Genesis, SignedGenesis]):
         super().__init__(TableKind(mesh), key, name, address, heartbeat, timeout)
         self.mesh = mesh
         self.updates = updates
+        self._starting: dict[str, trio.Nursery] = {}
+        """The offers that start by themselves once full, with the nursery they start in."""
 
-    def offer(self, game: str, variant: str, options: dict, seats: int) -> LobbyTable:
+    def offer(self, game: str, variant: str, options: dict, seats: int, starts_when_full: trio.Nursery | None = None) -> LobbyTable:
+        """Offer a table; with ``starts_when_full`` (a nursery to start it in) it starts by itself once
+        every seat is taken, as a rematch does (its seats accepted by joining)."""
         check_new_table(game, variant, options, seats)
         try:
             Genesis(game, variant, dict(options), (Seat(self.key.public, self._name()),), os.urandom(NONCE_SIZE))
         except GenesisError as exc:
             raise ServiceError(str(exc)) from None
         offer = self.open(Terms(game, variant, dict(options)), seats)
+        if starts_when_full is not None:
+            self._starting[offer.lobby_id] = starts_when_full
         self.updates.set(offer.lobby_id, lambda: self.update(offer.lobby_id))
         return self.listing(offer)
+
+    def full(self, lobby_id: str) -> None:
+        nursery = self._starting.get(lobby_id)
+        if nursery is not None:
+            nursery.start_soon(self._start_full, lobby_id)
+
+    async def _start_full(self, lobby_id: str) -> None:
+        try:
+            await self.start(lobby_id)
+            self._starting.pop(lobby_id, None)
+        except ServiceError as exc:
+            log.warning("%s", exc)
 
     def changed(self, lobby_id: str) -> None:
         self.updates.touch(lobby_id)

@@ -85,6 +85,10 @@ FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
     "env": {"env": _array},
     "ev": {"env": _array},
     "sync": {"have": _int, "head": _hash},
+    # spectators, on a channel the spectator opens to a seat's node (then env, ev and ping)
+    "watch": {"v": _version, "table": _text},
+    "watching": {"genesis": _map, "lobby": _text},
+    "chat": {"line": _array},
 }
 
 

@@ -15,6 +15,12 @@ dropped envelopes) goes to the peer once per link as ``ev``, before the final ``
 seat's transcript file holds the same evidence. What an ``ev`` proves against its signer does
 not count against the peer who passed it on.
 
+Chat lines (``node.table.chat``) go the same way outside the chain: each line the peer does not
+hold as far as we know (it sent it, or we did) is sent as ``chat`` before the final ``sync``, so a
+link is complete only once the peer was sent every line we hold; a new line from the peer costs a
+token of its own bucket (:data:`CHAT_RATE`), and one past it, or one that fails its checks, is
+dropped with a log line and changes nothing.
+
 The link ends with a reason: the channel failed, the peer misbehaved (a malformed or
 unexpected message, too many refused envelopes, a flood, silence past the timeout), or
 both sides hold the whole finished table.
@@ -30,9 +36,10 @@ import trio
 from fairtable.node.peer.errors import ChannelClosed, ChannelError
 from fairtable.node.peer.messages import PEER_VERSION, BadMessage, message, parse
 from fairtable.node.ratelimit import TokenBucket
+from fairtable.node.table.chat import ChatRefused
 from fairtable.node.table.live import LiveTable, Outcome
 from fairtable.node.tasks import race
-from fairtable.protocol import Envelope, EnvelopeError
+from fairtable.protocol import ChatError, ChatLine, Envelope, EnvelopeError
 
 log = logging.getLogger("fairtable.node")
 
@@ -45,6 +52,9 @@ MAX_EVIDENCE = 4096
 RATE = 2000.0
 BURST = 4096.0
 """Messages per second a peer may send on one link, and the burst it may save up."""
+CHAT_RATE = 2.0
+CHAT_BURST = 20.0
+"""New chat lines per second a peer may pass on one link, and the burst: a person's pace, twice over."""
 
 
 def hello(table: LiveTable) -> dict:
@@ -60,7 +70,7 @@ class LinkError(Exception):
 
 
 class Link:
-    """Run with :meth:`run`; ``complete`` tells afterwards whether the peer holds the whole finished table."""
+    """Run with :meth:`run`; ``settled`` tells afterwards whether the peer holds the whole finished table."""
 
     def __init__(self, channel, table: LiveTable, peer_seat: int, hello: dict, *, heartbeat: float, who: str) -> None:
         self.channel = channel
@@ -86,13 +96,21 @@ class Link:
         self._ask = trio.Event()
         self._forks_seen = len(table.forks)
         self._bucket = TokenBucket(RATE, BURST)
+        self.peer_chat: set[tuple[int, int]] = set()
+        """(author, counter) of the chat lines the peer holds: sent to it or received from it."""
+        self._chat_bucket = TokenBucket(CHAT_RATE, CHAT_BURST)
         self._absorb(hello["have"], hello["head"])
 
     @property
-    def complete(self) -> bool:
+    def settled(self) -> bool:
         """Both sides hold every envelope of the finished table."""
         head = self.table.session.head
         return self.table.finished and self.told_head == head and self.peer_final == head
+
+    @property
+    def complete(self) -> bool:
+        """Settled, and the peer was sent every chat line we hold."""
+        return self.settled and self.table.chat.keys() <= self.peer_chat
 
     async def run(self) -> str:
         """Run until the link ends; return why. Nothing a peer sends escapes as an exception."""
@@ -115,9 +133,13 @@ class Link:
         with trio.move_on_after(self.heartbeat):
             try:
                 while True:
-                    await self.channel.receive()
+                    value = await self.channel.receive()
+                    if isinstance(value, dict) and value.get("t") == "chat":
+                        self._take_chat(parse(value, "chat"))  # a line said as the link ended
             except ChannelError:
                 return  # the peer closed (or went): nothing is left to read
+            except BadMessage as exc:
+                log.info("peer %s: %s, after the link ended", self.who, exc)
 
     # ------------------------------------------------------------ what the peer holds
 
@@ -159,6 +181,7 @@ class Link:
                 self.peer_has += 1
                 await self.channel.send(message("env", env=envelope.to_value()))
                 self._catch_forks()
+            await self._send_chat()
             await self._send_claims()
             if table.finished:
                 await self._send_evidence()
@@ -176,6 +199,13 @@ class Link:
             if table.finished:
                 await self._send_evidence()  # a sync naming the final head may complete the link: evidence goes first
             await self.channel.send(self._sync())
+
+    async def _send_chat(self) -> None:
+        """Every chat line we hold that the peer does not (as far as this link knows)."""
+        for line in list(self.table.chat.lines):
+            if line.key not in self.peer_chat:
+                self.peer_chat.add(line.key)
+                await self.channel.send(message("chat", line=line.to_value()))
 
     async def _send_claims(self) -> None:
         """The absence claims we hold for slots of our chain (ours and those relayed to us) that the
@@ -199,7 +229,10 @@ class Link:
             value = await self.channel.receive(timeout=silence)
             if not self._bucket.take():
                 raise LinkError(f"message flood: more than {RATE:g} messages per second")
-            received = parse(value, "env", "ev", "sync")
+            received = parse(value, "env", "ev", "sync", "chat")
+            if received["t"] == "chat":
+                self._take_chat(received)
+                continue
             if received["t"] == "sync":
                 self._absorb(received["have"], received["head"])
                 self.peer_final = received["head"]
@@ -212,6 +245,28 @@ class Link:
                 self._take_evidence(envelope)
             else:
                 self._offer(envelope)
+
+    def _take_chat(self, received: dict) -> None:
+        """A chat line from the peer: kept when new and sound; otherwise dropped with a log line
+        (a line that fails its checks counts as a refused message, so a stream of them closes the link)."""
+        try:
+            line = ChatLine.from_value(received["line"])
+        except ChatError as exc:
+            self._refuse(f"chat line dropped: {exc}")
+            return
+        if line.key in self.table.chat.keys():
+            self.peer_chat.add(line.key)
+            return
+        if not self._chat_bucket.take():
+            log.warning("peer %s: chat line %d of seat %d dropped: more than %g new lines per second",
+                        self.who, line.n, line.seat, CHAT_RATE)
+            return
+        try:
+            self.table.chat.take(line)
+        except ChatRefused as exc:
+            self._refuse(f"dropped: {exc}")
+            return
+        self.peer_chat.add(line.key)
 
     def _take_evidence(self, envelope: Envelope) -> None:
         """An envelope the peer holds off its chain: offered like any other, but a refusal proves
@@ -252,7 +307,10 @@ class Link:
         self._count_refused(envelope, f"{offered.outcome.value}: {offered.reason}")
 
     def _count_refused(self, envelope: Envelope, why: str) -> None:
+        self._refuse(f"envelope {envelope.seq} {why}")
+
+    def _refuse(self, why: str) -> None:
         self.refused += 1
-        log.warning("peer %s: envelope %d %s", self.who, envelope.seq, why)
+        log.warning("peer %s: %s", self.who, why)
         if self.refused > MAX_REFUSED:
-            raise LinkError(f"more than {MAX_REFUSED} refused envelopes")
+            raise LinkError(f"more than {MAX_REFUSED} refused envelopes or chat lines")

@@ -34,7 +34,9 @@ from fairtable.games import Bot, bots, describe, distinct, final_standing, playe
 from fairtable.node.replay import describe_move
 from fairtable.node.service import TableUpdate
 from fairtable.node.table import notices
+from fairtable.node.table.chat import TableChat
 from fairtable.node.table.decisions import decision_words
+from fairtable.node.table.history import History, entries, told
 from fairtable.node.table.journal import Journal, JournalError, TableFiles
 from fairtable.node.table.notices import Notice
 from fairtable.protocol import Envelope, PublicKey, SecretKey, SignedGenesis, TranscriptFile, dump
@@ -65,6 +67,8 @@ REJOIN_SECONDS = 35.0
 """How long a restarted node waits before it declares anyone absent: the longest a peer waits
 between redials of a finished table (``mesh.MAX_FINISHED_BACKOFF``) plus a handshake, so it hears
 what it missed before it judges who is silent."""
+CHAT_SHOWN = 50
+"""Chat lines a table update carries: a screen's worth and more, not the whole evening."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,17 @@ class Timing:
 
     grace: float = 30.0
     bot_delay: float = 0.0
+
+
+def rendered(session: TableSession, names: tuple[str, ...], view: dict, legal: tuple[Any, ...]) -> tuple[str | None, tuple[str, ...], str | None]:
+    """The game's words for a view (``TableUpdate.text``), for each legal move (``move_texts``) and for
+    how a finished game was reached (``standing``); None and nothing for a game without a renderer."""
+    renderer = session.game.renderer
+    with seated(names):
+        text = None if renderer is None else renderer.render(view)
+        move_texts = () if renderer is None else tuple(renderer.move_line(view, move) for move in legal)
+        standing = None if session.result is None else final_standing(renderer, view, session.result)
+    return text, move_texts, standing
 
 
 class LiveTable:
@@ -113,7 +128,11 @@ class LiveTable:
         each with the chain length it happened at: the table's log merges them with the chain's."""
         self._chain_notices: tuple[tuple[int, bytes | None], list[Notice], dict[int, int]] = ((0, None), [], {})
         self.files.clean()
+        self.chat = TableChat(files.dir, genesis.table_id, tuple(seat.key for seat in genesis.genesis.seats), seat, self._notify)
+        """What the players said (``node.table.chat``): beside the journal, never in the chain."""
         self.replica = self._restored()
+        self.history = History(lambda: self.replica.fresh_session(), self.names)
+        """The table's history in the export's notation (``history`` of the client API)."""
         if files.repaired is not None:
             self._note(notices.REPAIRED, None, None, f"Your node found this table's journal {files.repaired}.")
         if restarted:
@@ -215,6 +234,19 @@ class LiveTable:
         merged += [(at, 0, notice) for at, notice in self._own_notices]
         return [notice for _, _, notice in sorted(merged, key=lambda entry: entry[:2])]
 
+    async def history_entries(self, since: int = 0) -> list[dict]:
+        """The ``history`` op's entries from envelope ``since`` on, marked from the table's log: told
+        with this seat's knowledge while the table is played, from the verifier's replay (every
+        seed revealed, so every card named) once its transcript is written."""
+        saved = self.transcript_saved
+        steps = self.history.steps(self.envelopes) if saved is None else told(await self.history.replayed(saved))
+        return entries(steps, self.log(), since)
+
+    @property
+    def transcript_saved(self) -> bytes | None:
+        """The finished table's transcript file as written (None: not finished here, or not all of it yet)."""
+        return self._saved if self.saved else None
+
     def _note(self, kind: str, seat: int | None, index: int | None, text: str) -> None:
         self._own_notices.append((len(self.envelopes) if index is None else index, Notice(kind, seat, index, text)))
 
@@ -223,11 +255,8 @@ class LiveTable:
         session = self.session
         genesis = self.genesis.genesis
         view, legal = session.view(), session.legal_moves()
-        renderer = registry.get(genesis.game).renderer
+        text, move_texts, standing = rendered(session, self.names, view, legal)
         with seated(self.names):
-            text = None if renderer is None else renderer.render(view)
-            move_texts = () if renderer is None else tuple(renderer.move_line(view, move) for move in legal)
-            standing = None if session.result is None else final_standing(renderer, view, session.result)
             prompt, unplayable = (decision_words(session.game, session.state, self.seat)
                                   if self.seat is not None and session.awaiting_decision() else (None, ()))
         return TableUpdate(
@@ -239,9 +268,18 @@ class LiveTable:
             result=None if session.result is None else session.result.to_value(),
             violations=tuple(violation.to_value() for violation in self.violations()),
             stalled=self.stalled, text=text, move_texts=move_texts, standing=standing, clock=self.turn_clock(),
+            clocks=self.replica.clocks(self.clock()),
             log=tuple(notice.to_value(self._chain_notices[2]) for notice in self.log()),
             prompt=prompt, unplayable=unplayable,
+            chat=self.chat_lines(),
         )
+
+    def chat_lines(self) -> tuple[dict, ...]:
+        """The table's last :data:`CHAT_SHOWN` chat lines for clients, oldest first: the author's seat and
+        name as the table names it, the text, and the lobby id of the rematch it offers (None for words)."""
+        names = distinct(self.names)
+        return tuple({"seat": line.seat, "name": names[line.seat], "text": line.text, "rematch": line.rematch or None}
+                     for line in self.chat.lines[-CHAT_SHOWN:])
 
     async def wait_change(self, version: int) -> None:
         """Return once the chain (or the table's state) has changed since ``version``."""
@@ -282,6 +320,10 @@ class LiveTable:
     def _decide(self, decision: Any) -> None:
         """Sign ``decision`` into the replica; the caller commits it (alone, or with what it answers)."""
         self.replica.decide(decision, self.clock(), random.SystemRandom())
+
+    def say(self, text: str, rematch: str = "") -> None:
+        """Sign and keep this seat's chat line (sent on every link); ``ChatRefused`` when it is none to say."""
+        self.chat.say(self._key, text, rematch)
 
     def resign(self) -> None:
         """Resign at this seat's next resignable slot (now, if it is one); the log says which."""

@@ -6,12 +6,15 @@ genesis and the peers' addresses, so a seat that signed the genesis but never he
 ``start`` (the host crashed between journaling the table and sending it, or the seat itself
 was down) starts the table from the first link instead. A link is redialled with backoff for
 as long as the two sides may differ, a finished table included, and again when a fork reopens
-or changes the end of a table both sides had settled.
+or changes the end of a table both sides had settled. Once two seats settled a finished table,
+either one dials the other again when it holds chat lines that peer was not sent (``gg``, a
+rematch offer): the higher seat too, since the lower one has no reason to call.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -64,6 +67,8 @@ class Mesh:
         self._links: dict[tuple[bytes, int], trio.CancelScope] = {}
         self._complete: dict[tuple[bytes, int], bytes] = {}
         """The final head each link last ended on, both sides holding the finished table to it."""
+        self._chat_held: dict[tuple[bytes, int], frozenset[tuple[int, int]]] = {}
+        """The chat lines each link's peer held when it last ended, as far as that link knew."""
         self._nursery: trio.Nursery | None = None
 
     def settled(self) -> bool:
@@ -125,8 +130,9 @@ class Mesh:
         table.on_change = lambda table: self.updates.touch(table.lobby)
         self.updates.set(table.lobby, table.update)
         self._nursery.start_soon(table.keep_time)
-        for seat in range(table.seat + 1, table.seat_count):
-            self._nursery.start_soon(self._dial, table, seat)
+        for seat in range(table.seat_count):
+            if seat != table.seat:
+                self._nursery.start_soon(self._dial, table, seat)
 
     def find(self, ref: str) -> LiveTable | None:
         """A table by its id (hex) or lobby id."""
@@ -164,16 +170,31 @@ class Mesh:
         log.info("table %s: started by a peer's hello (the host's start never arrived)", genesis.table_id.hex()[:12])
         return self.start(genesis, start["lobby"], tuple(addresses))
 
+    def _chat_owed(self, table: LiveTable, seat: int) -> bool:
+        """We hold chat lines the peer at ``seat`` was not sent on any link."""
+        return not table.chat.keys() <= self._chat_held.get((table.table_id, seat), frozenset())
+
+    def _wanted(self, table: LiveTable, seat: int) -> bool:
+        """Whether a link to ``seat`` should be dialled now: a higher seat's while the two sides may
+        differ or chat is owed, a lower seat's only for chat owed after both settled the table."""
+        settled = self._settled_with(table, seat)
+        if seat > table.seat:
+            return not settled or self._chat_owed(table, seat)
+        return settled and self._chat_owed(table, seat)
+
     async def _dial(self, table: LiveTable, seat: int) -> None:
-        """Keep a link to ``seat`` whenever the two sides may differ: until both hold the finished
-        table, and again if a fork changes it here afterwards (redial with backoff)."""
+        """Keep a link to ``seat`` whenever :meth:`_wanted` says so: until both hold the finished
+        table, again if a fork changes it here afterwards, and for chat owed (redial with backoff).
+        While a link to that seat runs (one the peer dialled), nobody dials it."""
         delay = MIN_BACKOFF
         address = table.addresses[seat]
         who = f"{address} (seat {seat} of {table.name})"
         while True:
             version = table.version
-            if self._settled_with(table, seat):
-                await table.wait_change(version)
+            linked = (table.table_id, seat) in self._links
+            if linked or not self._wanted(table, seat):
+                with trio.move_on_after(self.config.heartbeat if linked else math.inf):
+                    await table.wait_change(version)
                 delay = MIN_BACKOFF
                 continue
             try:
@@ -189,7 +210,7 @@ class Mesh:
                 log.debug("peer %s: not reachable: %s", who, exc)
             except BadMessage as exc:
                 log.warning("peer %s: %s", who, exc)
-            if self._settled_with(table, seat):
+            if not self._wanted(table, seat):
                 continue
             await trio.sleep(delay)
             delay = min(2 * delay, MAX_FINISHED_BACKOFF if table.finished else MAX_BACKOFF)
@@ -207,6 +228,7 @@ class Mesh:
             log.info("peer %s: link ended: %s", who, reason)
         if self._links.get(key) is scope:
             del self._links[key]
-        if link.complete:
+        self._chat_held[key] = self._chat_held.get(key, frozenset()) | link.peer_chat
+        if link.settled:  # chat said as it ended is what _wanted redials for
             self._complete[key] = table.session.head
             self.updates.touch(table.lobby)

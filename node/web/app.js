@@ -2,6 +2,7 @@
 import { Api, ApiError, exchange, takeLoginCode } from "./api.js";
 import { LANGUAGES, chooseLanguage, fill, h, language } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
+import { alertSetting, alertTurn, turnCame } from "./notify.js";
 import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
 
@@ -18,6 +19,7 @@ function languageMenu() {
   menu.onchange = () => { chooseLanguage(menu.value); location.reload(); };
 }
 languageMenu();
+alertSetting(document.getElementById("turn-alert"));
 
 function banner(text) {
   const element = document.getElementById("banner");
@@ -66,6 +68,7 @@ async function start(code = null) {
   document.getElementById("who").textContent = `${app.node.name} · ${app.node.fingerprint}`;
   api.onEvent((event) => {
     if (event.event !== "table") return;
+    if (turnCame(app.tables.get(event.lobby_id), event)) alertTurn(event);
     app.tables.set(event.lobby_id, event);
     if (app.page && app.page.update) app.page.update(event);
   });
@@ -111,12 +114,16 @@ function route() {
   fill(main, app.page.element);
 }
 
-// Every countdown on the page: elements with data-deadline (a time in ms since the page loaded).
+// Every countdown on the page: elements with data-deadline (a time in ms since the page loaded),
+// then, with data-grace, the grace after it (a seat's clock, client-api.md `clocks`).
 setInterval(() => {
   for (const element of document.querySelectorAll("[data-deadline]")) {
     const left = Math.max(0, (Number(element.dataset.deadline) - performance.now()) / 1000);
-    element.textContent = `${Math.ceil(left)} s`;
+    const graced = element.dataset.grace !== undefined && left === 0;
+    const grace = graced ? Math.max(0, (Number(element.dataset.grace) - performance.now()) / 1000) : 0;
+    element.textContent = graced ? `grace ${Math.ceil(grace)} s` : `${Math.ceil(left)} s`;
     element.classList.toggle("late", left < 10);
+    element.classList.toggle("grace", graced);
   }
 }, 250);
 

@@ -54,7 +54,7 @@ function tableRow(app, event, listing, refresh) {
   };
   const status = event.phase === "lobby"
     ? `waiting for players: ${listing ? `${listing.joined.length} of ${listing.seats}` : event.seats.length} seated`
-    : event.phase === "playing" ? (event.your_turn ? "your turn" : "playing")
+    : event.phase === "playing" ? (event.watching ? "watching" : event.your_turn ? "your turn" : "playing")
       : outcome(event.result, event.seat, event.seats, event.game) || event.phase;
   const actions = [];
   if (event.phase === "lobby" && listing) {
@@ -62,7 +62,8 @@ function tableRow(app, event, listing, refresh) {
     actions.push(h("button", { class: "start", onclick: act("start") }, "Start"));
   }
   if (event.phase === "lobby") actions.push(h("button", { class: "leave", onclick: act("leave", "Leave this table? Your seat is given up.") }, "Leave"));
-  else actions.push(h("a", { class: "button open", href: `#/table/${encodeURIComponent(event.lobby_id)}` }, event.phase === "playing" ? "Play" : "Open"));
+  else actions.push(h("a", { class: "button open", href: `#/table/${encodeURIComponent(event.lobby_id)}` },
+    event.phase === "playing" ? (event.watching ? "Watch" : "Play") : "Open"));
   return h("li", { class: `table ${event.phase}${event.your_turn ? " your-turn" : ""}`, "data-lobby": event.lobby_id },
     h("strong", {}, `${event.game} ${event.variant}`), " ", h("span", { class: "status" }, status), " ",
     h("small", { class: "table-id" }, event.table ? tableId(event.table) : `open table ${event.lobby_id}`), " ", actions, message);
@@ -139,6 +140,22 @@ function joinForm(app, done) {
     h("strong", {}, `${table.game} ${table.variant}`), ` ${table.joined.length} of ${table.seats} seated, host ${table.host || short(table.fingerprint)} `,
     Object.keys(table.options || {}).length ? h("small", {}, Object.entries(table.options).map(([k, v]) => `${k}=${v}`).join(", "), " ") : null,
     h("button", { class: "join", "data-lobby": table.lobby_id, id, onclick: () => join(args) }, "Join"));
+  // a started table's invite (from any of its players) opens it to watch, as a spectator
+  async function watch(click) {
+    click.currentTarget.blur();
+    const text = invite.value.trim();
+    if (!/^ft[1:]/i.test(text)) {
+      message.textContent = "To watch, paste an invite to the table (one word starting ft1) from any of its players.";
+      return;
+    }
+    try {
+      const { update } = await app.api.request("watch", { invite: text });
+      app.tables.set(update.lobby_id, app.tables.get(update.lobby_id) || update);
+      location.hash = `#/table/${encodeURIComponent(update.lobby_id)}`;
+    } catch (error) {
+      message.textContent = error.message;
+    }
+  }
   async function submit(event) {
     event.preventDefault();
     const text = invite.value.trim();
@@ -168,7 +185,8 @@ function joinForm(app, done) {
   look();
   const timer = setInterval(look, NEARBY_MS);
   const element = h("section", { class: "panel" }, h("h2", {}, "Join a table"),
-    h("form", { id: "join-form", onsubmit: submit }, invite, h("button", { type: "submit", id: "join-button" }, "Join or list")),
+    h("form", { id: "join-form", onsubmit: submit }, invite, h("button", { type: "submit", id: "join-button" }, "Join or list"),
+      h("button", { type: "button", id: "watch-button", onclick: watch }, "Watch")),
     message, found, h("h3", {}, "Open tables nearby"), nearby);
   return { element, leave: () => clearInterval(timer) };
 }

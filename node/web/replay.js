@@ -12,7 +12,7 @@ export function replayPage(app) {
   const tables = h("ul", { class: "tables", id: "replay-tables" });
   let keys = null;
 
-  async function load(bytes) {
+  async function load(bytes, at = null) {
     message.textContent = "Replaying the transcript with the verifier…";
     try {
       const response = await fetch("/replay", {
@@ -23,7 +23,7 @@ export function replayPage(app) {
       if (!response.ok) throw new Error(value.error);
       message.textContent = "";
       if (keys) document.removeEventListener("keydown", keys);
-      keys = show(viewer, value);
+      keys = show(viewer, value, at);
     } catch (error) {
       message.textContent = error.message;
     }
@@ -53,8 +53,9 @@ export function replayPage(app) {
       h("label", {}, "Open a transcript file (.ftt): ", upload), h("h3", {}, "or one of this node's tables"), tables, message),
     viewer);
   if (app.pendingReplay) {
-    load(app.pendingReplay);
+    load(app.pendingReplay, app.pendingStep ?? null);  // a table page's "replay from here": at that move
     app.pendingReplay = null;
+    app.pendingStep = null;
   }
   return { element, update: list, leave: () => keys && document.removeEventListener("keydown", keys) };
 }
@@ -72,10 +73,11 @@ export function verdictText(record) {
   return `NOT VERIFIED: DAMAGED after the first ${record.envelopes} envelopes, which were verified: ${record.damage}.`;
 }
 
-function show(viewer, record) {
+// `at`: the envelope index of the step to open at (null: the first).
+function show(viewer, record, at) {
   const steps = record.steps;
   const last = steps.length - 1;
-  let position = 0;
+  let position = Math.max(0, steps.findIndex((step) => step.index === at));
   let perspective = "spectator";
   const names = record.seats.map((seat) => seat.name);
   const verdict = h("p", { id: "replay-verdict", class: record.valid ? "valid" : "invalid" }, verdictText(record));

@@ -1,8 +1,10 @@
-// One table: who sits where (names; their key fingerprints on a click), whose turn, the clock, the
-// board, the table's log, the result with its score and the verifier's verdict, violations.
+// One table: who sits where (names; their key fingerprints on a click), whose turn, every seat's clock, the
+// board, the moves so far, the table's log, the result with its score and the verifier's verdict, violations.
 import { board } from "./boards.js";
+import { chatPanel } from "./chat.js";
 import { fill, h, language, moveKey, short } from "./dom.js";
 import { generic } from "./generic.js";
+import { clocks, historyPanel } from "./history.js";
 import { verdictText } from "./replay.js";
 import { forcedFor, outcome, playedFor, seatName, tableId, violationText } from "./words.js";
 
@@ -12,10 +14,14 @@ const verdicts = new Map();
 // The verifier's verdict per finished table id, asked once (the node replays the transcript).
 
 export function tablePage(app, lobbyId) {
-  const element = h("div", { class: "table-page", id: "table-page", "data-lobby": lobbyId });
+  // the chat stays outside what each render replaces, so a line being typed keeps its text and focus
+  const content = h("div", { class: "table-content" });
+  const talk = chatPanel(app, lobbyId);
+  const element = h("div", { class: "table-page", id: "table-page", "data-lobby": lobbyId }, content, talk.element);
   const notice = h("p", { class: "notice", id: "notice" });
   let sequence = 0;
   if (!memory.has(lobbyId)) memory.set(lobbyId, {});
+  const history = historyPanel(app, lobbyId);
 
   async function send(move) {
     const event = app.tables.get(lobbyId);
@@ -56,8 +62,9 @@ export function tablePage(app, lobbyId) {
   async function render() {
     const mine = ++sequence;
     const event = app.tables.get(lobbyId);
+    talk.update(event);
     if (!event) {
-      fill(element, h("p", {}, `This node sits at no table ${lobbyId}.`), h("a", { href: "#/" }, "Back to the lobby"));
+      fill(content, h("p", {}, `This node sits at no table ${lobbyId}.`), h("a", { href: "#/" }, "Back to the lobby"));
       return;
     }
     const ctx = {
@@ -80,8 +87,9 @@ export function tablePage(app, lobbyId) {
     }
     if (mine !== sequence) return;
     const details = h("details", { class: "panel generic-panel", open: !picture }, h("summary", {}, "Seat view and legal moves"), generic(ctx));
-    fill(element, status(event, verdicts.get(event.table), memory.get(lobbyId)), notice, picture ? h("section", { class: "panel board" }, picture) : null,
-      log(event), details, actions(app, event));
+    fill(content, status(event, verdicts.get(event.table), memory.get(lobbyId)), notice, picture ? h("section", { class: "panel board" }, picture) : null,
+      history.element, log(event), details, actions(app, event));
+    history.refresh();
     if (event.phase === "finished" && event.table && !verdicts.has(event.table)) check(event.table);
   }
 
@@ -126,6 +134,7 @@ function status(event, verdict, shown) {
     h("p", { class: `turn${event.your_turn ? " yours" : ""}`, id: "turn" }, turnText(event, turn),
       event.deadline !== null && event.phase === "playing"
         ? [" · ", h("span", { class: "clock", id: "clock", "data-deadline": performance.now() + event.deadline * 1000 }, `${Math.ceil(event.deadline)} s`)] : null),
+    clocks(event),
     event.result ? h("p", { class: "result", id: "result" }, outcome(event.result, event.seat, event.seats, event.game), event.standing ? `. Final ${event.standing}` : "") : null,
     event.result ? h("p", { class: "verdict", id: "verdict" }, event.phase === "finished" ? verdict || ""
       : "Waiting for every seat to reveal its seed (after a resignation or a claim the table first waits a grace for a late message); then the transcript is checked.") : null,
@@ -138,6 +147,7 @@ function turnText(event, turn) {
   if (event.phase === "lobby") return "Waiting for the host to start the table";
   if (event.phase === "finished") return "Game over";
   if (event.phase === "closed") return "The table is closed";
+  if (event.watching) return turn !== null ? `Watching: turn of ${seatName(turn, null, event.seats)}` : "Watching";
   if (event.your_turn) {
     if (event.prompt) return `Your turn: ${event.prompt}`;
     return { hidden: "Your turn: choose your hidden data", choice: "Your turn: choose", deck: "Your turn: choose your deck" }[event.decision] || "Your turn";
@@ -183,8 +193,19 @@ function actions(app, event) {
       message.textContent = error.message;
     }
   };
+  // an invite a friend's node watches this table through (any seat's node serves spectators)
+  const spectators = async (click) => {
+    click.currentTarget.blur();
+    try {
+      const { invite } = await app.api.request("watch_invite", { table: event.table });
+      fill(message, "Spectators watch with: ", h("input", { readonly: true, value: invite, class: "invite-code", id: "watch-invite", onfocus: (e) => e.target.select() }));
+    } catch (error) {
+      message.textContent = error.message;
+    }
+  };
   return h("section", { class: "panel actions" },
-    event.phase === "playing" ? h("button", { id: "resign", onclick: resign }, "Resign") : null,
+    event.phase === "playing" && !event.watching ? h("button", { id: "resign", onclick: resign }, "Resign") : null,
+    event.watching ? null : h("button", { id: "invite-spectators", onclick: spectators }, "Invite spectators"),
     h("button", { id: "download", onclick: download }, "Download transcript"),
     h("button", { id: "replay-this", onclick: replay }, "Open in the replay viewer"),
     h("a", { class: "button", href: "#/" }, "Lobby"), message);

@@ -507,6 +507,34 @@ class Replica:
             return None
         return {"seat": slot.seat, "seconds": round(max(0.0, slot.since + turn - now), 3)}
 
+    def clocks(self, now: float) -> list[dict] | None:
+        """Every seat's clock by ``now``, in seat order (what clients show side by side):
+        ``turn``, the seconds left of its turn time (all of it for a seat not due), ``grace``,
+        the seconds left of the grace that follows, in which the others wait before they may
+        declare it absent (all of it until the turn time has run out), and whether it is
+        ``running``. None when the table has no turn timer."""
+        turn = turn_seconds(self.session)
+        if not turn:
+            return None
+        running = self.turn_clock(now)
+        clocks = []
+        for seat in range(self.session.seat_count):
+            left, grace = float(turn), self.timing.grace
+            if running is not None and running["seat"] == seat:
+                left = running["seconds"]
+                grace = round(min(grace, max(0.0, self.timing.grace - (now - self._turn_ends()))), 3)
+            clocks.append({"grace": grace, "running": running is not None and running["seat"] == seat, "seat": seat, "turn": left})
+        return clocks
+
+    def _turn_ends(self) -> float:
+        slot = self.slot
+        assert slot is not None
+        return slot.since + turn_seconds(self.session)
+
+    def fresh_session(self) -> TableSession:
+        """A session with this seat's knowledge and choices, before any envelope: to tell the chain again (a history)."""
+        return self._new_session(self.session.private_value())
+
     def _sign_decision(self, build: Callable[[], tuple[str, Any]], now: float) -> Envelope:
         """Sign the ``(kind, body)`` ``build`` makes of this seat's decision, its free choices
         journalled first (a restart must open what it committed)."""
@@ -699,7 +727,7 @@ class Replica:
 
     def _rebuilt(self, index: int) -> TableSession:
         """A fresh session fed our chain up to ``index``: the state a slot was decided in."""
-        session = self._new_session(self.session.private_value())
+        session = self.fresh_session()
         for envelope in self.chain[:index]:
             session.accept_linked(envelope)
         return session

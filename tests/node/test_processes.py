@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 import trio
 
+from fairtable.node.clients.apiclient import ApiError, connect
 from fairtable.node.table.journal import JournalError, peek
 from fairtable.protocol.session.verify import verify_chunks
 from fairtable.protocol.transcript_file import TranscriptReader
 from tests.node.nodes import free_port, listening_address, node_process
+from tests.node.spectating import in_order, public_views
 from tests.paths import EXAMPLES
 
 PLAY = ("--bot-delay", "0.02", "--until-done")
@@ -209,6 +211,51 @@ def test_the_demo_plays_a_shengji_match_between_four_node_processes(tmp_path):
     reader.feed(data)
     kinds = [envelope.kind for envelope in reader.transcript.envelopes]
     assert kinds.count("commit") == 8 and kinds.count("seed") == 8  # fresh seeds for each deal
+
+
+async def test_a_spectator_node_watches_a_live_four_seat_shengji_table_and_sees_only_the_public_view(tmp_path):
+    """Four seat processes play shengji; a fifth node watches through a guest's node (not the host's)
+    and every update it gives its client is the public view of some prefix of the chain, in order."""
+    host = node_process(tmp_path / "host", "host", "--bot", "random", "--host-table", "shengji", "--seats", "4", "--options", "deals=1",
+                        "--bot-delay", "0.05", "--until-done")
+    address = listening_address(host)
+    watched = node_process(tmp_path / "guest-1", "guest-1", "--bot", "random", "--bot-delay", "0.05", "--join", address)
+    guests = [node_process(tmp_path / f"guest-{n}", f"guest-{n}", "--bot", "random", "--join", address, *PLAY) for n in (2, 3)]
+    api_port = free_port()
+    spectator = node_process(tmp_path / "spectator", "spectator", "--api-port", str(api_port))
+    processes = [host, watched, *guests, spectator]
+    try:
+        watched_address = listening_address(watched)
+        assert " listening on " in spectator.stdout.readline()
+        table_line = next(line for line in iter(host.stdout.readline, "") if line.startswith("hosting table "))
+        lobby = table_line.split()[2].rstrip(":")
+        token = (tmp_path / "spectator" / "api-token").read_text().strip()
+        updates = []
+        with trio.fail_after(120):
+            async with connect(f"ws://127.0.0.1:{api_port}/", token) as client:
+                await client.request("subscribe")
+                while True:  # until the watched guest has the started table
+                    try:
+                        first = (await client.request("watch", peer=watched_address, table=lobby))["update"]
+                        break
+                    except ApiError as exc:
+                        assert "sits at no started table" in str(exc), exc
+                        await trio.sleep(0.1)
+                assert first["watching"] and first["seat"] is None and len(first["seats"]) == 4
+                async for event in client.events:
+                    updates.append(event)
+                    if event["phase"] == "finished":
+                        break
+        await trio.to_thread.run_sync(partial(finish, host, *guests))
+    finally:
+        for process in processes:
+            process.kill()
+    assert {event["lobby_id"] for event in updates} == {lobby}
+    assert all(event["seat"] is None and event["watching"] and event["legal_moves"] == [] and not event["your_turn"]
+               and event["decision"] is None for event in updates)
+    views = public_views(transcript(tmp_path / "host"))
+    assert len(updates) > 50 and in_order([event["view"] for event in updates], views)
+    assert updates[-1]["view"] == views[-1] and updates[-1]["result"] is not None
 
 
 def test_the_demo_plays_a_drachenherz_match_of_several_games_over_tcp(tmp_path):

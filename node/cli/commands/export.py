@@ -13,13 +13,9 @@ from pathlib import Path
 
 from fairtable.games import LANGUAGES, GameError, counted, describe, player, speaking
 from fairtable.node.cli.commands.verify import CHUNK, EXIT_OF, EXIT_UNREADABLE, unreadable
-from fairtable.node.replay import FINDING, FORMAT, VERSION, Replay, replay_chunks
+from fairtable.node.replay import FORMAT, LEFT_OUT, VERSION, Replay, replay_chunks
 from fairtable.protocol import ProtocolError
-from fairtable.protocol.session import DAMAGED, INCOMPLETE, OPEN, VALID, VIOLATION
-
-HIDDEN_KINDS = frozenset({"start", "end", OPEN, FINDING})
-"""Steps the record leaves out: the header and result say how it starts and ends, an opening's
-content is in the words of the move it answers (``B7: hit``), and a finding has its own line."""
+from fairtable.protocol.session import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -52,6 +48,8 @@ def _export(args: argparse.Namespace) -> int:
     except (ProtocolError, GameError) as exc:
         print(f"fairtable export: {args.file}: {unreadable(exc)}: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
+    if record.report.status != VALID:  # the verdict first, where a person looks, before a record that reads like a game
+        print(f"fairtable export: {args.file}: not verified: {verdict(record.report)[len('NO: '):]}", file=sys.stderr, flush=True)
     if args.json:
         print(json.dumps(record.to_value(), sort_keys=True, ensure_ascii=False))
     else:
@@ -59,17 +57,21 @@ def _export(args: argparse.Namespace) -> int:
     return EXIT_OF[record.report.status]
 
 
-def text(record: Replay) -> str:
-    """The record's lines (``spec/export.md``), each ending in a newline."""
-    report = record.report
+def verdict(report: Report) -> str:
+    """The words of the record's ``verified:`` line."""
     count = len(report.violations)
-    verdict = {
+    return {
         VALID: "yes",
         VIOLATION: f"NO: {counted('violation', count)} found, listed at the end",
         INCOMPLETE: "NO: INCOMPLETE: the transcript ends while " + "; ".join(f"seat {o.seat} was due to send {o.kind!r} (envelope {o.index})"
                                                                             for o in report.owed),
         DAMAGED: f"NO: DAMAGED after the first {report.envelopes} envelopes, which were verified: {report.damage}",
     }[report.status]
+
+
+def text(record: Replay) -> str:
+    """The record's lines (``spec/export.md``), each ending in a newline."""
+    report = record.report
     seeds = "every seed revealed" if record.seeds_revealed else "not every seed revealed"
     lines = [
         f"{FORMAT} {VERSION}",
@@ -79,13 +81,13 @@ def text(record: Replay) -> str:
         f"table: {record.file.transcript.genesis.table_id.hex()}",
         "date: not recorded",
         *(f"seat {seat}: {name} ({fingerprint})" for seat, (name, fingerprint) in enumerate(zip(record.names, report.seats))),
-        f"verified: {verdict}",
+        f"verified: {verdict(report)}",
         f"envelopes: {report.envelopes}, {seeds}",
         "",
         "moves:",
     ]
     for step in record.steps:
-        if step.kind not in HIDDEN_KINDS:
+        if step.kind not in LEFT_OUT:
             lines.append(f"{step.number}. {step.text}" if step.number is not None else f"   {step.text}")
         for position in step.violations:
             violation = report.violations[position]

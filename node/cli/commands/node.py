@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
 import sys
 import tempfile
 from functools import partial
@@ -18,7 +19,7 @@ import trio
 
 from fairtable.games import GameError, registry
 from fairtable.node.api.login import LOGIN_SECONDS, Logins, login_link
-from fairtable.node.api.server import DEFAULT_PORT, serve_api
+from fairtable.node.api.server import DEFAULT_PORT, listen_api, serve_api
 from fairtable.node.api.token import TOKEN_FILE, TokenFileError, load_or_create_token
 from fairtable.node.cli import control
 from fairtable.node.cli.interrupt import Interrupt
@@ -97,6 +98,31 @@ def run(args: argparse.Namespace) -> int:
         _check_flags(args)
         hosting = _hosting(args) if args.host_table else None
         tournament = _tournament(args) if args.host_tournament is not None else None
+    except (GameError, ServiceError, ValueError) as exc:
+        raise SystemExit(f"fairtable node: {exc}") from None
+    made = _first_missing(args.data.absolute())
+    try:
+        return _run(args, hosting, tournament)
+    except NotStarted:
+        if made is not None:  # a node that never started leaves nothing behind: no identity, no token, no folder
+            shutil.rmtree(made, ignore_errors=True)
+        raise
+
+
+def _first_missing(path: Path) -> Path | None:
+    """The outermost folder of ``path`` that does not exist yet (the one starting the node creates), or None."""
+    missing = None
+    while not path.exists() and path != path.parent:
+        missing, path = path, path.parent
+    return missing
+
+
+class NotStarted(SystemExit):
+    """The node could not start (its data folder or a port); what it made for itself is removed."""
+
+
+def _run(args: argparse.Namespace, hosting: tuple | None, tournament: tuple[int, dict] | None) -> int:
+    try:
         check_writable(args.data)
         hold(args.data)  # until the process ends: one node per data folder
         config = NodeConfig(
@@ -109,8 +135,8 @@ def run(args: argparse.Namespace) -> int:
         if config.p2p:
             check_libp2p()
         token = None if args.api_port is None or args.no_token else load_or_create_token(args.data / TOKEN_FILE)
-    except (KeyFileError, TokenFileError, GameError, ServiceError, ValueError) as exc:
-        raise SystemExit(f"fairtable node: {exc}") from None
+    except (KeyFileError, TokenFileError, ServiceError, ValueError) as exc:
+        raise NotStarted(f"fairtable node: {exc}") from None
     interrupt = Interrupt()
     failure = trio.run(_main, node, args, hosting, tournament, token, interrupt)
     if failure is not None:
@@ -209,21 +235,14 @@ async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, tou
                 token: str | None, interrupt: Interrupt) -> str | None:
     """Run the node until done or interrupted; what kept it from listening or joining, if anything did."""
     refused: list[str] = []
+    peers, api = await _listen(args)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(interrupt.watch, nursery.cancel_scope)
-        try:
-            await nursery.start(node.run)
-        except OSError as exc:
-            nursery.cancel_scope.cancel()
-            return f"cannot listen for peers on {args.host}:{args.port}: {exc.strerror or exc}"
+        await nursery.start(partial(node.run, listeners=peers))
         print(f"fairtable node {node.name} ({node.key.public.fingerprint}) listening on {node.address}", flush=True)
-        if args.api_port is not None:
+        if api:
             logins = Logins()
-            try:
-                port = await nursery.start(partial(serve_api, node, args.api_port, token, logins=logins))
-            except OSError as exc:
-                nursery.cancel_scope.cancel()
-                return f"cannot serve the client API on 127.0.0.1:{args.api_port}: {exc.strerror or exc}"
+            port = await nursery.start(partial(serve_api, node, args.api_port, token, logins=logins, listeners=api))
             where = "no token" if token is None else f"token in {args.data / TOKEN_FILE}"
             print(f"client API on ws://127.0.0.1:{port}/ ({where})", flush=True)
             if token is None:
@@ -249,6 +268,23 @@ async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, tou
                 await control.until_done(node)
             nursery.cancel_scope.cancel()
     return f"--join: {refused[0]}" if refused else None
+
+
+async def _listen(args: argparse.Namespace) -> tuple[list[trio.SocketListener], list[trio.SocketListener]]:
+    """Bind the peer port and the client API's port (when asked for) before anything starts, so
+    a port that is taken stops the node having bound, announced and reloaded nothing."""
+    try:
+        peers = await trio.open_tcp_listeners(args.port, host=args.host)
+    except OSError as exc:
+        raise NotStarted(f"fairtable node: cannot listen for peers on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    if args.api_port is None:
+        return peers, []
+    try:
+        return peers, await listen_api(args.api_port)
+    except OSError as exc:
+        for listener in peers:
+            await listener.aclose()
+        raise NotStarted(f"fairtable node: cannot serve the client API on 127.0.0.1:{args.api_port}: {exc.strerror or exc}") from None
 
 
 async def _join_or_stop(node: Node, invite: Invite, refused: list[str], scope: trio.CancelScope) -> None:

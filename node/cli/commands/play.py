@@ -36,6 +36,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     table.add_argument("--host", metavar="GAME", help="host a new table of GAME")
     table.add_argument("--join", nargs="+", metavar="INVITE",
                        help="join the table of an invite (ft1...), or PEER LOBBY_ID (the node at host:port, its lobby table)")
+    table.add_argument("--watch", nargs="+", metavar="INVITE",
+                       help="watch a started table as a spectator: an invite to it (ft1..., from any of its players), or "
+                            "PEER TABLE (the node of one of its seats at host:port, the table's lobby id or id)")
+    parser.add_argument("--no-bell", dest="bell", action="store_false",
+                        help="no terminal bell when your turn comes (Ctrl+G at the table turns it off and on)")
     parser.add_argument("--variant", help="with --host: the game variant (default: the game's first)")
     parser.add_argument("--options", action="append", default=[],
                         help="with --host: table options, key=value (repeat, or comma-separate) or a JSON object")
@@ -55,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     except ApiError as exc:
         raise SystemExit(f"fairtable play: cannot use the node's client API at {args.api}: {exc}") from None
     with speaking(args.lang):
-        return asyncio.run(_play(args.api, token, start))
+        return asyncio.run(_play(args.api, token, start, args.bell))
 
 
 def _start(args: argparse.Namespace) -> Start:
@@ -63,7 +68,8 @@ def _start(args: argparse.Namespace) -> Start:
     if args.host is None:
         if hosting_only or args.start:
             args.parser.error(f"--{(hosting_only or ['start'])[0]} goes with --host")
-        return Start(join=None if args.join is None else _join_fields(args))
+        return Start(join=None if args.join is None else _table_fields(args, "join", "lobby_id"),
+                     watch=None if args.watch is None else _table_fields(args, "watch", "table"))
     try:
         game = registry.get(args.host)
         options = parse_options(args.options, game.options_for(args.variant or game.variants[0]))
@@ -72,16 +78,18 @@ def _start(args: argparse.Namespace) -> Start:
     return Start(host=HostSettings(args.host, args.variant, options, args.seats, args.start))
 
 
-def _join_fields(args: argparse.Namespace) -> dict:
-    if len(args.join) == 2:
-        return {"peer": args.join[0], "lobby_id": args.join[1]}
-    if len(args.join) != 1:
-        args.parser.error("--join takes an invite (ft1...) or PEER LOBBY_ID")
+def _table_fields(args: argparse.Namespace, op: str, name: str) -> dict:
+    """The ``join`` or ``watch`` op's fields from ``--join``/``--watch``: an invite, or the peer and ``name``."""
+    given = getattr(args, op)
+    if len(given) == 2:
+        return {"peer": given[0], name: given[1]}
+    if len(given) != 1:
+        args.parser.error(f"--{op} takes an invite (ft1...) or PEER {name.upper()}")
     try:
-        parse_invite(args.join[0])
+        parse_invite(given[0])
     except InviteError as exc:
-        args.parser.error(f"--join: {exc}")
-    return {"invite": args.join[0]}
+        args.parser.error(f"--{op}: {exc}")
+    return {"invite": given[0]}
 
 
 async def _check(url: str, token: str | None) -> None:
@@ -90,7 +98,7 @@ async def _check(url: str, token: str | None) -> None:
         pass
 
 
-async def _play(url: str, token: str | None, start: Start) -> int:
+async def _play(url: str, token: str | None, start: Start, bell: bool) -> int:
     portal = Portal()
     bridge = Bridge(url, token, portal)
 
@@ -103,7 +111,7 @@ async def _play(url: str, token: str | None, start: Start) -> int:
 
     stopped = trio.Event()
     done = guest_run(trio_side)
-    app = PlayApp(bridge, start)
+    app = PlayApp(bridge, start, bell=bell)
     try:
         await app.run_async()
     finally:

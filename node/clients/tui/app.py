@@ -49,6 +49,14 @@ class Start:
     host: HostSettings | None = None
     join: dict | None = None
     """The ``join`` op's fields: ``{"invite": ...}`` or ``{"peer": ..., "lobby_id": ...}``."""
+    watch: dict | None = None
+    """The ``watch`` op's fields: ``{"invite": ...}`` or ``{"peer": ..., "table": ...}``."""
+
+
+def turn_came(before: dict | None, after: dict) -> bool:
+    """Whether a table's decision became this seat's between two of its updates: from not this seat's
+    turn to its turn. The first update of a table is no change (opening the client rings nothing)."""
+    return before is not None and not before.get("your_turn") and bool(after.get("your_turn"))
 
 
 class PlayApp(App[int]):
@@ -56,17 +64,20 @@ class PlayApp(App[int]):
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $primary-background; }
-    #message { height: 1; color: $warning; }
+    #message { height: auto; max-height: 3; color: $warning; }
     #board { height: 1fr; overflow-y: auto; padding: 0 0; }
     #typed { height: 1; border: none; padding: 0 1; }
     """
     BINDINGS = [Binding("ctrl+q", "quit", "quit", priority=True)]
 
-    def __init__(self, bridge: Bridge, start: Start = Start(), clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, bridge: Bridge, start: Start = Start(), clock: Callable[[], float] = time.monotonic,
+                 bell: bool = True) -> None:
         super().__init__()
         self.bridge = bridge
         self.start = start
         self.clock = clock
+        self.bell_on = bell
+        """Ring the terminal's bell when a table's decision becomes this seat's (``fairtable play --no-bell``, Ctrl+G)."""
         self.updates: dict[str, dict] = {}
         self.received: dict[str, float] = {}
         self.connection: str | None = None
@@ -87,9 +98,16 @@ class PlayApp(App[int]):
         lobby_id = event.get("lobby_id")
         if not isinstance(lobby_id, str):
             return
+        if self.bell_on and turn_came(self.updates.get(lobby_id), event):
+            self.bell()
         self.updates[lobby_id] = event
         self.received[lobby_id] = self.clock()
         self.call_later(self._tell, "table_changed", lobby_id)
+
+    def keep(self, update: dict) -> None:
+        """A table's state a response carried (``tables``, ``watch``), kept unless its event came first."""
+        self.updates.setdefault(update["lobby_id"], update)
+        self.received.setdefault(update["lobby_id"], self.clock())
 
     def _tell(self, method: str, *args: Any) -> None:
         """Tell the screen on top (once it is mounted) what changed; it redraws from :attr:`updates`."""
@@ -106,13 +124,9 @@ class PlayApp(App[int]):
             self.connected.clear()
         self.call_later(self._tell, "connection_changed")
 
-    def seconds_left(self, lobby_id: str) -> tuple[int, float] | None:
-        """The open timed decision of a table: its seat and the seconds left now, counted down since the event."""
-        update = self.updates.get(lobby_id) or {}
-        clock = update.get("clock")
-        if not isinstance(clock, dict):
-            return None
-        return clock["seat"], max(0.0, clock["seconds"] - (self.clock() - self.received[lobby_id]))
+    def since_event(self, lobby_id: str) -> float:
+        """Seconds since the table's latest event arrived, by this client's clock (its clocks count down from it)."""
+        return self.clock() - self.received.get(lobby_id, self.clock())
 
     def tick(self) -> None:
         self._tell("tick")

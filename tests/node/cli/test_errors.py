@@ -79,16 +79,37 @@ def test_a_data_directory_that_cannot_be_written_is_refused_before_listening(rea
     refused(fairtable("node", "--data", str(not_a_directory / "data")), "fairtable node:", "cannot", "Not a directory")
 
 
-def test_ports_in_use_are_refused_with_the_port(tmp_path):
+def test_ports_in_use_are_refused_with_the_port_leaving_no_data_folder_and_binding_nothing(tmp_path):
+    kept = tmp_path / "kept"
+    kept.mkdir()
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         refused(fairtable("node", "--data", str(tmp_path / "a"), "--port", str(port)),
                 f"cannot listen for peers on 127.0.0.1:{port}", "in use")
-        completed = fairtable("node", "--data", str(tmp_path / "b"), "--api-port", str(port))
-        assert completed.returncode != 0 and "Traceback" not in completed.stderr
-        assert f"cannot serve the client API on 127.0.0.1:{port}" in completed.stderr.splitlines()[-1]
+        peer_port = free_port()
+        refused(fairtable("node", "--data", str(tmp_path / "b" / "deep"), "--port", str(peer_port), "--api-port", str(port)),
+                f"cannot serve the client API on 127.0.0.1:{port}", "in use")
+        refused(fairtable("node", "--data", str(kept), "--api-port", str(port)), f"cannot serve the client API on 127.0.0.1:{port}")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["kept"]  # the folders it made are gone, a folder it was given stays
+    with socket.socket() as again:  # the peer port it would have listened on was never held
+        again.bind(("127.0.0.1", peer_port))
+
+
+def misused(completed: subprocess.CompletedProcess) -> str:
+    """The error line of a command line argparse refused (after its usage line): exit status 2, no traceback."""
+    assert completed.returncode == 2 and "Traceback" not in completed.stderr, completed.stderr
+    usage, error = completed.stderr.strip().splitlines()
+    assert usage.startswith("usage: fairtable")
+    return error
+
+
+def test_an_unknown_flag_is_named_before_a_missing_argument():
+    assert misused(fairtable("verify", "--bogus")) == "fairtable verify: error: unrecognized arguments: --bogus"
+    assert misused(fairtable("verify", "--bogus", "x.ftt")).endswith("unrecognized arguments: --bogus")
+    assert misused(fairtable("bench", "verify", "--nope=3")).endswith("unrecognized arguments: --nope=3")
+    assert misused(fairtable("verify", "--js")) == "fairtable verify: error: the following arguments are required: FILE"
 
 
 def test_ctrl_c_ends_a_node_cleanly(tmp_path):
@@ -109,8 +130,9 @@ def test_verify_into_a_closed_pipe_ends_quietly(tmp_path):
     out = tmp_path / "games"
     assert fairtable("selfplay", "towers", "--out", str(out), "--games", "1", "--seed", "pipe").returncode == 0
     (file,) = out.glob("*.ftt")
-    process = subprocess.Popen([sys.executable, "-m", "fairtable.node.cli", "verify", *[str(file)] * 200],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    process = subprocess.Popen([sys.executable, "-m", "fairtable.node.cli", "verify", *[str(file)] * 12],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})  # each line out at once: the second write finds the pipe closed
     process.stdout.readline()
     process.stdout.close()  # what `| head -1` does
     stderr = process.stderr.read().decode()

@@ -134,6 +134,7 @@ def test_an_unfinished_transcript_is_exported_as_incomplete_exit_3(tmp_path):
     assert completed.returncode == 3, completed.stderr
     assert f"verified: NO: INCOMPLETE: the transcript ends while seat 1 was due to send 'seed' (envelope {index})" in completed.stdout
     assert "VIOLATION" not in completed.stdout
+    assert completed.stderr.startswith(f"fairtable export: {path}: not verified: INCOMPLETE: the transcript ends while seat 1")
 
 
 @pytest.mark.parametrize("harm", ["cut", "flipped"])
@@ -149,7 +150,12 @@ def test_a_damaged_transcript_is_exported_as_damaged_not_as_cheating(tmp_path, h
     assert completed.returncode == 3, completed.stdout + completed.stderr
     verdict = next(line for line in completed.stdout.splitlines() if line.startswith("verified: "))
     assert verdict.startswith("verified: NO: DAMAGED after the first ") and "VIOLATION" not in completed.stdout
-    assert "Traceback" not in completed.stderr
+    assert completed.stderr == f"fairtable export: {path}: not verified: {verdict[len('verified: NO: '):]}\n"  # said first, on its own
+
+
+def test_a_verified_record_says_nothing_on_stderr(tmp_path):
+    completed = fairtable("export", str(export_golden.TRANSCRIPTS / "towers-normal.ftt"))
+    assert completed.returncode == 0 and completed.stderr == ""
 
 
 def test_duel_tells_each_duel_played_or_turned_over():

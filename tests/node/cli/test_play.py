@@ -15,6 +15,9 @@ from fairtable.node.cli.main import main
     (["play", "--host", "chess"], "chess"),
     (["play", "--join", "ft:nonsense"], "--join: an invite is ft:LOBBY.FINGERPRINT@HOST:PORT"),
     (["play", "--join", "a", "b", "c"], "--join takes an invite"),
+    (["play", "--watch", "ft:nonsense"], "--watch: an invite is ft:LOBBY.FINGERPRINT@HOST:PORT"),
+    (["play", "--watch", "a", "b", "c"], "--watch takes an invite (ft1...) or PEER TABLE"),
+    (["play", "--join", "ft1x", "--watch", "ft1x"], "not allowed with argument"),
 ])
 def test_bad_play_flags_are_refused_in_one_line(argv, words, capsys):
     with pytest.raises(SystemExit) as stopped:
@@ -28,5 +31,5 @@ def test_play_help_names_the_ways_in(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     out = capsys.readouterr().out
-    for flag in ("--api", "--token-file", "--host", "--join", "--start", "--variant", "--options", "--seats"):
+    for flag in ("--api", "--token-file", "--host", "--join", "--watch", "--no-bell", "--start", "--variant", "--options", "--seats"):
         assert flag in out

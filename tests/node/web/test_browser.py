@@ -2,7 +2,9 @@
 link, host, join by invite, from a node's list and from the tables announced nearby, play whole
 towers, zeeslag, duel (a deck from a deck list) and drachenherz games by clicking (one player on
 a phone-sized screen), fire salvos at a table of three, land a space station's reserve squadron,
-see the result; the replay viewer steps to a planted violation and draws every golden game.
+see the result; both clocks count (the grace after the turn time), the moves are listed as the node
+tells them and a finished table is replayed from the move chosen; the replay viewer steps to a
+planted violation and draws every golden game.
 Screenshots of each game are saved in ``build/screenshots`` (or the directory
 ``FAIRTABLE_SCREENSHOTS`` names), replaced on each run."""
 
@@ -305,6 +307,46 @@ def test_typing_a_name_from_each_first_key_on_a_table_page_neither_resigns_nor_l
     assert mover.text("#result").startswith(f"You lost (a player resigned): {watcher.name} won")
 
 
+def resign_the_mover(pages: list[Page]) -> Page:
+    """The page whose turn it is gives up (a resignation out of turn waits out the grace); that page."""
+    mover = pages[0].wait(lambda: next((page for page in pages if page.text("#turn").startswith("Your turn")), None), "a page whose turn it is")
+    mover.driver.execute_script("window.confirm = () => true")
+    mover.press("#resign")
+    for page in pages:
+        page.wait(lambda: page.text("#result").startswith(("You lost", "You won")), f"{page.name}: the table given up")
+    return mover
+
+
+def test_two_players_chat_at_the_table_and_start_a_rematch_with_one_button_each(pages):
+    alice, bob = pages
+    lobby = join_by_invite(alice, bob, "towers")
+    start(alice, bob, lobby)
+    alice.one("#chat-input").send_keys("good luck <b>bob</b>", Keys.ENTER)  # typed and sent as a person does
+    bob.wait(lambda: bob.text("#chat") == "alice: good luck <b>bob</b>", "alice's line on bob's page, as typed")
+    assert alice.text("#chat") == "you: good luck <b>bob</b>" and alice.values("#chat-input") == [""]
+    bob.one("#chat-input").send_keys("thanks")
+    bob.press("#chat-send")
+    alice.wait(lambda: alice.text("#chat").endswith("bob: thanks"), "bob's line on alice's page")
+    alice.one("#chat-input").send_keys("x" * 301)  # the field takes 300 characters, as the node does
+    assert len(alice.values("#chat-input")[0]) == 300
+    alice.driver.execute_script("document.getElementById('chat-input').value = ''")
+    resign_the_mover(pages)
+    bob.wait(lambda: bob.all("#rematch"), "the rematch button at the end")
+    assert bob.text("#rematch") == "Offer a rematch"
+    bob.press("#rematch")
+    bob.wait(lambda: bob.all("#table-page") and bob.one("#table-page").get_attribute("data-lobby") != lobby, "bob on the new table")
+    rematch = bob.one("#table-page").get_attribute("data-lobby")
+    alice.wait(lambda: "bob offers a rematch" in alice.text("#rematch-row"), "bob's offer on alice's page")
+    assert alice.text("#rematch") == "Accept the rematch"
+    alice.screenshot("rematch-offer")
+    alice.press("#rematch")
+    for page in pages:
+        page.one(f'#table-page[data-lobby="{rematch}"]')
+        page.wait(lambda: page.all("#resign"), f"{page.name}: the rematch's table playing")
+        assert page.text("#table-page h1").startswith("towers · normal") and page.text("#chat") == ""
+    resign_the_mover(pages)  # given up, for the next tests
+
+
 def test_the_board_speaks_one_language_and_the_menu_changes_it(pages):
     alice, bob = pages
     start(alice, bob, join_by_invite(alice, bob, "towers"))
@@ -442,6 +484,63 @@ def test_the_viewer_replays_a_finished_table_of_the_node(pages):
     buttons[0].click()
     assert alice.one("#replay-verdict.valid")
     assert alice.text("#replay-result").startswith(("Result: alice won", "Result: bob won", "Result: a draw"))
+
+
+def history_lines(page: Page) -> list[str]:
+    """The moves the table page lists, as the export writes them (without the replay buttons)."""
+    script = ("return [...document.querySelectorAll('#history li')].map((li) => [...li.childNodes]"
+              ".filter((n) => !(n instanceof HTMLButtonElement)).map((n) => n.textContent).join('').trim())")
+    return page.driver.execute_script(script)
+
+
+def test_both_clocks_count_and_the_moves_are_listed_then_replayed_from_the_move_chosen(pages, served):
+    alice, bob = pages
+    lobby = join_by_invite(alice, bob, "towers", {"turn_seconds": "90"})
+    start(alice, bob, lobby)
+    for page in pages:  # every seat's clock at once: the seat due counting down, the other showing its time
+        page.wait(lambda: len(page.all("#clocks .seat-clock")) == 2 and page.all("#clocks .running .clock"), f"{page.name}: both clocks")
+        assert page.text("#clocks .seat-clock:not(.running)").endswith("90 s")
+        assert re.fullmatch(r".+ \d+ s", page.text("#clocks .running")), page.text("#clocks")
+    alice.screenshot("clocks")
+    # a seat whose node stays silent past its turn time: its clock goes on with the grace, said as such
+    probe = """const done = arguments[arguments.length - 1];
+      import("/history.js").then((page) => {
+        const shown = page.clocks({ phase: "playing", seat: 0, seats: ["alice", "bob"], clocks: [
+          { seat: 0, turn: 90, grace: 20, running: false }, { seat: 1, turn: 0.4, grace: 20, running: true }] });
+        shown.id = "clocks-probe";
+        document.body.append(shown);
+        done([...shown.children].map((clock) => clock.textContent));
+      }, (error) => done(String(error)));"""
+    assert alice.driver.execute_async_script(probe) == ["you 90 s", "bob 1 s"]
+    alice.wait(lambda: re.fullmatch(r"bob grace (20|19) s", alice.text("#clocks-probe .running")), "the grace once the turn time ran out")
+    assert alice.all("#clocks-probe .running .clock.grace")
+    alice.driver.execute_script("document.getElementById('clocks-probe').remove()")
+    moves = 0
+    while moves < 4:  # a few discards: always a legal move
+        for page in pages:
+            if page.all("#turn.yours") and page.all("button.discard:not([disabled])"):
+                page.click(page.one("button.discard:not([disabled])"))
+                moves += 1
+    table = alice.driver.execute_script("return document.querySelector('#table-page .table-id').textContent").split()[-1]
+    live = next(t for t in served[0].node.tables.values() if t.table_id.hex().startswith(table))
+    alice.wait(lambda: len(history_lines(alice)) >= 4 and history_lines(alice) == [
+        f"{e['n']}. {e['text']}" if e["n"] is not None else e["text"] for e in served[0].call(served[0].node.history, live.table_id.hex(), 0)["entries"]],
+        "the moves listed as the node tells them")
+    assert re.fullmatch(r"1\. (alice|bob): discard .+", history_lines(alice)[0]), history_lines(alice)
+    mover = alice.wait(lambda: next((page for page in pages if page.text("#turn").startswith("Your turn")), None), "a page whose turn it is")
+    mover.driver.execute_script("window.confirm = () => true")
+    mover.press("#resign")
+    alice.wait(lambda: "Verified" in alice.text("#verdict") and alice.all("#history .replay-from"), "the finished table's replay buttons")
+    assert alice.text("#history-result").startswith("Result: ") and "won" in alice.text("#history-result")
+    line = history_lines(alice)[2]
+    chosen = alice.all("#history .replay-from")[2]
+    index = chosen.get_attribute("data-index")
+    chosen.click()
+    alice.wait(lambda: alice.all("#replay-text") and alice.text("#replay-text") == line, "the viewer at move 3")
+    assert f"(envelope {index})" in alice.text("#replay-position")
+    alice.screenshot("replay-from-a-move")
+    alice.press("#replay-next")
+    alice.wait(lambda: f"(envelope {index})" not in alice.text("#replay-position"), "a step on")
 
 
 def cards_of(game: str) -> list[dict]:

@@ -104,3 +104,12 @@ def test_the_turn_clock_counts_down_the_due_seats_timed_decision():
     table = started({"turn_seconds": 5})
     assert table[1].turn_clock(2.0) == {"seat": 0, "seconds": 3.0}
     assert started({}).replicas[1].turn_clock(2.0) is None
+
+
+def test_every_seats_clock_shows_at_once_the_due_one_running_then_its_grace():
+    table = started({"turn_seconds": 5})  # grace 10 s
+    waiting = {"grace": 10.0, "running": False, "seat": 1, "turn": 5.0}
+    assert table[1].clocks(2.0) == [{"grace": 10.0, "running": True, "seat": 0, "turn": 3.0}, waiting]
+    assert table[1].clocks(8.5) == [{"grace": 6.5, "running": True, "seat": 0, "turn": 0.0}, waiting]
+    assert table[1].clocks(99.0)[0] == {"grace": 0.0, "running": True, "seat": 0, "turn": 0.0}
+    assert started({}).replicas[1].clocks(2.0) is None

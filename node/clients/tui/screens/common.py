@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.segment import Segment
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.strip import Strip
+from textual.widgets import OptionList, Static
 
 from fairtable.games import player
 from fairtable.games import players as seats_in_words
@@ -79,3 +81,22 @@ def players(names: list[str] | tuple[str, ...]) -> str:
 
 def options_text(options: dict) -> str:
     return ", ".join(f"{name}={value}" for name, value in sorted(options.items())) or "defaults"
+
+
+class MarkedList(OptionList):
+    """An option list whose highlighted row starts with :data:`MARKER`, so a screen capture, a
+    monochrome terminal or a screen reader shows which row Enter takes, not only reverse video.
+    Its prompts leave the first column free for the marker."""
+
+    MARKER = "▸"
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        try:
+            index, offset = self._lines[self.scroll_offset.y + y]
+        except IndexError:
+            return strip
+        if index != self.highlighted or offset or not strip.cell_length:
+            return strip
+        first = next(iter(strip), None)
+        return Strip([Segment(self.MARKER, first.style if first is not None else None), *strip.crop(1)], strip.cell_length)

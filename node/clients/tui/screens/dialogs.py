@@ -15,8 +15,12 @@ HELP_WIDTH = 72
 """The characters a line of the help holds (its box is 76 wide, with a border and padding)."""
 
 TABLE_KEYS = """  Ctrl+R           resign (asks first: Tab to Resign, Enter)
-  Ctrl+O           the table's log: what happened without your hand on it
+  Ctrl+O           the history: every move, numbered (l: the table's log, what
+                   happened without your hand on it); once the game is over,
+                   Enter on a move replays it from there, ← → step
   Ctrl+F           who is who: each player's name and key fingerprint
+  Ctrl+G           the bell when your turn comes: off, or on again
+  Ctrl+T           the table's chat: read it, type a line, Enter says it
   ?                this help
   Escape           back to your tables (the node keeps your seat)
   Ctrl+Q           quit (the node keeps your seat; `fairtable play` brings you back)

@@ -12,7 +12,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from fairtable.games import Result, describe
+from fairtable.node.clients.tui.screens.chat import chat, chat_lines, rematch_offer
 from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, short_table
+from fairtable.node.clients.tui.screens.history import HistoryScreen
 from fairtable.protocol import ProtocolError
 from fairtable.protocol.session import verify_chunks
 
@@ -26,6 +28,8 @@ def outcome(update: dict) -> str:
     seat, names = update.get("seat"), list(update.get("seats") or ())
     said = "A draw" if not result.winners else "You won" if seat in result.winners else "You lost"
     final = f" Final {update['standing']}." if update.get("standing") else ""
+    if update.get("watching"):
+        return f"Game over. {describe(result, names)}.{final}"
     return f"{said}. {describe(result, names)}.{final}"
 
 
@@ -48,12 +52,14 @@ def failure(exc: Exception) -> str:
 
 
 class FinalScreen(BaseScreen):
-    BINDINGS = [Binding("escape,enter", "back", "your tables"), Binding("b", "board", "see the board")]
+    BINDINGS = [Binding("escape,enter", "back", "your tables"), Binding("b", "board", "see the board"),
+                Binding("h", "history", "history, replay"), Binding("r", "rematch", "rematch"), Binding("ctrl+t", "chat", "chat")]
 
     def __init__(self, lobby_id: str) -> None:
         super().__init__()
         self.lobby_id = lobby_id
         self.checked = False
+        self.rematching = False
         self.verdict: list[str] | None = None
         """What the check of the transcript found, kept for every later update of the table."""
 
@@ -93,7 +99,10 @@ class FinalScreen(BaseScreen):
             verdict = self.verdict or ["Checking the transcript: every shuffle, move and hidden answer (a long game takes a while)…"]
         log = log_lines(update, 4)
         board = (update.get("text") or "").splitlines()
-        lines = [outcome(update), "", *verdict, *(["", "The table's log:", *log] if log else []),
+        said = chat_lines(update, 4)
+        offer = rematch_offer(update) if update["phase"] == "finished" else None
+        lines = [outcome(update), "", *verdict, *(["", offer] if offer else []),
+                 *(["", "The table's log:", *log] if log else []), *(["", "The chat (Ctrl+T to say something):", *said] if said else []),
                  *(["", "The final board:", *board] if board else [])]
         self.show("#final", "\n".join(lines))
 
@@ -121,3 +130,26 @@ class FinalScreen(BaseScreen):
 
     def action_board(self) -> None:
         self.app.pop_screen()
+
+    def action_history(self) -> None:
+        self.app.push_screen(HistoryScreen(self.lobby_id))
+    def action_chat(self) -> None:
+        chat(self, self.play.updates[self.lobby_id])
+
+    def action_rematch(self) -> None:
+        update = self.play.updates[self.lobby_id]
+        if update["phase"] == "finished" and not self.rematching:
+            self.rematching = True
+            self.run_worker(self.rematch(update))
+
+    async def rematch(self, update: dict) -> None:
+        """Offer or accept (the node knows which); then wait for the new table where the lobby waits."""
+        try:
+            answer = await self.ask("rematch", table=update["table"])
+        finally:
+            self.rematching = False
+        if answer is not None:
+            from fairtable.node.clients.tui.screens.wait import WaitScreen  # wait -> table -> final: imported here
+
+            self.app.pop_screen()
+            self.app.switch_screen(WaitScreen(answer["lobby"], None, waiting="A rematch: it starts once every seat has accepted."))

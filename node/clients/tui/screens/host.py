@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from fairtable.node.clients.tui.screens.common import BaseScreen
+from fairtable.node.clients.tui.screens.table import TableScreen
 from fairtable.node.clients.tui.screens.wait import WaitScreen
 
 
@@ -120,16 +121,31 @@ class HostScreen(BaseScreen):
 
 
 class InviteScreen(BaseScreen):
+    """Paste an invite: to join its table, or (``watch``) to watch it as a spectator."""
+
     BINDINGS = [Binding("escape", "app.pop_screen", "back")]
 
+    def __init__(self, watch: bool = False) -> None:
+        super().__init__()
+        self.watching = watch
+
     def compose(self) -> ComposeResult:
-        yield Static("Join a table: paste the invite your friend sent (ft1…), then Enter", id="status")
+        if self.watching:
+            yield Static("Watch a table: paste an invite to it (ft1…, from any of its players), then Enter", id="status")
+        else:
+            yield Static("Join a table: paste the invite your friend sent (ft1…), then Enter", id="status")
         yield Input(placeholder="ft1… (one word)", id="invite")
         yield Static("", id="message")
         yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.run_worker(self._join(event.value.strip()), exclusive=True)
+        self.run_worker((self._watch if self.watching else self._join)(event.value.strip()), exclusive=True)
+
+    async def _watch(self, invite: str) -> None:
+        watched = await self.ask("watch", invite=invite)
+        if watched is not None:
+            self.play.keep(watched["update"])
+            self.app.switch_screen(TableScreen(watched["update"]["lobby_id"]))
 
     async def _join(self, invite: str) -> None:
         joined = await self.ask("join", invite=invite)

@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from fairtable.node.clients.tui.screens.common import BaseScreen, options_text, players, short_table
+from fairtable.node.clients.tui.screens.common import BaseScreen, MarkedList, options_text, players, short_table
 from fairtable.node.clients.tui.screens.host import HostScreen, InviteScreen
 from fairtable.node.clients.tui.screens.table import TableScreen
 from fairtable.node.clients.tui.screens.wait import WaitScreen
@@ -29,6 +29,8 @@ def table_line(update: dict) -> str:
     seat = update.get("seat")
     others = [name for index, name in enumerate(seats) if index != seat]
     named = short_table(update["table"]) if update.get("table") else f"open table {update['lobby_id']}"
+    if update.get("watching") and update.get("result") is None:
+        return f"{update['game']} {update['variant']} · watching {players(others)} · {named}"
     return f"{update['game']} {update['variant']} · {state} · with {players(others)} · {named}"
 
 
@@ -43,8 +45,8 @@ def found_line(table: dict) -> str:
 
 
 class LobbyScreen(BaseScreen):
-    BINDINGS = [Binding("h", "host", "host a table"), Binding("j", "join", "join by invite"), Binding("r", "refresh", "refresh"),
-                Binding("ctrl+q", "app.quit", "quit")]
+    BINDINGS = [Binding("h", "host", "host a table"), Binding("j", "join", "join by invite"),
+                Binding("w", "watch", "watch by invite"), Binding("r", "refresh", "refresh"), Binding("ctrl+q", "app.quit", "quit")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -53,7 +55,7 @@ class LobbyScreen(BaseScreen):
 
     def compose(self) -> ComposeResult:
         yield Static("fairtable", id="status")
-        yield OptionList(id="tables")
+        yield MarkedList(id="tables")
         yield Static("", id="message")
         yield Footer()
 
@@ -76,6 +78,10 @@ class LobbyScreen(BaseScreen):
                 self.app.push_screen(WaitScreen(hosted["lobby"], hosted["invite"], auto_start=start.host.start))
         elif start.join is not None:
             await self.join(start.join)
+        elif start.watch is not None:
+            watched = await self.ask("watch", **start.watch)
+            if watched is not None:
+                self.open(watched["update"])
         await self.refresh_lists()
 
     async def join(self, fields: dict) -> None:
@@ -103,7 +109,8 @@ class LobbyScreen(BaseScreen):
         options += [None, Option("Open tables nearby (Enter joins)", disabled=True)]
         options += [Option("  " + found_line(table), id=f"found:{index}") for index, table in enumerate(self.found)] or \
                    [Option("  none found on your network", disabled=True)]
-        options += [None, Option("Host a new table  (h)", id="host"), Option("Join with an invite  (j)", id="join")]
+        options += [None, Option("  Host a new table  (h)", id="host"), Option("  Join with an invite  (j)", id="join"),
+                    Option("  Watch a table with an invite  (w)", id="watch")]
         listing.clear_options()
         listing.add_options(options)
         if highlighted is not None and highlighted < listing.option_count:
@@ -120,6 +127,8 @@ class LobbyScreen(BaseScreen):
             self.action_host()
         elif choice == "join":
             self.action_join()
+        elif choice == "watch":
+            self.action_watch()
         elif choice.startswith("mine:"):
             self.open(self.mine[int(choice[5:])])
         elif choice.startswith("found:"):
@@ -127,8 +136,7 @@ class LobbyScreen(BaseScreen):
             self.run_worker(self.join({"peer": table["address"], "lobby_id": table["lobby_id"], "fingerprint": table["fingerprint"]}))
 
     def open(self, update: dict) -> None:
-        self.play.updates.setdefault(update["lobby_id"], update)
-        self.play.received.setdefault(update["lobby_id"], self.play.clock())
+        self.play.keep(update)
         if update["phase"] == "lobby":
             self.app.push_screen(WaitScreen({"lobby_id": update["lobby_id"], "game": update["game"], "variant": update["variant"],
                                              "options": {}, "seats": None, "joined": update["seats"]}, None))
@@ -140,6 +148,9 @@ class LobbyScreen(BaseScreen):
 
     def action_join(self) -> None:
         self.app.push_screen(InviteScreen())
+
+    def action_watch(self) -> None:
+        self.app.push_screen(InviteScreen(watch=True))
 
     def on_screen_resume(self) -> None:
         self.action_refresh()

@@ -1,7 +1,7 @@
 """The table: whose turn and both clocks on top, the game's board, a message line, a typing line.
 
 Input is read at any time: board keys while it is your turn, typing (a move's number, a
-cell, a card's name or code) into the line below, Ctrl+R to resign (after a confirmation
+cell, a card's name or code) into the line below, Ctrl+T to chat, Ctrl+R to resign (after a confirmation
 only a focused button answers), ``?`` for help, Escape back to your tables. No printable
 key ends a game: once a person types, every key goes to the typed text, which the board keeps
 (:class:`~..boards.Board`, at any typing speed) and the typing line shows. The screen never blocks on the node: a move is
@@ -18,21 +18,21 @@ from textual.widgets import Footer, Input, Static
 
 from fairtable.games import Refusal, say
 from fairtable.node.clients.tui.boards import Board, Refused, board_for, move_hint
+from fairtable.node.clients.tui.clocks import seat_clocks
+from fairtable.node.clients.tui.screens.chat import chat, chat_line
 from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, who_is_who
 from fairtable.node.clients.tui.screens.dialogs import Confirm, Help, table_help
 from fairtable.node.clients.tui.screens.final import FinalScreen
+from fairtable.node.clients.tui.screens.history import HistoryScreen
 
 STATUS_WIDTH = 80
-
-
-def clock_text(seconds: float) -> str:
-    whole = int(seconds + 0.999)
-    return f"{whole // 60}:{whole % 60:02d}"
+WATCHING = "You are watching this table: a spectator makes no moves."
 
 
 class TableScreen(BaseScreen):
     BINDINGS = [Binding("ctrl+r", "resign", "resign"), Binding("question_mark", "help", "help"),
-                Binding("ctrl+o", "log", "log"), Binding("ctrl+f", "who", "who is who"),
+                Binding("ctrl+o", "history", "history"), Binding("ctrl+f", "who", "who is who", show=False),
+                Binding("ctrl+g", "bell", "bell", show=False), Binding("ctrl+t", "chat", "chat", show=False),
                 Binding("escape", "app.pop_screen", "your tables")]
 
     def __init__(self, lobby_id: str) -> None:
@@ -42,6 +42,8 @@ class TableScreen(BaseScreen):
         self.finished_shown = False
         self.announced = 0
         """How many entries of the table's log this screen has said."""
+        self.chatted: int | None = None
+        """How many chat lines this screen has seen (the ones before it opened are in Ctrl+T)."""
 
     @property
     def update_(self) -> dict:
@@ -52,7 +54,9 @@ class TableScreen(BaseScreen):
         yield Static("", id="status")
         yield self.board
         yield Static("", id="message")
-        typing = Input(placeholder="type a move (its number, b7, a card), Enter sends · ? help", id="typed", compact=True)
+        hint = "watching as a spectator: no moves · ? help" if self.update_.get("watching") else \
+            "type a move (its number, b7, a card), Enter sends · Ctrl+T chat · ? help"
+        typing = Input(placeholder=hint, id="typed", compact=True)
         typing.can_focus = False  # it shows the board's typed text; every key goes to the board
         yield typing
         yield Footer()
@@ -72,9 +76,10 @@ class TableScreen(BaseScreen):
         if update.get("stalled"):
             self.say(f"Your node cannot write this table's journal: {update['stalled']}")
         log = log_lines(update)
-        if len(log) > self.announced:  # the newest announcement where the player looks; Ctrl+O shows them all
+        if len(log) > self.announced:  # the newest announcement where the player looks; Ctrl+O, l shows them all
             self.announced = len(log)
             self.say(log[-1])
+        self.hear(update)
         for violation in update.get("violations") or ():
             self.say(f"Cheating detected: {culprit(update, violation)} broke {violation['rule']}: {violation['detail']}")
         if update.get("result") is not None and not self.finished_shown:
@@ -87,23 +92,30 @@ class TableScreen(BaseScreen):
         self.table_changed(self.lobby_id)
 
     def tick(self) -> None:
-        """Redraw the status line: players, whose turn (the game's name of a decision due here), the running clock."""
+        """Redraw the status line: players, whose turn (the game's name of a decision due here), every seat's
+        clock (the running one marked ▸)."""
         update = self.update_
         if not update:
             return
         seats, me = list(update.get("seats") or ()), update.get("seat")
-        running = self.play.seconds_left(self.lobby_id)
+        clocks = seat_clocks(update, self.play.since_event(self.lobby_id)) if update.get("result") is None else None
         turn = "your turn" if update.get("your_turn") else "waiting" if update.get("result") is None else "over"
+        if update.get("watching") and update.get("result") is None:
+            turn = "watching"
         named = update.get("prompt") if update.get("your_turn") else None
         game = f"{update['game']} {update['variant']}"
-        heads = [f"{game} · {named or turn} · ", f"{update['game']} · {named or turn} · ", f"{game} · {turn} · "]
-        # the decision's name while it fits (without the variant if need be), with shorter names while the line does not (six seats, say)
-        for head, width in [(head, width) for head in heads for width in (None, 8, 4)]:
+        heads = (f"{game} · {named or turn} · ", f"{update['game']} · {named or turn} · ", f"{game} · {turn} · ",
+                 f"{update['game']} · {turn} · ")
+        # the decision's name while it fits (without the variant, with shorter names, with only the running
+        # clock if need be: four seats, six), else the same without it
+        fits = [fit for named_or_not in (heads[:2], heads[2:]) for fit in
+                [(head, width, True) for head in named_or_not for width in (None, 8, 4)] + [(named_or_not[1], 4, False)]]
+        for head, width, every in fits:
             parts = []
             for index, name in enumerate(seats):
                 label = f"{name[:width]} (you)" if index == me else name[:width]
-                clock = clock_text(running[1]) if running is not None and running[0] == index else "-" if width is None else ""
-                parts.append(f"{label} {clock}".rstrip())
+                clock = "-" if clocks is None and width is None else "" if clocks is None else clocks[index]
+                parts.append(f"{label} {clock if every or clock.startswith('▸') else ''}".rstrip())
             line = head + " │ ".join(parts)
             if len(line) <= STATUS_WIDTH:
                 break
@@ -123,6 +135,9 @@ class TableScreen(BaseScreen):
         text = event.text.strip()
         assert self.board is not None
         if not text or (len(text) == 1 and self.board.letter(text)):
+            return
+        if self.update_.get("watching"):
+            self.say(WATCHING)
             return
         try:
             move = self.board.typed(self.update_, text)
@@ -153,6 +168,9 @@ class TableScreen(BaseScreen):
         update = self.update_
         if update.get("table") is None:
             return
+        if update.get("watching"):
+            self.say(WATCHING)
+            return
         self.say("")
         self.run_worker(self.ask("move", table=update["table"], move=move))
 
@@ -161,6 +179,9 @@ class TableScreen(BaseScreen):
     def action_resign(self) -> None:
         update = self.update_
         if update.get("table") is None or update.get("result") is not None:
+            return
+        if update.get("watching"):
+            self.say(WATCHING)
             return
 
         def answered(yes: bool | None) -> None:
@@ -174,10 +195,26 @@ class TableScreen(BaseScreen):
         game = f"{self.update_.get('game', '')} {self.update_.get('variant', '')}" if self.update_ else ""
         self.app.push_screen(Help(table_help(game, (self.board or Board).keys)))
 
-    def action_log(self) -> None:
-        lines = log_lines(self.update_, 18)
-        self.app.push_screen(Help("\n".join(["The table's log (newest last)", *(lines or ["Nothing has happened without a player's hand on it."]),
-                                              "", "Press any key to close."])))
+    def action_history(self) -> None:
+        self.app.push_screen(HistoryScreen(self.lobby_id))
+    def hear(self, update: dict) -> None:
+        """Say the newest chat line where the player looks, once (another seat's: one's own was just typed)."""
+        chat = list(update.get("chat") or ())
+        if self.chatted is None:
+            self.chatted = len(chat)
+        if len(chat) > self.chatted:
+            self.chatted = len(chat)
+            if chat[-1].get("seat") != update.get("seat"):
+                self.say(chat_line(update, chat[-1]))
+
+    def action_chat(self) -> None:
+        chat(self, self.update_)
+
 
     def action_who(self) -> None:
         self.say(who_is_who(self.update_))
+
+    def action_bell(self) -> None:
+        self.play.bell_on = not self.play.bell_on
+        self.say("The bell rings when your turn comes (Ctrl+G: off)." if self.play.bell_on
+                 else "No bell when your turn comes (Ctrl+G: on again).")

@@ -17,8 +17,10 @@ class WaitScreen(BaseScreen):
     BINDINGS = [Binding("ctrl+s", "start", "start the table"), Binding("ctrl+l", "leave", "leave the table"),
                 Binding("escape", "app.pop_screen", "your tables")]
 
-    def __init__(self, lobby: dict, invite: str | None, auto_start: bool = False) -> None:
+    def __init__(self, lobby: dict, invite: str | None, auto_start: bool = False,
+                 waiting: str = "Waiting for the host to start the table.") -> None:
         super().__init__()
+        self.waiting = waiting
         self.lobby = lobby
         self.lobby_id = lobby["lobby_id"]
         self.invite = invite
@@ -61,7 +63,7 @@ class WaitScreen(BaseScreen):
             if self.auto_start and seats is not None and len(joined) >= seats:
                 self.action_start()
         else:
-            lines += ["", "Waiting for the host to start the table."]
+            lines += ["", self.waiting]
         self.show("#lobby", "\n".join(lines))
 
     def action_start(self) -> None:

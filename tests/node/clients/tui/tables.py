@@ -42,12 +42,13 @@ def forced(game: Any, state: Any) -> bool:
 
 def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, events: int | None = None,
              bot: Callable[[random.Random], Any] | None = None, where: Callable[[Any, Any], bool] | None = None,
-             forfeit: str | None = None, **options: Any) -> dict:
+             forfeit: str | None = None, spectator: bool = False, **options: Any) -> dict:
     """Seat 0's ``table`` event at its ``nth`` decision (counted from 0) of a seeded game, or
     after its first ``events`` events (a moment it decides nothing: blind play, say), or at its
     first decision in a state ``where(game, state)`` holds; seat 0 played by ``bot`` (made from
     its random generator) instead of a random one. With ``forfeit`` (``resigned``, ``absent``)
-    seat 0 leaves the game there for that reason: the finished table it sees."""
+    seat 0 leaves the game there for that reason: the finished table it sees. With ``spectator``, the
+    event of a node watching the table at that moment instead (the spectator's view, no seat, no moves)."""
     game = registry.get(game_id)
     chosen = game.options_of(game.setup(variant, options, seats))
     bots = [(bot if bot is not None and seat == 0 else lambda rng: make(game, "random", rng))(random.Random(seed * 10 + seat))
@@ -67,22 +68,26 @@ def table_at(game_id: str, variant: str, seats: int, seed: int, nth: int = 0, ev
     if forfeit is not None:
         state = game.apply(state, Forfeit(0, forfeit))
     request = game.pending(state)
-    decision = decision_of(request)
-    legal = game.legal_moves(state, 0)
+    seat = None if spectator else 0
+    decision = None if spectator else decision_of(request)
+    legal = () if spectator else game.legal_moves(state, 0)
     renderer = game.renderer
     assert renderer is not None
-    view = game.view(state, 0)
+    view = game.view(state, seat)
     timer = dict(chosen).get("turn_seconds", 0)
     result = getattr(state, "result", None)
     with seated(NAMES[:seats]):  # the game's words name the players, as the node renders them
         text, move_texts = renderer.render(view), tuple(renderer.move_line(view, move) for move in legal)
         standing = None if result is None else final_standing(renderer, view, result)
         prompt, unplayable = decision_words(game, state, 0) if decision is not None else (None, ())
-    update = fields_of(TableUpdate("lobby1", "ab" * 32, game_id, variant, 0, NAMES[:seats], "playing" if result is None else "finished",
+    update = fields_of(TableUpdate("lobby1", "ab" * 32, game_id, variant, seat, NAMES[:seats], "playing" if result is None else "finished",
                                    view, legal, your_turn=decision is not None, decision=decision,
                                    result=None if result is None else result.to_value(), text=text, move_texts=move_texts,
-                                   standing=standing, prompt=prompt, unplayable=unplayable))
+                                   standing=standing, prompt=prompt, unplayable=unplayable, watching=spectator))
     update["clock"] = {"seat": 0, "seconds": 42} if timer and decision is not None else None
+    update["clocks"] = None if not timer else [
+        {"grace": 30.0, "running": seat == 0 and decision is not None, "seat": seat,
+         "turn": 42.0 if seat == 0 and decision is not None else float(timer)} for seat in range(seats)]
     return update
 
 

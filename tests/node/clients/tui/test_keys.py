@@ -218,3 +218,18 @@ def test_a_burst_or_a_paste_of_typed_text_and_enter_sends_that_text_never_the_hi
         assert person.sent == ([] if named is None else [named]) and line.value == ""
 
     play(update, body)
+
+
+def test_a_refusal_longer_than_the_screen_is_wrapped_whole_at_80_columns():
+    update, _ = case("towers")
+
+    async def body(person: Person) -> None:
+        await person.press("z", "z", "z", "enter")
+        message = person.app.screen.query_one("#message")
+        said = "'zzz' is none of your moves now (a card's number 1..6 or name plays it, d and its number discards it)"
+        assert len(said) > 80 and message.size.height == 2, message.size
+        shown = [line.strip() for line in screen_text(person.app).splitlines()]
+        start = next(index for index, line in enumerate(shown) if line.startswith("'zzz' is none"))
+        assert " ".join(shown[start:start + 2]) == said  # every word of it, none cut off
+
+    play(update, body)

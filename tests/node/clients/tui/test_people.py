@@ -1,5 +1,5 @@
 """People, not seats, on the terminal client: players by name (fingerprints on Ctrl+F), the table's
-log said where the player looks (Ctrl+O shows all of it), and a final screen that names the
+log said where the player looks (Ctrl+O, l shows all of it), and a final screen that names the
 winner, the score, what happened unannounced and the final board. Through a stub connection at
 80x24, each a few fixed updates, so no node runs."""
 
@@ -39,11 +39,13 @@ def test_players_are_named_the_log_is_said_and_fingerprints_come_on_demand():
             assert f"alice (you) {FINGERPRINTS[0]} │ bob {FINGERPRINTS[1]}" in screen(app)
             app.table_event({**update, "log": [TIMER, FORCED]})  # a new entry is said at once
             await until(pilot, lambda: FORCED["text"] in screen(app), "the new announcement")
-            await pilot.press("ctrl+o")
+            await pilot.press("ctrl+o", "l")  # the history, and the log from it
             await until(pilot, lambda: on(app, "Help"), "the table's log")
             shown = screen(app)
             assert "The table's log" in shown and TIMER["text"] in shown and FORCED["text"] in shown
             await pilot.press("escape")  # any key closes it, and only it
+            await until(pilot, lambda: on(app, "HistoryScreen"), "the history again")
+            await pilot.press("escape")
             await until(pilot, lambda: on(app, "TableScreen"), "the table again")
 
     asyncio.run(body())

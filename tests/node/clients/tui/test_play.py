@@ -168,11 +168,11 @@ def test_the_turn_clock_counts_down_between_events(tmp_path):
         async with app.run_test(size=(80, 24)) as pilot:
             await seat_guest(world, app, pilot)
             await my_turn(app, pilot)
-            assert "alice (you) 1:00" in screen_text(app) or "alice (you) 0:59" in screen_text(app)
+            assert "alice (you) ▸1:00 │ bob 1:00" in screen_text(app) or "alice (you) ▸0:59 │ bob 1:00" in screen_text(app)
             clock.now += 15
             app.tick()
             await pilot.pause()
-            assert "alice (you) 0:45" in screen_text(app) or "alice (you) 0:44" in screen_text(app)
+            assert "alice (you) ▸0:45 │ bob 1:00" in screen_text(app) or "alice (you) ▸0:44 │ bob 1:00" in screen_text(app)
 
     run(tmp_path, 2, body)
 

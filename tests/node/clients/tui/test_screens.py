@@ -72,6 +72,20 @@ def test_with_no_open_table_the_cursor_starts_on_hosting_one():
     with_app(body, [table("done0001", "finished", {"winners": [1], "reason": "tower", "scores": []})])
 
 
+def test_the_row_enter_takes_is_marked_in_the_screens_text_not_only_by_its_colours():
+    async def body(app: PlayApp, pilot: Any) -> None:
+        await until(pilot, lambda: on(app, "LobbyScreen") and "open0003" in "\n".join(lines(app)), "the tables")
+        marked = [line for line in lines(app) if " ▸ " in line]
+        assert len(marked) == 1 and "open0003" in marked[0], "\n".join(lines(app))
+        await pilot.press("down", "down")  # past the other open table and the heading to the row below
+        await pilot.pause()
+        (marked_now,) = [line for line in lines(app) if " ▸ " in line]
+        listing = app.screen.query_one("#tables")
+        assert marked_now != marked[0] and str(listing.get_option_at_index(listing.highlighted).prompt).strip() in marked_now
+
+    with_app(body, [table("open0003", "playing"), table("open0004", "playing")])
+
+
 def test_starting_or_leaving_a_table_takes_a_chord_never_a_letter():
     lobby = {"lobby_id": "wait0001", "game": "towers", "variant": "normal", "options": {}, "seats": 2, "joined": ["alice"]}
 

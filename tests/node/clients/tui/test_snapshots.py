@@ -41,8 +41,8 @@ class StubBridge:
         self.sent: list[tuple[str, dict]] = []
         self.tables: list[dict] = []
         """What the ``tables`` request answers: the player's tables."""
-        self.answers: dict[str, dict | Exception] = {}
-        """Answers (or failures) a test sets for other requests (``transcript``)."""
+        self.answers: dict[str, Any] = {}
+        """Answers (or failures, or functions of the request's fields) a test sets for other requests (``transcript``)."""
 
     def call(self, op: str, **fields: Any) -> asyncio.Future[dict]:
         self.sent.append((op, fields))
@@ -51,6 +51,8 @@ class StubBridge:
                    "games": {"games": [registry.get(game_id).describe() for game_id in registry.ids()]}}
         future: asyncio.Future[dict] = asyncio.get_running_loop().create_future()
         answer = self.answers.get(op, answers.get(op, {}))
+        if callable(answer):  # an answer that depends on the request's fields
+            answer = answer(**fields)
         if isinstance(answer, Exception):
             future.set_exception(answer)
         else:
@@ -59,7 +61,7 @@ class StubBridge:
 
 
 @asynccontextmanager
-async def table_screen(update: dict, answers: dict[str, dict | Exception] | None = None) -> AsyncIterator[tuple[PlayApp, Any]]:
+async def table_screen(update: dict, answers: dict[str, Any] | None = None) -> AsyncIterator[tuple[PlayApp, Any]]:
     """The app at 80x24 on the table screen of a fixed ``update``, through a stub connection
     (answering ``answers`` too); and its pilot."""
     bridge = StubBridge()
@@ -73,9 +75,9 @@ async def table_screen(update: dict, answers: dict[str, dict | Exception] | None
         yield app, pilot
 
 
-def shot(update: dict, keys: tuple[str, ...] = ()) -> str:
+def shot(update: dict, keys: tuple[str, ...] = (), answers: dict[str, Any] | None = None) -> str:
     async def take() -> str:
-        async with table_screen(update) as (app, pilot):
+        async with table_screen(update, answers) as (app, pilot):
             await pilot.press(*keys)
             await pilot.pause()
             return app.export_screenshot(title="fairtable")
@@ -137,7 +139,10 @@ def case(name: str) -> tuple[dict, tuple[str, ...]]:
 def test_each_games_screen_at_80x24_matches_its_snapshot(name):
     """The picture (``.svg``) and its characters (``.txt``, to read and to diff by eye)."""
     update, keys = case(name)
-    svg = shot(update, keys)
+    matches_snapshot(name, shot(update, keys))
+
+
+def matches_snapshot(name: str, svg: str) -> None:
     for path, content in ((SNAPSHOTS / f"{name}.svg", svg), (SNAPSHOTS / f"{name}.txt", "\n".join(lines_of(svg)) + "\n")):
         if UPDATE or not path.exists():
             SNAPSHOTS.mkdir(exist_ok=True)
@@ -145,6 +150,27 @@ def test_each_games_screen_at_80x24_matches_its_snapshot(name):
             if not UPDATE:
                 pytest.fail(f"wrote the missing snapshot {path.name}; review it and run again")
         assert content == path.read_text(), f"{path.name}: the screen changed; if on purpose, regenerate (see this module's docstring)"
+
+
+def history_cases() -> dict[str, tuple[dict, dict[str, Any], tuple[str, ...]]]:
+    """The history while a table is played (Ctrl+O), of a finished one (h on the final screen), and
+    its replay from a chosen move, from a golden transcript (``history_tables``)."""
+    from tests.node.clients.tui.history_tables import finished, history_of
+
+    playing = {**table_at(**CASES["towers"][0]), "seats": ["bot-0", "bot-1"]}
+    update, answers = finished(forced=2)
+    return {
+        "history-playing": (playing, {"history": {"entries": history_of("towers-normal", forced=2)[:9], "replay": False, "result": None}},
+                            ("ctrl+o",)),
+        "history-finished": (update, answers, ("h", "home", "down", "down")),
+        "replay-towers": (update, answers, ("h", "home", "down", "down", "down", "enter", "right")),
+    }
+
+
+@pytest.mark.parametrize("name", ["history-playing", "history-finished", "replay-towers"])
+def test_the_history_and_the_replay_at_80x24_match_their_snapshots(name):
+    update, answers, keys = history_cases()[name]
+    matches_snapshot(name, shot(update, keys, answers))
 
 
 def test_snapshots_are_deterministic():

@@ -43,11 +43,13 @@ class FakeClock:
 
 
 class World:
-    """Nodes ``0..count-1`` in their own data folders; node 0 is the player's (no bot), the others bots."""
+    """Nodes ``0..count-1`` in their own data folders; node 0 is the player's (no bot), the others bots
+    (but the first ``people``, which the test plays through their services)."""
 
-    def __init__(self, tmp_path: Path, count: int) -> None:
+    def __init__(self, tmp_path: Path, count: int, people: int = 1) -> None:
         self.tmp_path = tmp_path
         self.count = count
+        self.people = people
         self.portal = Portal()
         self.nodes: list[Node] = []
         self.api_ports: list[int] = []
@@ -57,7 +59,7 @@ class World:
 
     def config(self, index: int) -> NodeConfig:
         return NodeConfig(data=self.tmp_path / f"node-{index}", name=("alice", "bob", "carol", "dave")[index],
-                          bot=None if index == 0 else "random", **FAST)
+                          bot=None if index < self.people else "random", **FAST)
 
     async def _main(self, ready: Callable[[], None]) -> None:
         async with trio.open_nursery() as nursery:
@@ -105,8 +107,8 @@ class World:
         return await self.trio(self.nodes[index].identity)
 
 
-async def scenario(tmp_path: Path, count: int, body: Callable[[World], Awaitable[None]]) -> None:
-    world = World(tmp_path, count)
+async def scenario(tmp_path: Path, count: int, body: Callable[[World], Awaitable[None]], people: int = 1) -> None:
+    world = World(tmp_path, count, people)
     loop = asyncio.get_running_loop()
     ready = loop.create_future()
     done = guest_run(lambda: world._main(lambda: ready.set_result(None)))
@@ -122,8 +124,8 @@ async def _set(event: trio.Event) -> None:
     event.set()
 
 
-def run(tmp_path: Path, count: int, body: Callable[[World], Awaitable[None]]) -> None:
-    asyncio.run(scenario(tmp_path, count, body))
+def run(tmp_path: Path, count: int, body: Callable[[World], Awaitable[None]], people: int = 1) -> None:
+    asyncio.run(scenario(tmp_path, count, body, people))
 
 
 async def until(pilot: Any, condition: Callable[[], bool], what: str = "the condition") -> None:
