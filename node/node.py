@@ -428,6 +428,9 @@ class Node:
         return (self._table(table) if watched is None else watched).transcript_bytes()
 
     async def history(self, table: str, since: int) -> dict:
+        if self.mesh.find(table) is None and self.watching.find(table) is not None:
+            raise ServiceError(f"this node only watches table {table}: its numbered history is kept by the seats' nodes "
+                               "(the transcript has every move)", ILLEGAL)
         live = self._table(table)
         result = live.session.result
         return {"entries": await live.history_entries(since), "replay": live.transcript_saved is not None,

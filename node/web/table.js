@@ -88,8 +88,8 @@ export function tablePage(app, lobbyId) {
     if (mine !== sequence) return;
     const details = h("details", { class: "panel generic-panel", open: !picture }, h("summary", {}, "Seat view and legal moves"), generic(ctx));
     fill(content, status(event, verdicts.get(event.table), memory.get(lobbyId)), notice, picture ? h("section", { class: "panel board" }, picture) : null,
-      history.element, log(event), details, actions(app, event));
-    history.refresh();
+      event.watching ? null : history.element, log(event), details, actions(app, event));
+    if (!event.watching) history.refresh();
     if (event.phase === "finished" && event.table && !verdicts.has(event.table)) check(event.table);
   }
 

@@ -909,6 +909,7 @@ def test_shengji_selecting_the_unlisted_copy_of_a_card_offers_the_move_the_game_
 FIXED_TABLE = """const [update, transcript, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
 import("/table.js").then((m) => {
   const app = { tables: new Map([[update.lobby_id, update]]), token: sessionStorage.getItem("fairtable-token"), api: { request: async (op) => {
+    if (op === "history") return { entries: [], replay: false, result: null };  // as a node answers before the first move
     if (op !== "transcript") return {};
     if (transcript === null) throw new Error("the node went away");
     return { transcript };
@@ -920,7 +921,8 @@ import("/table.js").then((m) => {
   done(true);
 });"""
 """A table page of a fixed table update on top of the page, through a stub connection whose ``transcript``
-is the given one (null: the request fails); the page's verdict comes from this node's replay of it."""
+is the given one (null: the request fails) and whose ``history`` has no move yet; the page's verdict comes from
+this node's replay of it."""
 
 
 @pytest.mark.parametrize(("game_id", "variant", "nth"), [("duel", "1v1", 9), ("drachenherz", "standard", 5)])
