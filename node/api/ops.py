@@ -101,18 +101,24 @@ async def _host(service: NodeService, args: Mapping[str, Any]) -> dict:
 
 
 async def _join(service: NodeService, args: Mapping[str, Any]) -> dict:
+    return {"lobby": fields_of(await service.join(*_reached("join", args, "lobby_id")))}
+
+
+def _reached(op: str, args: Mapping[str, Any], ref: str) -> tuple[str, str, str | None]:
+    """The peer, the table's ``ref`` and the fingerprint that ``op`` names by an ``invite`` or by
+    ``peer`` and ``ref`` (and ``fingerprint``): a join and a watch reach a node alike."""
     if "invite" in args:
-        if set(args) & {"peer", "lobby_id", "fingerprint"}:
-            raise bad_request("join takes either 'invite' or 'peer' and 'lobby_id' (and 'fingerprint')")
+        if set(args) & {"peer", ref, "fingerprint"}:
+            raise bad_request(f"{op} takes either 'invite' or 'peer' and {ref!r} (and 'fingerprint')")
         try:
             invite = parse_invite(args["invite"])
         except InviteError as exc:
             raise ServiceError(str(exc)) from None
-        return {"lobby": fields_of(await service.join(invite.address, invite.lobby_id, invite.fingerprint))}
-    for name in ("peer", "lobby_id"):
+        return invite.address, invite.lobby_id, invite.fingerprint
+    for name in ("peer", ref):
         if name not in args:
-            raise bad_request(f"op 'join' needs field {name!r} (or an 'invite' instead)")
-    return {"lobby": fields_of(await service.join(args["peer"], args["lobby_id"], _fingerprint(args.get("fingerprint"))))}
+            raise bad_request(f"op {op!r} needs field {name!r} (or an 'invite' instead)")
+    return args["peer"], args[ref], _fingerprint(args.get("fingerprint"))
 
 
 def _fingerprint(text: str | None) -> str | None:
@@ -126,18 +132,7 @@ def _fingerprint(text: str | None) -> str | None:
 
 
 async def _watch(service: NodeService, args: Mapping[str, Any]) -> dict:
-    if "invite" in args:
-        if set(args) & {"peer", "table", "fingerprint"}:
-            raise bad_request("watch takes either 'invite' or 'peer' and 'table' (and 'fingerprint')")
-        try:
-            invite = parse_invite(args["invite"])
-        except InviteError as exc:
-            raise ServiceError(str(exc)) from None
-        return {"update": fields_of(await service.watch(invite.address, invite.lobby_id, invite.fingerprint))}
-    for name in ("peer", "table"):
-        if name not in args:
-            raise bad_request(f"op 'watch' needs field {name!r} (or an 'invite' instead)")
-    return {"update": fields_of(await service.watch(args["peer"], args["table"], _fingerprint(args.get("fingerprint"))))}
+    return {"update": fields_of(await service.watch(*_reached("watch", args, "table")))}
 
 
 async def _watch_invite(service: NodeService, args: Mapping[str, Any]) -> dict:
