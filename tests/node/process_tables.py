@@ -215,6 +215,11 @@ class ProcessTable:
         deadline = time.monotonic() + seconds
         while any(seat.process.poll() is None for seat in self.seats) and time.monotonic() < deadline:
             await trio.sleep(0.05)
+        stuck = [seat for seat in self.seats if seat.process.poll() is None]
+        for seat in stuck:
+            seat.process.send_signal(signal.SIGUSR1)  # it logs where each of its tasks waits
+        if stuck:
+            await trio.sleep(1)
         for seat in self.seats:
             seat.exited = seat.process.poll()
             if seat.exited is None:
@@ -223,9 +228,16 @@ class ProcessTable:
             seat.process.stdout.close()
 
 
+def _tasks(seat: Seat) -> str:
+    """What a node that never exited said it waited for when asked (``node.cli.stuck``), from its log."""
+    log = seat.data.with_suffix(".log").read_text(errors="replace")
+    start = log.rfind("tasks, as asked by SIGUSR1")
+    return f"; its tasks then:\n{log[start:start + 6000]}" if start >= 0 else " (and logged no tasks when asked)"
+
+
 def problems(table: ProcessTable) -> list[str]:
     """Everything a player would find wrong with how the run ended, each said precisely; [] if nothing."""
-    found = [f"{seat.name} (seat {n}) " + ("never exited" if seat.exited is None else f"exited with status {seat.exited}")
+    found = [f"{seat.name} (seat {n}) " + (f"never exited{_tasks(seat)}" if seat.exited is None else f"exited with status {seat.exited}")
              for n, seat in enumerate(table.seats) if seat.exited != 0]
     found += _tracebacks(table)
     files: dict[int, bytes] = {}

@@ -21,7 +21,7 @@ from fairtable.games import GameError, registry
 from fairtable.node.api.login import LOGIN_SECONDS, Logins, login_link
 from fairtable.node.api.server import DEFAULT_PORT, listen_api, serve_api
 from fairtable.node.api.token import TOKEN_FILE, TokenFileError, load_or_create_token
-from fairtable.node.cli import control
+from fairtable.node.cli import control, stuck
 from fairtable.node.cli.interrupt import Interrupt
 from fairtable.node.cli.options import parse_options, parse_tournament_options
 from fairtable.node.datalock import hold
@@ -43,7 +43,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "node", help="run a node: listen for peers, play this player's seats, keep journals",
         description="One process per player. Identity and journals live in --data; a restarted node reloads its "
-                    "journals, reconnects to its peers and continues every table.",
+                    "journals, reconnects to its peers and continues every table. A node sent SIGUSR1 logs each of its "
+                    "tasks and what it waits for, and goes on.",
     )
     parser.add_argument("--data", type=Path, required=True, help="data directory (identity.pem, tables/)")
     parser.add_argument("--port", type=int, default=0, help="TCP port for peers (default: any free port)")
@@ -238,6 +239,7 @@ async def _main(node: Node, args: argparse.Namespace, hosting: tuple | None, tou
     peers, api = await _listen(args)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(interrupt.watch, nursery.cancel_scope)
+        nursery.start_soon(stuck.report_on_signal)
         await nursery.start(partial(node.run, listeners=peers))
         print(f"fairtable node {node.name} ({node.key.public.fingerprint}) listening on {node.address}", flush=True)
         if api:
