@@ -25,3 +25,31 @@ def seat_clocks(update: dict, elapsed: float) -> list[str] | None:
         left = clock["turn"] - elapsed
         texts.append(f"▸{clock_text(left)}" if left > 0 else f"▸grace {clock_text(max(0.0, clock['grace'] + left))}")
     return texts
+
+
+NAME_WIDTHS = (None, 8, 4)
+"""Seat names in full, then cut to 8 and to 4 letters, as the status line needs room."""
+
+
+def status_line(update: dict, clocks: list[str] | None, turn: str, named: str | None, width: int) -> str:
+    """The game, whose turn it is (``named``: the decision due here, else ``turn``), and every seat
+    with its clock, in the first form that fits ``width``: names cut shorter, then the variant left
+    out (names in full again, then cut), then only the running clock kept; then all of that again
+    with ``turn`` for ``named``, and the shortest form if none fits."""
+    seats, me = list(update.get("seats") or ()), update.get("seat")
+    game = update["game"]
+    line = ""
+    for say in dict.fromkeys((named or turn, turn)):
+        heads = (f"{game} {update['variant']} · {say} · ", f"{game} · {say} · ")
+        for head, cut, every in [(head, cut, True) for head in heads for cut in NAME_WIDTHS] + [(heads[1], 4, False)]:
+            parts = []
+            for index, name in enumerate(seats):
+                label = f"{name[:cut]} (you)" if index == me else name[:cut]
+                clock = "" if clocks is None else clocks[index]
+                if clocks is None and cut is None:
+                    clock = "-"
+                parts.append(f"{label} {clock if every or clock.startswith('▸') else ''}".rstrip())
+            line = head + " │ ".join(parts)
+            if len(line) <= width:
+                return line
+    return line

@@ -18,7 +18,7 @@ from textual.widgets import Footer, Input, Static
 
 from fairtable.games import Refusal, say
 from fairtable.node.clients.tui.boards import Board, Refused, board_for, move_hint
-from fairtable.node.clients.tui.clocks import seat_clocks
+from fairtable.node.clients.tui.clocks import seat_clocks, status_line
 from fairtable.node.clients.tui.screens.chat import chat, chat_line
 from fairtable.node.clients.tui.screens.common import BaseScreen, culprit, log_lines, who_is_who
 from fairtable.node.clients.tui.screens.dialogs import Confirm, Help, table_help
@@ -97,28 +97,12 @@ class TableScreen(BaseScreen):
         update = self.update_
         if not update:
             return
-        seats, me = list(update.get("seats") or ()), update.get("seat")
         clocks = seat_clocks(update, self.play.since_event(self.lobby_id)) if update.get("result") is None else None
         turn = "your turn" if update.get("your_turn") else "waiting" if update.get("result") is None else "over"
         if update.get("watching") and update.get("result") is None:
             turn = "watching"
         named = update.get("prompt") if update.get("your_turn") else None
-        game = f"{update['game']} {update['variant']}"
-        heads = (f"{game} · {named or turn} · ", f"{update['game']} · {named or turn} · ", f"{game} · {turn} · ",
-                 f"{update['game']} · {turn} · ")
-        # the decision's name while it fits (without the variant, with shorter names, with only the running
-        # clock if need be: four seats, six), else the same without it
-        fits = [fit for named_or_not in (heads[:2], heads[2:]) for fit in
-                [(head, width, True) for head in named_or_not for width in (None, 8, 4)] + [(named_or_not[1], 4, False)]]
-        for head, width, every in fits:
-            parts = []
-            for index, name in enumerate(seats):
-                label = f"{name[:width]} (you)" if index == me else name[:width]
-                clock = "-" if clocks is None and width is None else "" if clocks is None else clocks[index]
-                parts.append(f"{label} {clock if every or clock.startswith('▸') else ''}".rstrip())
-            line = head + " │ ".join(parts)
-            if len(line) <= STATUS_WIDTH:
-                break
+        line = status_line(update, clocks, turn, named, STATUS_WIDTH)
         self.show("#status", line)
 
     # ------------------------------------------------------------------ moves

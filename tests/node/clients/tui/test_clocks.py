@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from fairtable.node.clients.tui.clocks import seat_clocks
+from fairtable.node.clients.tui.clocks import seat_clocks, status_line
 from tests.node.clients.tui.tables import table_at
 from tests.node.clients.tui.test_snapshots import table_screen
 
@@ -50,3 +50,19 @@ def test_six_seats_keep_the_running_clock_within_80_columns():
             assert len(line) <= 80 and "▸0:42" in line
 
     asyncio.run(body())
+
+
+def test_the_status_line_cuts_names_then_the_variant_then_the_idle_clocks_then_the_decision_to_fit():
+    update = {"game": "duel", "variant": "ffa", "seats": ["alexandra", "bartholomew", "cornelius"], "seat": 0}
+    clocks = ["1:00", "▸0:42", "1:00"]
+
+    def line(width: int) -> str:
+        return status_line(update, clocks, "your turn", "defend: play a card", width)
+
+    assert line(90) == "duel ffa · defend: play a card · alexandra (you) 1:00 │ bartholomew ▸0:42 │ cornelius 1:00"
+    assert line(86) == "duel ffa · defend: play a card · alexandr (you) 1:00 │ bartholo ▸0:42 │ corneliu 1:00"
+    assert line(70) == "duel · defend: play a card · alex (you) 1:00 │ bart ▸0:42 │ corn 1:00"
+    assert line(62) == "duel · defend: play a card · alex (you) │ bart ▸0:42 │ corn"
+    assert line(56) == "duel · your turn · alex (you) │ bart ▸0:42 │ corn"
+    assert line(40) == line(56)  # nothing fits: the shortest form
+    assert status_line(update, None, "over", None, 80) == "duel ffa · over · alexandra (you) - │ bartholomew - │ cornelius -"
