@@ -45,3 +45,7 @@ class PayloadError(ChannelError):
 
 class MessageTooLarge(ChannelError):
     """A value to send encodes to more bytes than one Noise message carries."""
+
+
+class ListenError(Exception):
+    """A host could not listen where it was told to (a port taken, an address not this machine's)."""

@@ -75,7 +75,7 @@ from libp2p.stream_muxer.yamux.yamux import Yamux
 from libp2p.tools.anyio_service import background_trio_service
 
 from fairtable.node.peer.channel import HANDSHAKE_TIMEOUT, Channel, accept_channel, open_channel
-from fairtable.node.peer.errors import ChannelError, ChannelTimeout, HandshakeError
+from fairtable.node.peer.errors import ChannelError, ChannelTimeout, HandshakeError, ListenError
 from fairtable.node.peer.peerid import PeerIdError, libp2p_seed, peer_id_bytes, peer_id_text, seat_key
 from fairtable.node.peer.reachability import Reachability, verdict
 from fairtable.node.peer.reservations import RESERVATIONS, UNTOLD_TERM, Schedule, Term, keep
@@ -477,6 +477,9 @@ async def open_host(secret: SecretKey, listen: Sequence[str], accept: Accept | N
 
     addresses = [multiaddr.Multiaddr(text) for text in listen]
     async with host.run(listen_addrs=addresses):
+        if not host.get_addrs():  # py-libp2p logs a failed listen and runs on without it
+            raise ListenError(f"cannot listen for libp2p peers on {', '.join(listen)}: "
+                              "the port is taken, or the address is not this machine's")
         host.set_stream_handler(PROTOCOL_ID, handler)
         async with background_trio_service(relay), background_trio_service(transport.discovery), \
                 background_trio_service(dcutr):

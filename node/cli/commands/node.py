@@ -30,6 +30,7 @@ from fairtable.node.keystore import KeyFileError
 from fairtable.node.lobby.exchange import JoinRefused
 from fairtable.node.lobby.invite import Invite, InviteError, is_invite, parse_invite
 from fairtable.node.node import Node, NodeConfig, parse_address
+from fairtable.node.peer.errors import ListenError
 from fairtable.node.peer.reach import is_multiaddr, key_of
 from fairtable.node.service import ServiceError, check_new_table
 from fairtable.node.table.live import Timing
@@ -122,6 +123,14 @@ class NotStarted(SystemExit):
     """The node could not start (its data folder or a port); what it made for itself is removed."""
 
 
+def first_leaf(group: BaseExceptionGroup) -> BaseException:
+    """The first exception in ``group`` that is no group (trio nests one per nursery)."""
+    found: BaseException = group
+    while isinstance(found, BaseExceptionGroup):
+        found = found.exceptions[0]
+    return found
+
+
 def _run(args: argparse.Namespace, hosting: tuple | None, tournament: tuple[int, dict] | None) -> int:
     try:
         check_writable(args.data)
@@ -139,7 +148,10 @@ def _run(args: argparse.Namespace, hosting: tuple | None, tournament: tuple[int,
     except (KeyFileError, TokenFileError, ServiceError, ValueError) as exc:
         raise NotStarted(f"fairtable node: {exc}") from None
     interrupt = Interrupt()
-    failure = trio.run(_main, node, args, hosting, tournament, token, interrupt)
+    try:
+        failure = trio.run(_main, node, args, hosting, tournament, token, interrupt)
+    except* ListenError as group:  # the libp2p host's port, found taken only as the host starts
+        raise NotStarted(f"fairtable node: {first_leaf(group)}") from None
     if failure is not None:
         raise SystemExit(f"fairtable node: {failure}")
     if interrupt.received:

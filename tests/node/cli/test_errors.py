@@ -92,6 +92,9 @@ def test_ports_in_use_are_refused_with_the_port_leaving_no_data_folder_and_bindi
         refused(fairtable("node", "--data", str(tmp_path / "b" / "deep"), "--port", str(peer_port), "--api-port", str(port)),
                 f"cannot serve the client API on 127.0.0.1:{port}", "in use")
         refused(fairtable("node", "--data", str(kept), "--api-port", str(port)), f"cannot serve the client API on 127.0.0.1:{port}")
+        relay = "/ip4/127.0.0.1/tcp/9/p2p/12D3KooWGRUVh7ZDnFpz2Z6JQNqGF8R4Q5VqvJm7n5Kt3uWHGHyN"
+        refused(fairtable("node", "--data", str(tmp_path / "c"), "--discovery", "off", "--relay", relay, "--p2p-port", str(port)),
+                f"cannot listen for libp2p peers on /ip4/127.0.0.1/tcp/{port}", "the port is taken")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["kept"]  # the folders it made are gone, a folder it was given stays
     with socket.socket() as again:  # the peer port it would have listened on was never held
         again.bind(("127.0.0.1", peer_port))
