@@ -39,40 +39,31 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from nacl.bindings import crypto_core_ed25519_from_uniform, crypto_scalarmult, crypto_scalarmult_ed25519_noclamp
 
 from fairtable.node.cli.bench.floor import Prices, cheapest, node_work, priced, prices
+from fairtable.node.cli.bench.proved import best_run
 from fairtable.node.cli.bench.timing import best_time, timed
 from fairtable.protocol import codec, digest
 from fairtable.protocol.fair import (
     Deck,
     DeckKeys,
-    Entries,
     GameRef,
-    KeyCommitments,
     Ops,
-    ProofOps,
     Seed,
-    card_points,
-    check_key,
     check_keys,
-    check_points,
     check_stage,
-    commit_keys,
     first_off_curve,
     key_body,
     ladder_scalars,
     open_position,
     open_positions,
-    prove_stage,
     run_stage,
     stage_body,
     verify_deck,
-    verify_stage,
 )
 from fairtable.protocol.session import walk_deck
 
@@ -269,51 +260,9 @@ def _against_floor(deck: Deck, rounds: int) -> dict:
 def _proofs(deck: Deck, seeds: dict[int, Seed], keys: dict[int, DeckKeys], rounds: int) -> dict:
     """The proof-carrying deck: per stage the time and work to prove and to verify, and the CPU of the busiest node."""
     seats = deck.seats
-
-    def check_commitments(commitments: dict[int, KeyCommitments]) -> None:
-        for c in commitments.values():
-            check_points([c.deck_key, *c.position_keys])
-
-    def check_published_keys(commitments: dict[int, KeyCommitments]) -> None:
-        for seat in seats:
-            for position, key in enumerate(keys[seat].position_keys):
-                check_key(deck, commitments[seat], position, key)
-
-    def stage_run(index: int, commitments: KeyCommitments, inputs: Entries) -> tuple[float, float, Entries, ProofOps, ProofOps]:
-        prove_ops, verify_ops = ProofOps(), ProofOps()
-        seat = deck.stages[index].seat
-        prove_time, proven = timed(lambda: prove_stage(deck, index, seeds[seat], keys[seat], commitments, inputs, prove_ops))
-        verify_time, _ = timed(lambda: verify_stage(deck, index, inputs, proven, commitments, verify_ops))
-        return prove_time, verify_time, proven.entries, prove_ops, verify_ops
-
-    def run() -> tuple[dict[int, float], list[tuple[float, float]], list[tuple[ProofOps, ProofOps]]]:
-        own: dict[int, float] = {}
-        commitments: dict[int, KeyCommitments] = {}
-        for seat in seats:
-            own[seat], commitments[seat] = timed(partial(commit_keys, keys[seat]))
-        check_time, _ = timed(lambda: check_commitments(commitments))
-        points_time, entries = timed(lambda: card_points(deck))
-        times, work = [], []
-        for stage in deck.stages:
-            prove_time, verify_time, entries, prove_ops, verify_ops = stage_run(stage.index, commitments[stage.seat], entries)
-            times.append((prove_time, verify_time))
-            work.append((prove_ops, verify_ops))
-        key_time, _ = timed(lambda: check_published_keys(commitments))
-        per_node = {}
-        for seat in seats:
-            others = len(seats) - 1
-            proving = sum(p for stage, (p, _) in zip(deck.stages, times) if stage.seat == seat)
-            verifying = sum(v for stage, (_, v) in zip(deck.stages, times) if stage.seat != seat)
-            checks = (check_time + key_time) * others / len(seats)
-            per_node[seat] = own[seat] + points_time + proving + verifying + checks
-        return per_node, times, work
-
-    per_node, times, work = run()
-    for _ in range(rounds - 1):
-        again = run()
-        if max(again[0].values()) < max(per_node.values()):
-            per_node, times = again[0], again[1]
-    busiest = max(per_node, key=lambda seat: per_node[seat])
+    best = best_run(deck, seeds, keys, rounds)
+    per_node, times, work = best.per_node, best.times, best.work
+    busiest = max(per_node, key=per_node.__getitem__)
     goal = PROOF_GOALS_MS.get((len(seats), deck.size))
     unproven = min(max(_walked(len(seats), deck.size, 2).values()) for _ in range(rounds))
     wired = _against_floor(deck, rounds)
