@@ -10,7 +10,9 @@ version 3, fairness.md §12) of each ``--cards`` size, CPU time, best of ``--rou
   against the sender's commitment (a fixed-base multiplication), then the recipient's opening;
   work: the ``n·(n − 1)`` key checks and the openings' multiplications;
 - ``move``: one move envelope sealed by its seat, then decoded and its signature verified by
-  every other seat, as each node does; work: ``n`` signatures;
+  every other seat, as each node does; work: one signature and ``n − 1`` verifications, in µs of
+  raw Ed25519 timed in the same run (``ed25519_sign_us``, ``ed25519_verify_us``): a signature costs
+  less than a verification, so a count of signatures alone would grow slower than the work;
 - ``verify``: the deck recomputed from every seed as the verifier does at version 3 (every stage
   proved again from its author's seed and compared byte for byte, so no proof is verified);
   work: those proofs' group operations and the commitments'.
@@ -27,9 +29,12 @@ import argparse
 import math
 from functools import partial
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from fairtable.node.cli.bench.floor import node_work
 from fairtable.node.cli.bench.proved import best_run
 from fairtable.node.cli.bench.timing import best_time
+from fairtable.node.cli.bench.wire import alternating
 from fairtable.protocol import Envelope, SecretKey, codec, digest
 from fairtable.protocol.fair import (
     Deck,
@@ -90,7 +95,7 @@ def _move(game: GameRef, n: int, secrets: list[SecretKey]) -> None:
             raise AssertionError("benchmark envelope does not verify")
 
 
-def _measure(n: int, cards: int, rounds: int) -> dict[str, tuple[float, int]]:
+def _measure(n: int, cards: int, rounds: int, ed25519: dict[str, float]) -> dict[str, tuple[float, float]]:
     """Each phase's best CPU seconds and its counted work, for ``n`` seats and ``cards`` cards."""
     game = GameRef(digest("bench", b"seats"), n)
     seeds = {seat: Seed(game, seat, digest("bench", bytes([seat]))) for seat in range(n)}
@@ -107,7 +112,7 @@ def _measure(n: int, cards: int, rounds: int) -> dict[str, tuple[float, int]]:
     return {
         "shuffle_proof": (run.per_node[busiest], node_work(deck, busiest).group_ops),
         "deal": (best_time(partial(_deal, deck, keys, run.commitments, final, Ops()), rounds), n * (n - 1) + deal_ops.mults),
-        "move": (best_time(partial(_move, game, n, secrets), rounds), n),
+        "move": (best_time(partial(_move, game, n, secrets), rounds), round(ed25519["sign"] + (n - 1) * ed25519["verify"], 2)),
         "verify": (best_time(partial(_recompute, deck, seeds, run.stages, ProofOps()), rounds),
                    verify_ops.mults + verify_ops.base_mults + verify_ops.adds),
     }
@@ -128,16 +133,33 @@ def _recompute(deck: Deck, seeds: dict[int, Seed], stages: list[Entries], ops: P
 def run(args: argparse.Namespace) -> dict:
     if min(args.cards) < max(SEATS) or args.rounds < 1:
         raise SystemExit(f"bench seats: every --cards must be at least {max(SEATS)} (a card for every seat) and --rounds positive")
+    ed25519 = _ed25519_us()
     decks = []
     for cards in args.cards:
-        measured = {n: _measure(n, cards, args.rounds) for n in SEATS}
+        measured = {n: _measure(n, cards, args.rounds, ed25519) for n in SEATS}
         figures: dict = {"cards": cards}
         for phase in PHASES:
             seconds, work = [measured[n][phase][0] for n in SEATS], [measured[n][phase][1] for n in SEATS]
             figures[f"{phase}_ms"] = [round(s * 1e3, 3) for s in seconds]
             figures[f"{phase}_exponent"] = round(exponent(SEATS, seconds), 3)
             figures[f"{phase}_work"] = work
-            figures[f"{phase}_work_exponent"] = round(exponent(SEATS, [float(w) for w in work]), 3)
+            figures[f"{phase}_work_exponent"] = round(exponent(SEATS, work), 3)
         decks.append(figures)
     quotients = [d[f"{phase}_exponent"] / d[f"{phase}_work_exponent"] for d in decks for phase in PHASES]
-    return {"seats": list(SEATS), "decks": decks, "ratio": round(max(quotients), 3), "goal": 1 + TOLERANCE}
+    return {
+        "seats": list(SEATS),
+        "ed25519_sign_us": ed25519["sign"],
+        "ed25519_verify_us": ed25519["verify"],
+        "decks": decks,
+        "ratio": round(max(quotients), 3),
+        "goal": 1 + TOLERANCE,
+    }
+
+
+def _ed25519_us() -> dict[str, float]:
+    """Microseconds of one raw Ed25519 signature and one verification (``cryptography``), the best of alternating rounds."""
+    secret = Ed25519PrivateKey.from_private_bytes(digest("bench", b"seats-key"))
+    public, message = secret.public_key(), bytes(133)
+    signature = secret.sign(message)
+    rounds = alternating({"sign": partial(secret.sign, message), "verify": partial(public.verify, signature, message)}, 0.1)
+    return {name: round(min(r[name] for r in rounds) * 1e6, 2) for name in ("sign", "verify")}
