@@ -1,35 +1,37 @@
-"""Mental deck cost against raw scalar multiplications, measured in the same run.
+"""Mental deck cost against its floors, measured in the same run.
 
-One table in one process: every seat's shuffle and lock passes (with the live checks of
-each stage message), every card dealt, one card opened publicly, then the whole deck
-verified from the revealed seeds. Two baselines, each a batch of as many raw library calls
-as the shuffle makes multiplications:
+``ratio`` (goal 1.5) is the proof-carrying deck of protocol version 3 (fairness.md §12) against
+the least it can cost: ``proof_cpu_ms_per_node`` is the wired path, the whole deck through the
+session's own deck code (``walk_deck``), each seat with its own game and only its own seed, every
+stage body built (proved), encoded, decoded and checked on receipt by every seat (every other
+seat's proofs verified), then every seat's key for every position checked by every other seat
+against its commitment: the busiest node's CPU. ``floor_ms`` is that node's group operations
+(``floor_work``: its proving, the others' verifying, its commitments, the others' keys, the card
+points, the hash blocks that become scalars; :mod:`.floor` says what and why), each priced at the
+raw library call timed in the same run (``floor_prices_us``), rounds alternating with the walks.
+``primitives_floor_ratio`` is the same node's work with the proof functions alone
+(``proof_primitives_cpu_ms_per_node``: prove, verify, check commitments and keys; no bodies, no
+codec) over the same floor. ``proof_unproven_ms_per_node`` is the walk at protocol version 2 (no
+proofs), ``proof_overhead`` the one over the other, ``proof_ratio`` the wired figure over the
+older goal (``proof_goal_ms``: 150 ms for 2×52, 1 s for 4×108, ``proof_goal`` = 1), and
+``proof_stages`` each stage's times and multiplications per card.
 
-- ``ratio``: against libsodium's Edwards multiplication (``crypto_scalarmult_ed25519_noclamp``,
-  the group operation of protocol version 1): what the u-coordinate group bought, goal 0.45;
+The unproven deck of version 2 (u-coordinates, §5): one table in one process, every seat's
+shuffle and lock passes (with the live checks of each stage message), every card dealt, one card
+opened publicly, then the whole deck verified from the revealed seeds. Two baselines, each a
+batch of as many raw library calls as the shuffle makes multiplications:
+
+- ``edwards_ratio``: against libsodium's Edwards multiplication (``crypto_scalarmult_ed25519_noclamp``):
+  what the u-coordinate group bought, goal 0.45;
 - ``ladder_ratio``: against the fastest raw X25519 ladder of the two libraries (libsodium's
   ``crypto_scalarmult``, OpenSSL's through ``cryptography`` with a prebuilt key): what the
   protocol and the point checks add to the multiplications it cannot avoid, goal 1.2.
 
-``floor_ratio`` and ``ladder_floor_ratio`` set the same baselines against the least a sound
-shuffle can cost: the raw ladder for every multiplication plus the point checks every received
-entry needs (fairness.md §1.1), timed as a raw batch (``point_check_us`` per entry).
-
-The batches are timed in alternation with the shuffle rounds, so that a change of CPU speed
-during the run affects all sides alike; each ratio is the best shuffle over the best batch, and
-``*_spread`` the lowest and highest ratio of a shuffle round to the batch timed beside it.
-
-The ``proof_*`` figures are the proof layer of protocol version 3 (fairness.md §12), in the
-same run. ``proof_cpu_ms_per_node`` is the wired path: the whole deck through the session's own
-deck code (``walk_deck``), each seat with its own game and only its own seed, every stage body
-built (proved), encoded, decoded and checked on receipt by every seat (every other seat's proofs
-verified), then every seat's key for every position checked by every other seat against its
-commitment; the busiest node's CPU. ``proof_unproven_ms_per_node`` is the same walk at protocol
-version 2 (no proofs) in the same run, ``proof_overhead`` the one over the other, and
-``proof_ratio`` the wired figure over the goal (``proof_goal_ms``: 150 ms for 2×52, 1 s for
-4×108), to stay below ``proof_goal`` = 1. ``proof_primitives_cpu_ms_per_node`` is the same
-node's work with the primitives alone (prove, verify, check keys; no bodies, no codec), and
-``proof_stages`` each stage's times and multiplications per card.
+``edwards_floor_ratio`` and ``ladder_floor_ratio`` set the same baselines against the least a
+sound unproven shuffle can cost: the raw ladder for every multiplication plus the point checks
+every received entry needs (fairness.md §1.1), timed as a raw batch (``point_check_us`` per entry).
+The batches are timed in alternation with the shuffle rounds; each ratio is the best shuffle over
+the best batch, and ``*_spread`` the lowest and highest ratio of a round to the batch beside it.
 """
 
 from __future__ import annotations
@@ -37,44 +39,39 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
-from functools import partial
-from typing import TypeVar
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from nacl.bindings import crypto_core_ed25519_from_uniform, crypto_scalarmult, crypto_scalarmult_ed25519_noclamp
 
+from fairtable.node.cli.bench.floor import Prices, cheapest, node_work, priced, prices
+from fairtable.node.cli.bench.proved import best_run
+from fairtable.node.cli.bench.timing import best_time, timed
 from fairtable.protocol import codec, digest
 from fairtable.protocol.fair import (
     Deck,
     DeckKeys,
-    Entries,
     GameRef,
-    KeyCommitments,
     Ops,
-    ProofOps,
     Seed,
-    card_points,
-    check_key,
     check_keys,
-    check_points,
     check_stage,
-    commit_keys,
     first_off_curve,
     key_body,
     ladder_scalars,
     open_position,
     open_positions,
-    prove_stage,
     run_stage,
     stage_body,
     verify_deck,
-    verify_stage,
 )
 from fairtable.protocol.session import walk_deck
 
 NAME = "deck"
 HELP = "mental deck shuffle, deal and verification against raw scalar multiplication"
-GOAL = 0.45
+GOAL = 1.5
+"""The proved deck's CPU per node over its floor (issue 39)."""
+EDWARDS_GOAL = 0.45
 LADDER_GOAL = 1.2
 PROOF_GOALS_MS = {(2, 52): 150, (4, 108): 1000}
 """CPU per node for a deck proved and verified by every node, by (seats, cards) (issue 30)."""
@@ -86,20 +83,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=7, help="runs of each phase and of the baseline; the best counts")
 
 
-T = TypeVar("T")
-
-
-def _timed(function: Callable[[], T]) -> tuple[float, T]:
-    """CPU seconds of this process (not wall time: on a shared machine a wait for the CPU is not the work's)."""
-    start = time.process_time()
-    result = function()
-    return time.process_time() - start, result
-
-
-def _best_time(function: Callable[[], object], rounds: int) -> float:
-    return min(_timed(function)[0] for _ in range(rounds))
-
-
 def run(args: argparse.Namespace) -> dict:
     if args.seats < 1 or args.cards < 1 or args.rounds < 1:
         raise SystemExit("bench deck: --seats, --cards and --rounds must be positive")
@@ -107,11 +90,11 @@ def run(args: argparse.Namespace) -> dict:
     seats = range(args.seats)
     seeds = {seat: Seed(game, seat, digest("bench", seat.to_bytes(4, "big"))) for seat in seats}
     deck = Deck.public(game, "bench", seats, range(args.cards))
-    points_time, _ = _timed(lambda: deck.lookup)
+    points_time, _ = timed(lambda: deck.lookup)
 
     def shuffle(ops: Ops) -> tuple[dict[int, DeckKeys], list[tuple[bytes, ...]], list[float]]:
         """Every seat's secrets and stages; the times of the derivations, then of each stage."""
-        derive_time, keys = _timed(lambda: {seat: DeckKeys.derive(seeds[seat], deck) for seat in seats})
+        derive_time, keys = timed(lambda: {seat: DeckKeys.derive(seeds[seat], deck) for seat in seats})
         entries, stages, times = deck.initial(), [], [derive_time]
         for stage in deck.stages:
             start = time.process_time()
@@ -141,7 +124,7 @@ def run(args: argparse.Namespace) -> dict:
     batch = {name: float("inf") for name in baselines}
     edwards_spread, ladder_spread = [], []
     for _ in range(args.rounds):
-        round_batch = {name: _timed(function)[0] for name, function in baselines.items()}
+        round_batch = {name: timed(function)[0] for name, function in baselines.items()}
         round_times = shuffle(Ops())[2]
         edwards_spread.append(sum(round_times) / round_batch["edwards"])
         ladder_spread.append(sum(round_times) / min(round_batch["libsodium_x25519"], round_batch["openssl_x25519"]))
@@ -172,7 +155,7 @@ def run(args: argparse.Namespace) -> dict:
 
     deal_ops = Ops()
     published = deal(deal_ops)
-    deal_time = _best_time(lambda: deal(Ops()), args.rounds)
+    deal_time = best_time(lambda: deal(Ops()), args.rounds)
 
     def reveal(ops: Ops) -> None:
         body = codec.decode(codec.encode(key_body(deck, keys[holder(0)], [0])))
@@ -180,11 +163,11 @@ def run(args: argparse.Namespace) -> dict:
         open_position(deck, 0, final[0], {seat: published[seat][0] for seat in seats}, None, ops)
 
     reveal_ops = Ops()
-    reveal_time, _ = _timed(lambda: reveal(reveal_ops))
+    reveal_time, _ = timed(lambda: reveal(reveal_ops))
 
     verify_ops = Ops()
     verify_deck(deck, seeds, stages, published, ops=verify_ops)
-    verify_time = _best_time(lambda: verify_deck(deck, seeds, stages, published), args.rounds)
+    verify_time = best_time(lambda: verify_deck(deck, seeds, stages, published), args.rounds)
 
     proofs = _proofs(deck, seeds, keys, args.rounds)
     return {
@@ -218,92 +201,79 @@ def run(args: argparse.Namespace) -> dict:
         "verify_mults": verify_ops.mults,
         "deal_ladder_ratio": round(deal_time / (deal_ops.mults * ladder), 3),
         "verify_ladder_ratio": round(verify_time / (verify_ops.mults * ladder), 3),
-        "ratio": round(shuffle_time / (shuffle_mults * mult), 3),
-        "ratio_spread": [round(min(edwards_spread), 3), round(max(edwards_spread), 3)],
-        "goal": GOAL,
+        "edwards_ratio": round(shuffle_time / (shuffle_mults * mult), 3),
+        "edwards_ratio_spread": [round(min(edwards_spread), 3), round(max(edwards_spread), 3)],
+        "edwards_goal": EDWARDS_GOAL,
         "ladder_ratio": round(shuffle_time / (shuffle_mults * ladder), 3),
         "ladder_ratio_spread": [round(min(ladder_spread), 3), round(max(ladder_spread), 3)],
         "ladder_goal": LADDER_GOAL,
         "checked_entries": shuffle_ops.checked,
         "point_check_us": round(batch["point_checks"] / max(1, shuffle_ops.checked) * 1e6, 2),
-        "floor_ratio": round(floor / (shuffle_mults * mult), 3),
+        "edwards_floor_ratio": round(floor / (shuffle_mults * mult), 3),
         "ladder_floor_ratio": round(floor / (shuffle_mults * ladder), 3),
     }
 
 
-def _wired(seats: int, cards: int, version: int, rounds: int) -> float:
-    """The busiest node's CPU seconds for one deck walked through the session code at ``version`` (best of ``rounds``)."""
-    best = float("inf")
+def _walked(seats: int, cards: int, version: int) -> dict[int, float]:
+    """Each node's CPU seconds for one deck walked through the session code at ``version``."""
+    cpu = dict.fromkeys(range(seats), 0.0)
+
+    def on_behalf(seat: int, work: Callable[[], Any]) -> Any:
+        seconds, result = timed(work)
+        cpu[seat] += seconds
+        return result
+
+    walk_deck(seats, cards, version, on_behalf)
+    return cpu
+
+
+def _against_floor(deck: Deck, rounds: int) -> dict:
+    """The wired proved deck against its floor (:mod:`.floor`): each round prices the raw calls,
+    then walks the deck, so a change of CPU speed meets both; the best walk over the cheapest
+    prices is ``ratio``, each round's walk over its own prices the spread."""
+    seats, m = len(deck.seats), deck.size
+    best: dict[int, float] = {}
+    price: Prices = {}
+    spread = []
     for _ in range(rounds):
-        cpu = dict.fromkeys(range(seats), 0.0)
-
-        def timed(seat: int, work: Callable[[], T], cpu: dict[int, float] = cpu) -> T:
-            seconds, result = _timed(work)
-            cpu[seat] += seconds
-            return result
-
-        walk_deck(seats, cards, version, timed)
-        best = min(best, max(cpu.values()))
-    return best
+        round_price = prices()
+        cpu = _walked(seats, m, 3)
+        busiest = max(cpu, key=cpu.__getitem__)
+        spread.append(cpu[busiest] / priced(node_work(deck, busiest), round_price))
+        price = cheapest(price, round_price) if price else round_price
+        if not best or cpu[busiest] < max(best.values()):
+            best = cpu
+    busiest = max(best, key=best.__getitem__)
+    work = node_work(deck, busiest)
+    floor = priced(work, price)
+    return {
+        "proof_cpu_ms_per_node": round(best[busiest] * 1e3, 1),
+        "floor_ms": round(floor * 1e3, 1),
+        "floor_work": {**vars(work), "group_ops": work.group_ops},
+        "floor_prices_us": {name: round(seconds * 1e6, 2) for name, seconds in price.items()},
+        "ratio": round(best[busiest] / floor, 3),
+        "ratio_spread": [round(min(spread), 3), round(max(spread), 3)],
+        "goal": GOAL,
+    }
 
 
 def _proofs(deck: Deck, seeds: dict[int, Seed], keys: dict[int, DeckKeys], rounds: int) -> dict:
     """The proof-carrying deck: per stage the time and work to prove and to verify, and the CPU of the busiest node."""
     seats = deck.seats
-
-    def check_commitments(commitments: dict[int, KeyCommitments]) -> None:
-        for c in commitments.values():
-            check_points([c.deck_key, *c.position_keys])
-
-    def check_published_keys(commitments: dict[int, KeyCommitments]) -> None:
-        for seat in seats:
-            for position, key in enumerate(keys[seat].position_keys):
-                check_key(deck, commitments[seat], position, key)
-
-    def stage_run(index: int, commitments: KeyCommitments, inputs: Entries) -> tuple[float, float, Entries, ProofOps, ProofOps]:
-        prove_ops, verify_ops = ProofOps(), ProofOps()
-        seat = deck.stages[index].seat
-        prove_time, proven = _timed(lambda: prove_stage(deck, index, seeds[seat], keys[seat], commitments, inputs, prove_ops))
-        verify_time, _ = _timed(lambda: verify_stage(deck, index, inputs, proven, commitments, verify_ops))
-        return prove_time, verify_time, proven.entries, prove_ops, verify_ops
-
-    def run() -> tuple[dict[int, float], list[tuple[float, float]], list[tuple[ProofOps, ProofOps]]]:
-        own: dict[int, float] = {}
-        commitments: dict[int, KeyCommitments] = {}
-        for seat in seats:
-            own[seat], commitments[seat] = _timed(partial(commit_keys, keys[seat]))
-        check_time, _ = _timed(lambda: check_commitments(commitments))
-        points_time, entries = _timed(lambda: card_points(deck))
-        times, work = [], []
-        for stage in deck.stages:
-            prove_time, verify_time, entries, prove_ops, verify_ops = stage_run(stage.index, commitments[stage.seat], entries)
-            times.append((prove_time, verify_time))
-            work.append((prove_ops, verify_ops))
-        key_time, _ = _timed(lambda: check_published_keys(commitments))
-        per_node = {}
-        for seat in seats:
-            others = len(seats) - 1
-            proving = sum(p for stage, (p, _) in zip(deck.stages, times) if stage.seat == seat)
-            verifying = sum(v for stage, (_, v) in zip(deck.stages, times) if stage.seat != seat)
-            checks = (check_time + key_time) * others / len(seats)
-            per_node[seat] = own[seat] + points_time + proving + verifying + checks
-        return per_node, times, work
-
-    per_node, times, work = run()
-    for _ in range(rounds - 1):
-        again = run()
-        if max(again[0].values()) < max(per_node.values()):
-            per_node, times = again[0], again[1]
-    busiest = max(per_node, key=lambda seat: per_node[seat])
+    best = best_run(deck, seeds, keys, rounds)
+    per_node, times, work = best.per_node, best.times, best.work
+    busiest = max(per_node, key=per_node.__getitem__)
     goal = PROOF_GOALS_MS.get((len(seats), deck.size))
-    wired = {version: _wired(len(seats), deck.size, version, rounds) for version in (2, 3)}
-    cpu_ms = wired[3] * 1e3
+    unproven = min(max(_walked(len(seats), deck.size, 2).values()) for _ in range(rounds))
+    wired = _against_floor(deck, rounds)
+    cpu_ms = wired["proof_cpu_ms_per_node"]
     m = deck.size
     return {
-        "proof_cpu_ms_per_node": round(cpu_ms, 1),
-        "proof_unproven_ms_per_node": round(wired[2] * 1e3, 2),
-        "proof_overhead": round(wired[3] / wired[2], 1),
+        **wired,
+        "proof_unproven_ms_per_node": round(unproven * 1e3, 2),
+        "proof_overhead": round(cpu_ms / (unproven * 1e3), 1),
         "proof_primitives_cpu_ms_per_node": round(per_node[busiest] * 1e3, 1),
+        "primitives_floor_ratio": round(per_node[busiest] * 1e3 / wired["floor_ms"], 3),
         "proof_goal_ms": goal,
         "proof_ratio": round(cpu_ms / goal, 3) if goal else None,
         "proof_goal": 1.0,

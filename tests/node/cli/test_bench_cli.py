@@ -16,6 +16,9 @@ def test_bench_wire_prints_figures_against_a_same_run_baseline():
     # the ratio is the figures' own quotient (timing itself is never asserted: it varies with load)
     expected = figures["raw_ed25519_verify_per_s"] / figures["decode_verify_per_s"]
     assert abs(figures["ratio"] - expected) <= 0.01 * expected + 0.002
+    assert abs(figures["ratio"] - figures["decode_verify_us"] / figures["floor_us"]) <= 0.001 * figures["ratio"] + 0.0005
+    low, high = figures["ratio_spread"]
+    assert 0 < low <= high and figures["rounds"] >= 3
 
 
 def _wire(*extra: str) -> dict:

@@ -18,15 +18,26 @@ def test_exponent_is_the_slope_on_log_scales():
     assert exponent((2, 4, 8, 16), [1.0, 4.0, 16.0, 64.0]) == pytest.approx(2.0)
 
 
-def test_bench_seats_reports_every_phase_for_2_to_16_seats(capsys):
-    figures = figures_of(capsys, "seats", "--cards", "16", "--rounds", "1")
-    assert figures["seats"] == [2, 4, 8, 16] and figures["cards"] == 16
-    for phase in ("shuffle", "deal", "move", "verify"):
-        assert len(figures[f"{phase}_ms"]) == 4 and all(ms > 0 for ms in figures[f"{phase}_ms"])
-        assert isinstance(figures[f"{phase}_exponent"], float)
-    assert figures["ratio"] == figures["shuffle_exponent"]
-    assert figures["goal"] == pytest.approx(exponent((2, 4, 8, 16), [3, 7, 15, 31]) + 0.05, abs=1e-3)
-    assert len(figures["per_seat_card_us"]) == 4
+def test_bench_seats_reports_every_phase_of_a_proved_deck_against_its_work(capsys):
+    figures = figures_of(capsys, "seats", "--cards", "16", "17", "--rounds", "1")
+    assert figures["seats"] == [2, 4, 8, 16] and [d["cards"] for d in figures["decks"]] == [16, 17]
+    quotients = []
+    for deck in figures["decks"]:
+        m = deck["cards"]
+        for phase in ("shuffle_proof", "deal", "move", "verify"):
+            ms, work = deck[f"{phase}_ms"], deck[f"{phase}_work"]
+            assert len(ms) == len(work) == 4 and all(t > 0 for t in ms) and all(w > 0 for w in work)
+            # each exponent is the slope of the printed figures (times rounded to the µs)
+            assert deck[f"{phase}_exponent"] == pytest.approx(exponent((2, 4, 8, 16), ms), abs=0.01)
+            assert deck[f"{phase}_work_exponent"] == pytest.approx(exponent((2, 4, 8, 16), work), abs=0.001)
+            quotients.append(deck[f"{phase}_exponent"] / deck[f"{phase}_work_exponent"])
+        sign, verify = figures["ed25519_sign_us"], figures["ed25519_verify_us"]
+        assert deck["move_work"] == pytest.approx([sign + (n - 1) * verify for n in (2, 4, 8, 16)], abs=0.02)
+        assert deck["deal_work"] == [n * n for n in (2, 4, 8, 16)]
+        # the verifier proves every stage again: n shuffles (the last a shuffle-lock) and n - 1 locks, and commits
+        shuffles = [n * (13 * m + 5) + 3 * m + (n - 1) * 3 * m + n * (1 + m) for n in (2, 4, 8, 16)]
+        assert deck["verify_work"] == shuffles
+    assert figures["ratio"] == pytest.approx(max(quotients), abs=0.001) and figures["goal"] == 1.1
 
 
 def test_bench_memory_reports_tables_and_transcripts(capsys):
@@ -53,7 +64,7 @@ def test_bench_verify_reports_the_ratio_and_both_process_counts(capsys):
     assert 0 < figures["decode_us_per_envelope"] and "goal_budget_us_per_envelope" in figures
 
 
-@pytest.mark.parametrize("args", [["seats", "--cards", "15"], ["memory", "--tables", "0"], ["verify", "--games", "0"]])
+@pytest.mark.parametrize("args", [["seats", "--cards", "15"], ["seats", "--cards", "52", "15"], ["memory", "--tables", "0"], ["verify", "--games", "0"]])
 def test_bad_arguments_are_refused_with_a_message(args):
     with pytest.raises(SystemExit) as caught:
         main(["bench", *args])

@@ -18,6 +18,7 @@ from fairtable.protocol.fair.deck_proofs import (
     commit_keys,
     proof_context,
     prove_stage,
+    stage_work,
     verify_stage,
 )
 from fairtable.protocol.fair.edwards import BASE, BadPoint, ProofOps, add, base_mul, hash_to_points, mul, sub
@@ -351,3 +352,18 @@ def test_commitments_are_the_keys_times_the_base():
     keys = table.keys[1]
     assert table.commitments[1] == KeyCommitments(1, base_mul(int.from_bytes(keys.deck_key, "little")),
                                                   tuple(base_mul(int.from_bytes(k, "little")) for k in keys.position_keys))
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_stage_work_is_what_proving_and_verifying_count(hidden):
+    """``stage_work`` states §12.7's counts; the proofs make exactly those calls."""
+    table = hidden_table(3) if hidden else public_table(3, 5)
+    entries = table.initial
+    for stage in table.deck.stages:
+        seat = stage.seat
+        prove, verify = ProofOps(), ProofOps()
+        proven = prove_stage(table.deck, stage.index, table.seeds[seat], table.keys[seat], table.commitments[seat], entries, prove)
+        inputs = proven.shuffled if hidden and stage.index == 0 else entries
+        verify_stage(table.deck, stage.index, inputs, proven, table.commitments[seat], verify)
+        assert (prove, verify) == stage_work(table.deck, stage.index)
+        entries = proven.entries
