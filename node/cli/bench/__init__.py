@@ -2,7 +2,7 @@
 
 Every benchmark module exposes ``NAME``, ``HELP``, ``configure(parser)`` and
 ``run(args) -> dict``; the dict is printed as JSON with ``--json`` or as aligned text.
-A benchmark with a goal reports ``ratio`` (its time over the baseline's) and ``goal``. Every
+A benchmark with a goal reports ``ratio`` (its time over its floor, or over the baseline's) and ``goal``. Every
 report carries ``load``, what else the machine did meanwhile (:mod:`.load`); ``--busy N`` measures
 with ``N`` processes spinning beside it.
 """
@@ -11,29 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
-from collections.abc import Callable
 
 from fairtable.node.cli.bench import deck, memory, net, rules, seats, verify, wire
 from fairtable.node.cli.bench.load import Load, busy
 
 BENCHMARKS = (wire, deck, rules, verify, net, seats, memory)
-
-
-def time_per_call(function: Callable[[], object], min_seconds: float = 0.3) -> float:
-    """Seconds per call of ``function``, repeated until ``min_seconds`` have passed; best of 3 rounds."""
-    best = float("inf")
-    for _ in range(3):
-        calls = 0
-        start = time.perf_counter()
-        while True:
-            function()
-            calls += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= min_seconds / 3:
-                break
-        best = min(best, elapsed / calls)
-    return best
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
