@@ -10,8 +10,9 @@ record calls for is named, and the tournament is computed as far as verified res
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from fairtable.protocol import codec
@@ -99,22 +100,39 @@ class TableCheck:
                 "table": self.table.table_id.hex(), "verdict": self.verdict}
 
 
-def check_table(table: Table, data: bytes | None) -> tuple[TableCheck, Outcome | None]:
-    """Verify one transcript as the tournament's ``table``."""
+Judged = tuple[str, str, str, Outcome | None]
+"""A table's ``status``, ``detail`` and ``verdict`` (as :class:`TableCheck` has them) and its
+outcome: plain values, so that a worker process can return them."""
+
+
+def _judged(genesis: bytes, data: bytes | None) -> Judged:
+    """Verify one transcript as the table whose genesis encodes to ``genesis``."""
     if data is None:
-        return TableCheck(table, MISSING, "no transcript of this table", MISSING), None
+        return MISSING, "no transcript of this table", MISSING, None
     try:
         file, broken = load([data])
-        if file.transcript.genesis.genesis.encoded != table.genesis.encoded:
-            return TableCheck(table, INVALID, "its genesis is not the one the record and earlier results call for", FOREIGN), None
+        if file.transcript.genesis.genesis.encoded != genesis:
+            return INVALID, "its genesis is not the one the record and earlier results call for", FOREIGN, None
         report = verify(file, broken)
     except ProtocolError as exc:
-        return TableCheck(table, INVALID, f"not a readable transcript: {exc}", UNREADABLE), None
+        return INVALID, f"not a readable transcript: {exc}", UNREADABLE, None
     found = outcome(report)
     if found is None:
         why = report.damage or "; ".join(f"seat {o.seat} owes {o.kind!r}" for o in report.owed) or report.status
-        return TableCheck(table, INVALID, f"{report.status}: {why}", report.status), None
-    return TableCheck(table, COUNTED, found.note, report.status), found
+        return INVALID, f"{report.status}: {why}", report.status, None
+    return COUNTED, found.note, report.status, found
+
+
+def check_table(table: Table, data: bytes | None) -> tuple[TableCheck, Outcome | None]:
+    """Verify one transcript as the tournament's ``table``."""
+    status, detail, verdict, found = _judged(table.genesis.encoded, data)
+    return TableCheck(table, status, detail, verdict), found
+
+
+def judge_at(transcript_of: Callable[[bytes], bytes | None], table: tuple[bytes, bytes]) -> Judged:
+    """The table ``(table id, encoded genesis)`` judged with its transcript as ``transcript_of`` finds it (by table id)."""
+    table_id, genesis = table
+    return _judged(genesis, transcript_of(table_id))
 
 
 @dataclass(frozen=True)
@@ -132,9 +150,17 @@ class BundleReport:
         return self.progress.finished and all(check.status == COUNTED for check in self.checks)
 
 
+Mapper = Callable[[Callable[[tuple[bytes, bytes]], Judged], list[tuple[bytes, bytes]]], Iterable[Judged]]
+"""How a round's tables are judged: ``map`` by default, or a process pool's ``map`` (the node's),
+which judges them on every core and gives the results in order."""
+
+
 def verify_bundle(tournament: Tournament, transcript_of: Callable[[bytes], bytes | None],
-                  on_check: Callable[[TableCheck], None] | None = None) -> BundleReport:
-    """Verify every table the tournament calls for; ``transcript_of(table id)`` gives its bytes or None."""
+                  on_check: Callable[[TableCheck], None] | None = None, map_tables: Mapper = map) -> BundleReport:
+    """Verify every table the tournament calls for; ``transcript_of(table id)`` gives its bytes or None.
+
+    The tables of a round depend on nothing but the earlier rounds' outcomes, so each round's
+    are checked through ``map_tables`` together (in order: the report is the same whichever map)."""
     outcomes: dict[bytes, Outcome] = {}
     checks: list[TableCheck] = []
     while True:
@@ -142,8 +168,9 @@ def verify_bundle(tournament: Tournament, transcript_of: Callable[[bytes], bytes
         pending = [t for t in now.current if t.table_id not in {c.table.table_id for c in checks}]
         if not pending:
             return BundleReport(tournament, now, tuple(checks))
-        for table in pending:
-            check, found = check_table(table, transcript_of(table.table_id))
+        judged = map_tables(partial(judge_at, transcript_of), [(table.table_id, table.genesis.encoded) for table in pending])
+        for table, (status, detail, verdict, found) in zip(pending, judged):
+            check = TableCheck(table, status, detail, verdict)
             checks.append(check)
             if on_check is not None:
                 on_check(check)

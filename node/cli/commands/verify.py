@@ -10,9 +10,9 @@ Exit status, the worst over all files (a violation outranks an unreadable file, 
 an unfinished one): 0 every file valid; 1 a violation found; 2 a file that is not a readable
 transcript; 3 a file incomplete or damaged, with no violation in any file.
 
-A tournament bundle (its folder, or its ``tournament.ftr``) is verified table by table, each
-line printed as its table is checked, before the transcript files; the statuses are those of
-its worst table.
+A tournament bundle (its folder, or its ``tournament.ftr``) is verified round by round, the
+tables of a round on every core (``--jobs``), each line printed as its table is checked, in the
+tournament's order, before the transcript files; the statuses are those of its worst table.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     status = EXIT_VALID
     for path in args.files:
         if is_bundle(path):
-            status = _worse(status, verify_bundle_at(path, args.json))
+            status = _worse(status, verify_bundle_at(path, args.json, args.jobs))
     paths = [path for path in args.files if not is_bundle(path)]
     return _worse(status, _verify_files(paths, args)) if paths else status
 
@@ -223,8 +223,8 @@ def is_bundle(path: Path) -> bool:
     return path.is_dir() or path.name.endswith(TOURNAMENT_SUFFIX)
 
 
-def verify_bundle_at(path: Path, as_json: bool) -> int:
-    """Verify the tournament bundle at ``path``; the exit status of its worst table."""
+def verify_bundle_at(path: Path, as_json: bool, jobs: int = 0) -> int:
+    """Verify the tournament bundle at ``path`` with ``jobs`` processes (0: one per core); the exit status of its worst table."""
     files = TournamentFiles(path if path.is_dir() else path.parent)
     try:
         tournament = files.tournament()
@@ -243,7 +243,12 @@ def verify_bundle_at(path: Path, as_json: bool) -> int:
             seats = " v ".join(names[p] for p in spec.seats)
             print(f"  {BUNDLE_HEADLINE[check.verdict]:<16} round {spec.round} {spec.label:<18} {seats}: {check.detail}", flush=True)
 
-    report = verify_bundle(tournament, files.table, shown)
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1:
+        report = verify_bundle(tournament, files.table, shown)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            report = verify_bundle(tournament, files.table, shown, pool.map)
     status = EXIT_VALID
     for check in report.checks:
         status = _worse(status, BUNDLE_EXIT[check.verdict])
