@@ -10,9 +10,8 @@ record calls for is named, and the tournament is computed as far as verified res
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from fairtable.protocol import codec
@@ -101,38 +100,43 @@ class TableCheck:
 
 
 Judged = tuple[str, str, str, Outcome | None]
-"""A table's ``status``, ``detail`` and ``verdict`` (as :class:`TableCheck` has them) and its
-outcome: plain values, so that a worker process can return them."""
+"""A table's ``status``, ``detail`` and ``verdict`` (as :class:`TableCheck` has them) and its outcome."""
+Examined = tuple[bytes | None, Judged]
+"""A transcript's genesis (encoded; None where unreadable) and what its verification found, as
+plain values: what a worker process verifying it can return."""
 
 
-def _judged(genesis: bytes, data: bytes | None) -> Judged:
-    """Verify one transcript as the table whose genesis encodes to ``genesis``."""
-    if data is None:
-        return MISSING, "no transcript of this table", MISSING, None
+def examine(data: bytes) -> Examined:
+    """Verify a transcript for a bundle, whichever table it is: the costly part of a table's check."""
     try:
         file, broken = load([data])
-        if file.transcript.genesis.genesis.encoded != genesis:
-            return INVALID, "its genesis is not the one the record and earlier results call for", FOREIGN, None
+    except ProtocolError as exc:
+        return None, (INVALID, f"not a readable transcript: {exc}", UNREADABLE, None)
+    genesis = file.transcript.genesis.genesis.encoded
+    try:
         report = verify(file, broken)
     except ProtocolError as exc:
-        return INVALID, f"not a readable transcript: {exc}", UNREADABLE, None
+        return genesis, (INVALID, f"not a readable transcript: {exc}", UNREADABLE, None)
     found = outcome(report)
     if found is None:
         why = report.damage or "; ".join(f"seat {o.seat} owes {o.kind!r}" for o in report.owed) or report.status
-        return INVALID, f"{report.status}: {why}", report.status, None
-    return COUNTED, found.note, report.status, found
+        return genesis, (INVALID, f"{report.status}: {why}", report.status, None)
+    return genesis, (COUNTED, found.note, report.status, found)
+
+
+def _judged(table: Table, examined: Examined | None) -> tuple[TableCheck, Outcome | None]:
+    """The check of ``table`` from its transcript's examination (None: there is none), and the outcome it counts."""
+    if examined is None:
+        return TableCheck(table, MISSING, "no transcript of this table", MISSING), None
+    genesis, (status, detail, verdict, found) = examined
+    if genesis is not None and genesis != table.genesis.encoded:
+        return TableCheck(table, INVALID, "its genesis is not the one the record and earlier results call for", FOREIGN), None
+    return TableCheck(table, status, detail, verdict), found
 
 
 def check_table(table: Table, data: bytes | None) -> tuple[TableCheck, Outcome | None]:
     """Verify one transcript as the tournament's ``table``."""
-    status, detail, verdict, found = _judged(table.genesis.encoded, data)
-    return TableCheck(table, status, detail, verdict), found
-
-
-def judge_at(transcript_of: Callable[[bytes], bytes | None], table: tuple[bytes, bytes]) -> Judged:
-    """The table ``(table id, encoded genesis)`` judged with its transcript as ``transcript_of`` finds it (by table id)."""
-    table_id, genesis = table
-    return _judged(genesis, transcript_of(table_id))
+    return _judged(table, None if data is None else examine(data))
 
 
 @dataclass(frozen=True)
@@ -150,17 +154,16 @@ class BundleReport:
         return self.progress.finished and all(check.status == COUNTED for check in self.checks)
 
 
-Mapper = Callable[[Callable[[tuple[bytes, bytes]], Judged], list[tuple[bytes, bytes]]], Iterable[Judged]]
-"""How a round's tables are judged: ``map`` by default, or a process pool's ``map`` (the node's),
-which judges them on every core and gives the results in order."""
-
-
 def verify_bundle(tournament: Tournament, transcript_of: Callable[[bytes], bytes | None],
-                  on_check: Callable[[TableCheck], None] | None = None, map_tables: Mapper = map) -> BundleReport:
+                  on_check: Callable[[TableCheck], None] | None = None,
+                  examined: Mapping[bytes, Examined | None] | None = None) -> BundleReport:
     """Verify every table the tournament calls for; ``transcript_of(table id)`` gives its bytes or None.
 
-    The tables of a round depend on nothing but the earlier rounds' outcomes, so each round's
-    are checked through ``map_tables`` together (in order: the report is the same whichever map)."""
+    ``examined`` holds transcripts already verified, by table id (None: there is none): every
+    transcript of a bundle is verified alike whichever round calls for it, so the node verifies
+    them all at once on every core, and only the walk through the rounds, which is cheap, waits
+    for the results of the round before."""
+    known = dict(examined or {})
     outcomes: dict[bytes, Outcome] = {}
     checks: list[TableCheck] = []
     while True:
@@ -168,9 +171,11 @@ def verify_bundle(tournament: Tournament, transcript_of: Callable[[bytes], bytes
         pending = [t for t in now.current if t.table_id not in {c.table.table_id for c in checks}]
         if not pending:
             return BundleReport(tournament, now, tuple(checks))
-        judged = map_tables(partial(judge_at, transcript_of), [(table.table_id, table.genesis.encoded) for table in pending])
-        for table, (status, detail, verdict, found) in zip(pending, judged):
-            check = TableCheck(table, status, detail, verdict)
+        for table in pending:
+            if table.table_id not in known:
+                data = transcript_of(table.table_id)
+                known[table.table_id] = None if data is None else examine(data)
+            check, found = _judged(table, known[table.table_id])
             checks.append(check)
             if on_check is not None:
                 on_check(check)

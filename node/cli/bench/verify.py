@@ -50,6 +50,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from nacl.bindings import crypto_core_ed25519_from_uniform, crypto_scalarmult_ed25519_base_noclamp
 from nacl.bindings.crypto_scalarmult import ffi, lib  # the cffi module itself: libsodium with no wrapper
 
 from fairtable.games import registry
@@ -58,8 +59,6 @@ from fairtable.node.cli.commands.verify import check_file
 from fairtable.node.cli.progress import progress
 from fairtable.protocol import TranscriptFile, TranscriptReader, codec, digest, dump, load
 from fairtable.protocol.fair import Stream, chain_link, first_off_curve, hash_to_point, hash_to_points, ladder_scalars, scalar_from
-from fairtable.protocol.fair.edwards import BASE
-from fairtable.protocol.fair.edwards import hash_to_points as edwards_points
 from fairtable.protocol.session import TableSession, revealed_seeds, verify
 from fairtable.protocol.testing import SelfPlay
 from fairtable.protocol.tournament import SIZES
@@ -135,11 +134,11 @@ def _prices(proved: bool) -> Counts:
     """Seconds per unit of each floor count (as a :class:`Counts` of floats), from raw calls in this run."""
     out = ffi.new("unsigned char[]", 32)
     scalar = (5).to_bytes(32, "little")
-    point = edwards_points("bench", [b"point"])[0]
+    point, base = crypto_core_ed25519_from_uniform(bytes(32)), crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
     datas = [bytes([n]) for n in range(DECK_BATCH)]
     if proved:
         deck_multiplication = _each(lambda: lib.crypto_scalarmult_ed25519_noclamp(out, scalar, point))
-        card_point = _each(lambda: edwards_points("bench", datas), DECK_BATCH)
+        card_point = _each(lambda: [crypto_core_ed25519_from_uniform(digest("bench", data)) for data in datas], DECK_BATCH)
     else:
         u = hash_to_point("bench", b"point")
         key = X25519PrivateKey.from_private_bytes(ladder_scalars(scalar)[0])
@@ -156,7 +155,7 @@ def _prices(proved: bool) -> Counts:
         deck_multiplication,
         _each(lambda: lib.crypto_scalarmult_ed25519_noclamp(out, scalar, point)),
         _each(lambda: lib.crypto_scalarmult_ed25519_base_noclamp(out, scalar)),
-        _each(lambda: lib.crypto_core_ed25519_add(out, point, BASE)),
+        _each(lambda: lib.crypto_core_ed25519_add(out, point, base)),
         _each(lambda: first_off_curve(batch), DECK_BATCH),
         card_point,
         _each(lambda: scalar_from(stream)),
