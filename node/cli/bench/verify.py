@@ -134,7 +134,10 @@ def _prices(proved: bool) -> Counts:
     """Seconds per unit of each floor count (as a :class:`Counts` of floats), from raw calls in this run."""
     out = ffi.new("unsigned char[]", 32)
     scalar = (5).to_bytes(32, "little")
-    point, base = crypto_core_ed25519_from_uniform(bytes(32)), crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+    point = crypto_core_ed25519_from_uniform(digest("bench", b"point"))
+    base = crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+    if lib.crypto_scalarmult_ed25519_noclamp(out, scalar, point) or lib.crypto_core_ed25519_add(out, point, base):
+        raise AssertionError("a priced call fails, so it would be priced at the cost of its refusal")
     datas = [bytes([n]) for n in range(DECK_BATCH)]
     if proved:
         deck_multiplication = _each(lambda: lib.crypto_scalarmult_ed25519_noclamp(out, scalar, point))

@@ -291,9 +291,11 @@ def bundle_report(files: TournamentFiles, tournament: Tournament, jobs: int = 0,
 
 
 def _table_ids(files: TournamentFiles) -> list[bytes]:
-    """The table ids the bundle's transcripts are named by (``<table id hex>.ftt``)."""
-    names = (path.name.removesuffix(TABLE_SUFFIX) for path in files.dir.glob(f"*{TABLE_SUFFIX}"))
-    return sorted(bytes.fromhex(name) for name in names if len(name) == 2 * HASH_SIZE and all(c in hexdigits for c in name))
+    """The table ids the bundle's transcripts are named by (``<table id hex>.ftt``), the largest
+    file first: the longest verifications start first, so no core is left with one at the end."""
+    paths = [path for path in files.dir.glob(f"*{TABLE_SUFFIX}")
+             if len(name := path.name.removesuffix(TABLE_SUFFIX)) == 2 * HASH_SIZE and all(c in hexdigits for c in name)]
+    return [bytes.fromhex(path.name.removesuffix(TABLE_SUFFIX)) for path in sorted(paths, key=lambda path: -path.stat().st_size)]
 
 
 def _examined(files: TournamentFiles, table_id: bytes) -> Examined | None:
