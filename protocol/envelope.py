@@ -23,6 +23,8 @@ SIGN_PURPOSE = "envelope"
 HASH_SIZE = 32
 _FIELDS = ("body", "kind", "prev", "seat", "seq", "table")
 _KIND = re.compile(r"[a-z][a-z0-9_.-]{0,31}")
+_BODY_AT = len(codec.encode({"body": None})) - 1
+"""Where the body's encoding starts in ``content``: after the map's header and its first key, ``body``."""
 
 
 class EnvelopeError(ProtocolError):
@@ -82,6 +84,12 @@ class Envelope:
         except codec.CodecError as exc:
             raise EnvelopeError(f"envelope content: {exc}") from None
         return cls(fields["table"], fields["seq"], fields["prev"], fields["seat"], fields["kind"], fields["body"], signature, content)
+
+    def has_body(self, encoded: bytes) -> bool:
+        """Whether the body is the value ``encoded`` is the encoding of, read off ``content`` (no
+        re-encoding): the body comes first in the canonical content, and an encoding ends where
+        its value does, so the body is that value exactly when ``content`` continues with it there."""
+        return self.content.startswith(encoded, _BODY_AT)
 
     def to_value(self) -> tuple[bytes, bytes]:
         """The ``[content, signature]`` pair as a transcript file or an evidence map embeds it."""

@@ -345,6 +345,7 @@ def _read_shuffle(value: Any, m: int) -> ShuffleProof:
 
 def check_proven_stage(
     deck: Deck, index: int, body: Any, inputs: Sequence[bytes], deck_key: bytes | None, verify: bool = True,
+    ops: ProofOps | None = None,
 ) -> tuple[Entries, KeyCommitments]:
     """A received stage of a proved deck, in the order of §12.8: its fields, §5.4's checks, the
     shape of its proofs, then the proofs against ``inputs`` (the previous stage's entries) and the
@@ -353,7 +354,7 @@ def check_proven_stage(
     Returns the entries and the commitments the stage publishes. A missing, malformed or false
     proof is ``deck.bad-proof`` naming the author; a hidden deck's first stage, which no proof
     covers, has its entries checked as group points (``deck.invalid-point``). ``verify=False``
-    skips the proofs for a body this process computed itself.
+    skips the proofs for a body this process computed itself; ``ops`` counts the verification's group work.
     """
     author = deck.stages[index].seat
     fields = proof_fields(deck, index)
@@ -388,5 +389,5 @@ def check_proven_stage(
             raise FairnessError(author, "deck.invalid-point", f"stage 0 of deck {deck.name!r} holds a value that is no group point") from None
         inputs = shuffled or entries
     if verify:
-        verify_stage(deck, index, inputs, ProvenStage(entries, shuffled, shuffle, lock), commitments)
+        verify_stage(deck, index, inputs, ProvenStage(entries, shuffled, shuffle, lock), commitments, ops)
     return entries, commitments

@@ -76,7 +76,7 @@ class SessionFlow(Rounds):
             self.run = GameRun(GameRef(self.genesis.table_id, index), self.seat_count, self._known_seeds(index), self.envelopes, self.ops,
                                 self.private.setdefault(index, {}),
                                 {name: cards for (g, name), cards in self._given_compositions.items() if g == index},
-                                proved=self.genesis.genesis.version >= 3)
+                                proved=self.genesis.genesis.version >= 3, proof_ops=self.proof_ops)
             try:
                 yield from self._commit_round(self.run)
                 request = yield from self._play(self.run)

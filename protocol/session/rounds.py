@@ -177,13 +177,15 @@ class Rounds(SessionState):
                 continue
             produce: Callable[[], dict] | None
             check: Callable[[Any], tuple[bytes, ...]]
+            encoded: Callable[[], bytes] | None = None
             if deck.proved:
                 produce = partial(record.proven_body, stage.index, entries) if stage.seat in run.seeds else None
+                encoded = partial(record.proven_encoding, stage.index, entries) if stage.seat in run.seeds else None
                 check = partial(record.check_proven, stage.index, entries)
             else:
                 produce = partial(computed, stage, entries, own) if stage.seat in run.seeds else None
                 check = partial(check_stage, deck, stage.index)
-            entries = yield Slot(stage.seat, DECK, check, produce, "deck.stage-mismatch", resignable=True)
+            entries = yield Slot(stage.seat, DECK, check, produce, "deck.stage-mismatch", resignable=True, produce_encoded=encoded)
             own = ours.get(stage.index) == entries
         record.entries = entries
         faces = run.open_all(record, checked=not own) if self.auditing else {}

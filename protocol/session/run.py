@@ -20,10 +20,11 @@ from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import UsageError
 from fairtable.protocol.fair import private_stream, simultaneous
 from fairtable.protocol.fair.deck_proofs import KeyCommitments, check_key, check_proven_stage, commit_keys, prove_stage, proven_stage_body
+from fairtable.protocol.fair.edwards import ProofOps
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops, is_scalar
 from fairtable.protocol.fair.hidden_board import check_full, full_body
-from fairtable.protocol.fair.mental_deck import Card, Deck, DeckKeys, open_position, open_positions, repeated
+from fairtable.protocol.fair.mental_deck import LOCK, Card, Deck, DeckKeys, open_position, open_positions, repeated
 from fairtable.protocol.fair.public_random import HashChain, check_tip
 from fairtable.protocol.fair.seeds import GameRef, Seed, check_seed_reveal, check_start, seed_reveal_body, start_body
 from fairtable.protocol.hashing import digest
@@ -78,7 +79,12 @@ class DeckRecord:
     commitments: dict[int, KeyCommitments] = field(default_factory=dict)
     """A proved deck's key commitments by seat, as its stages published them (``D``, then ``K``)."""
     _derived: dict[int, DeckKeys] = field(default_factory=dict)
-    _produced: dict[int, tuple[tuple[bytes, ...], dict]] = field(default_factory=dict)
+    _committed: dict[int, KeyCommitments] = field(default_factory=dict)
+    _produced: dict[int, tuple[tuple[bytes, ...], dict, bytes]] = field(default_factory=dict)
+    dictated: set[int] = field(default_factory=set)
+    """Stages received byte for byte as their author's known seed dictates them (the verifier's)."""
+    derived_keys: set[int] = field(default_factory=set)
+    """Seats whose published position-key commitments are those of their derived keys."""
 
     @property
     def run(self) -> GameRun:
@@ -95,38 +101,73 @@ class DeckRecord:
         return self._derived[seat]
 
     def proven_body(self, index: int, inputs: tuple[bytes, ...], commitment: bytes | None = None) -> dict:
-        """Stage ``index`` of a proved deck as its author's seed dictates it, with its proofs
-        (computed once: the check of the same stage compares with it)."""
+        """Stage ``index`` of a proved deck as its author's seed dictates it, with its proofs."""
+        return self._proven(index, inputs, commitment)[1]
+
+    def proven_encoding(self, index: int, inputs: tuple[bytes, ...]) -> bytes:
+        """:meth:`proven_body` encoded, as computed with it (the verifier compares the received bytes with it)."""
+        return self._proven(index, inputs)[2]
+
+    def _proven(self, index: int, inputs: tuple[bytes, ...], commitment: bytes | None = None) -> tuple[tuple[bytes, ...], dict, bytes]:
+        """The dictated stage's inputs, body and encoding, computed once: its check compares with it."""
         produced = self._produced.get(index)
         if produced is None or produced[0] != inputs:
-            deck, seat = self.deck, self.deck.stages[index].seat
+            deck, seat, ops = self.deck, self.deck.stages[index].seat, self.run.proof_ops
             keys = self.keys_of(seat)
-            commitments = commit_keys(keys)
-            stage = prove_stage(deck, index, self.run.seeds[seat], keys, commitments, inputs)
-            produced = self._produced[index] = (inputs, proven_stage_body(deck, index, stage, commitments, commitment))
-        return produced[1]
+            if seat not in self._committed:
+                self._committed[seat] = commit_keys(keys, ops)
+            commitments = self._committed[seat]
+            stage = prove_stage(deck, index, self.run.seeds[seat], keys, commitments, inputs, ops)
+            body = proven_stage_body(deck, index, stage, commitments, commitment)
+            produced = self._produced[index] = (inputs, body, codec.encode(body))
+        return produced
 
     def check_proven(self, index: int, inputs: tuple[bytes, ...], body: Any) -> tuple[bytes, ...]:
         """A received stage of a proved deck: checked and its proofs verified on receipt
         (fairness.md §12.8), except a body equal to the one its author's known seed dictates,
         which this process proved itself. Keeps the commitments it publishes."""
         seat = self.deck.stages[index].seat
-        if seat in self.run.seeds and index not in self._produced and (index or self.deck.owner is None):
-            self.proven_body(index, inputs)
-        own = index in self._produced and codec.encode(self._produced[index][1]) == codec.encode(body)
+        if seat in self.run.seeds and (index or self.deck.owner is None):
+            self._proven(index, inputs)
+        produced = self._produced.get(index)
+        own = produced is not None and produced[0] == inputs and produced[2] == codec.encode(body)
         earlier = self.commitments.get(seat)
-        entries, published = check_proven_stage(self.deck, index, body, inputs, earlier.deck_key if earlier else None, verify=not own)
+        entries, published = check_proven_stage(self.deck, index, body, inputs, earlier.deck_key if earlier else None,
+                                                verify=not own, ops=self.run.proof_ops)
         self.commitments[seat] = KeyCommitments(seat, published.deck_key, published.position_keys or (earlier.position_keys if earlier else ()))
+        if own:
+            self.dictated.add(index)
+        if published.position_keys:
+            # The commitments are the derived keys' exactly when the stage publishing them was dictated.
+            (self.derived_keys.add if own else self.derived_keys.discard)(seat)
         return entries
 
     def check_key(self, seat: int, position: int, key: bytes) -> None:
-        """On a proved deck, refuse a published position key that is not ``seat``'s committed one (``deck.bad-key``)."""
+        """On a proved deck, refuse a published position key that is not ``seat``'s committed one (``deck.bad-key``).
+
+        Where the commitments are those of the seat's derived keys, the derived key is the one
+        scalar below L with ``k·G = K``: equality decides it without a multiplication."""
         if not self.deck.proved:
             return
         commitments = self.commitments.get(seat)
         if commitments is None or len(commitments.position_keys) != self.deck.size:
             raise UsageError(f"seat {seat} published a key of deck {self.deck.name!r} before its commitments")
-        check_key(self.deck, commitments, position, key)
+        if seat in self.derived_keys and key == self.keys_of(seat).position_keys[position]:
+            return
+        check_key(self.deck, commitments, position, key, self.run.proof_ops)
+
+    def faces_by_permutation(self) -> dict[int, Card] | None:
+        """Every position's card, where every stage was dictated (the verifier's, all seeds known):
+        the entries are then this process's own products of the card points under the seats'
+        permutations, so the permutations name each card and no opening multiplication is needed."""
+        deck = self.deck
+        if deck.owner is not None or self.opened or len(self.dictated) != len(deck.stages):
+            return None
+        cards = deck.initial_cards()
+        for stage in deck.stages:
+            if stage.kind != LOCK:
+                cards = tuple(cards[j] for j in self.keys_of(stage.seat).permutation)
+        return dict(enumerate(cards))
 
     def keys(self, position: int) -> dict[int, bytes]:
         """Every seat's key for ``position`` this session knows: as published, else as derived
@@ -168,7 +209,7 @@ class GameRun:
 
     def __init__(self, fair: GameRef, seat_count: int, known: Mapping[int, bytes], envelopes: Recent[Envelope],
                  ops: Ops, private: dict[str, Any], compositions: Mapping[str, tuple[int, ...]] | None = None,
-                 proved: bool = False) -> None:
+                 proved: bool = False, proof_ops: ProofOps | None = None) -> None:
         self.fair = fair
         self.proved = proved
         """Protocol version 3: the game's decks prove every stage and key (fairness.md §12)."""
@@ -201,6 +242,8 @@ class GameRun:
         self.compositions = dict(compositions or {})
         """The owned decks' compositions as revealed after the game, by deck name (the verifier's)."""
         self.ops = ops
+        self.proof_ops = proof_ops if proof_ops is not None else ProofOps()
+        """The proof layer's group work (multiplications, fixed-base ones, additions), counted for benchmarks."""
 
     # ------------------------------------------------------------ seeds
 
@@ -317,12 +360,14 @@ class GameRun:
         deck = record.deck
         if any(seat not in self.seeds for seat in deck.seats):
             return {}
-        keys = {seat: dict(enumerate(record.keys_of(seat).position_keys)) for seat in deck.seats}
-        try:
-            cards = open_positions(deck, dict(enumerate(record.entries)), keys, record.opened, self.ops, checked)
-        except FairnessError:
-            record.opened.clear()
-            return {}
+        cards = record.faces_by_permutation()
+        if cards is None:
+            keys = {seat: dict(enumerate(record.keys_of(seat).position_keys)) for seat in deck.seats}
+            try:
+                cards = open_positions(deck, dict(enumerate(record.entries)), keys, record.opened, self.ops, checked)
+            except FairnessError:
+                record.opened.clear()
+                return {}
         for position, card in cards.items():
             record.opened.setdefault(card, position)
         faces = {record.first_handle + position: card.id for position, card in cards.items()}

@@ -57,3 +57,5 @@ class Slot:
     mismatch_rule: str = ""
     decision: bool = False
     resignable: bool = False
+    produce_encoded: Callable[[], bytes] | None = None
+    """``produce``'s body already encoded, where the producer keeps the encoding (a proved stage)."""

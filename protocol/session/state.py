@@ -21,6 +21,7 @@ from fairtable.games.contract import (
 from fairtable.protocol import codec
 from fairtable.protocol.envelope import Envelope
 from fairtable.protocol.errors import UsageError
+from fairtable.protocol.fair.edwards import ProofOps
 from fairtable.protocol.fair.errors import FairnessError
 from fairtable.protocol.fair.group import Ops
 from fairtable.protocol.genesis import SignedGenesis
@@ -113,6 +114,8 @@ class SessionState:
         """The verifier's ``(game, seat)``: seeds committed and never revealed, so deviations only
         they would show (a stage, key or card not derived from them) cannot be ruled out."""
         self.ops = Ops()
+        self.proof_ops = ProofOps()
+        """The group work of the proof layer (version 3): stages proved or re-proved, proofs and keys checked."""
         self.private: dict[int, dict[str, Any]] = {game: dict(data) for game, data in (private or ())}
         self.run: GameRun  # set by the flow as it starts each game
         self._events: list[Event] = []

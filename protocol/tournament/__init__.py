@@ -6,7 +6,20 @@ verified results of earlier tables, so every participant's node, and anyone hold
 bundle, computes the same tournament; no participant chooses a pairing.
 """
 
-from fairtable.protocol.tournament.bundle import COUNTED, FILE_NAME, FOREIGN, MISSING, UNREADABLE, TableCheck, Tournament, check_table, verify_bundle
+from fairtable.protocol.tournament.bundle import (
+    COUNTED,
+    FILE_NAME,
+    FOREIGN,
+    MISSING,
+    UNREADABLE,
+    BundleReport,
+    Examined,
+    TableCheck,
+    Tournament,
+    check_table,
+    examine,
+    verify_bundle,
+)
 from fairtable.protocol.tournament.progress import Progress, Table, progress
 from fairtable.protocol.tournament.record import DRAW_SIZE, Participant, Record, RecordError, SignedRecord, commitment
 from fairtable.protocol.tournament.results import Outcome
@@ -20,6 +33,8 @@ __all__ = [
     "MISSING",
     "SIZES",
     "UNREADABLE",
+    "BundleReport",
+    "Examined",
     "Format",
     "Outcome",
     "Participant",
@@ -32,6 +47,7 @@ __all__ = [
     "Tournament",
     "check_table",
     "commitment",
+    "examine",
     "progress",
     "stage_options",
     "verify_bundle",

@@ -10,7 +10,7 @@ record calls for is named, and the tournament is computed as far as verified res
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,22 +99,44 @@ class TableCheck:
                 "table": self.table.table_id.hex(), "verdict": self.verdict}
 
 
-def check_table(table: Table, data: bytes | None) -> tuple[TableCheck, Outcome | None]:
-    """Verify one transcript as the tournament's ``table``."""
-    if data is None:
-        return TableCheck(table, MISSING, "no transcript of this table", MISSING), None
+Judged = tuple[str, str, str, Outcome | None]
+"""A table's ``status``, ``detail`` and ``verdict`` (as :class:`TableCheck` has them) and its outcome."""
+Examined = tuple[bytes | None, Judged]
+"""A transcript's genesis (encoded; None where unreadable) and what its verification found, as
+plain values: what a worker process verifying it can return."""
+
+
+def examine(data: bytes) -> Examined:
+    """Verify a transcript for a bundle, whichever table it is: the costly part of a table's check."""
     try:
         file, broken = load([data])
-        if file.transcript.genesis.genesis.encoded != table.genesis.encoded:
-            return TableCheck(table, INVALID, "its genesis is not the one the record and earlier results call for", FOREIGN), None
+    except ProtocolError as exc:
+        return None, (INVALID, f"not a readable transcript: {exc}", UNREADABLE, None)
+    genesis = file.transcript.genesis.genesis.encoded
+    try:
         report = verify(file, broken)
     except ProtocolError as exc:
-        return TableCheck(table, INVALID, f"not a readable transcript: {exc}", UNREADABLE), None
+        return genesis, (INVALID, f"not a readable transcript: {exc}", UNREADABLE, None)
     found = outcome(report)
     if found is None:
         why = report.damage or "; ".join(f"seat {o.seat} owes {o.kind!r}" for o in report.owed) or report.status
-        return TableCheck(table, INVALID, f"{report.status}: {why}", report.status), None
-    return TableCheck(table, COUNTED, found.note, report.status), found
+        return genesis, (INVALID, f"{report.status}: {why}", report.status, None)
+    return genesis, (COUNTED, found.note, report.status, found)
+
+
+def _judged(table: Table, examined: Examined | None) -> tuple[TableCheck, Outcome | None]:
+    """The check of ``table`` from its transcript's examination (None: there is none), and the outcome it counts."""
+    if examined is None:
+        return TableCheck(table, MISSING, "no transcript of this table", MISSING), None
+    genesis, (status, detail, verdict, found) = examined
+    if genesis is not None and genesis != table.genesis.encoded:
+        return TableCheck(table, INVALID, "its genesis is not the one the record and earlier results call for", FOREIGN), None
+    return TableCheck(table, status, detail, verdict), found
+
+
+def check_table(table: Table, data: bytes | None) -> tuple[TableCheck, Outcome | None]:
+    """Verify one transcript as the tournament's ``table``."""
+    return _judged(table, None if data is None else examine(data))
 
 
 @dataclass(frozen=True)
@@ -133,8 +155,15 @@ class BundleReport:
 
 
 def verify_bundle(tournament: Tournament, transcript_of: Callable[[bytes], bytes | None],
-                  on_check: Callable[[TableCheck], None] | None = None) -> BundleReport:
-    """Verify every table the tournament calls for; ``transcript_of(table id)`` gives its bytes or None."""
+                  on_check: Callable[[TableCheck], None] | None = None,
+                  examined: Mapping[bytes, Examined | None] | None = None) -> BundleReport:
+    """Verify every table the tournament calls for; ``transcript_of(table id)`` gives its bytes or None.
+
+    ``examined`` holds transcripts already verified, by table id (None: there is none): every
+    transcript of a bundle is verified alike whichever round calls for it, so the node verifies
+    them all at once on every core, and only the walk through the rounds, which is cheap, waits
+    for the results of the round before."""
+    known = dict(examined or {})
     outcomes: dict[bytes, Outcome] = {}
     checks: list[TableCheck] = []
     while True:
@@ -143,7 +172,10 @@ def verify_bundle(tournament: Tournament, transcript_of: Callable[[bytes], bytes
         if not pending:
             return BundleReport(tournament, now, tuple(checks))
         for table in pending:
-            check, found = check_table(table, transcript_of(table.table_id))
+            if table.table_id not in known:
+                data = transcript_of(table.table_id)
+                known[table.table_id] = None if data is None else examine(data)
+            check, found = _judged(table, known[table.table_id])
             checks.append(check)
             if on_check is not None:
                 on_check(check)

@@ -82,6 +82,20 @@ def test_envelope_vectors_chain():
         prev = envelope.hash
 
 
+@given(st.recursive(st.integers(0, 300) | st.booleans() | st.binary(max_size=40) | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4), max_leaves=12),
+       st.integers(0, 300) | st.booleans() | st.binary(max_size=40) | st.lists(st.integers(0, 2), max_size=3))
+@settings(max_examples=60, deadline=None)
+def test_an_envelope_tells_its_body_by_its_encoding_without_encoding_the_body(body, other):
+    """``has_body`` reads the body's bytes off the signed content: true for its own encoding
+    only (1 and True, 0 and b"" and the like are different values on the wire)."""
+    table = make_genesis().table_id
+    envelope = Envelope.seal(KEYS[0], table, 0, table, 0, "move", {"body": body})
+    assert envelope.has_body(codec.encode({"body": body}))
+    assert envelope.has_body(codec.encode({"body": other})) == (codec.encode(body) == codec.encode(other))
+    assert not envelope.has_body(codec.encode(body))
+
+
 def test_the_transcript_vector_is_what_the_code_builds():
     assert (VECTOR_PATH).read_text() == transcript_vector.render(), "regenerate with: python -m tests.protocol.transcript_vector"
 

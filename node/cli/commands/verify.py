@@ -10,9 +10,10 @@ Exit status, the worst over all files (a violation outranks an unreadable file, 
 an unfinished one): 0 every file valid; 1 a violation found; 2 a file that is not a readable
 transcript; 3 a file incomplete or damaged, with no violation in any file.
 
-A tournament bundle (its folder, or its ``tournament.ftr``) is verified table by table, each
-line printed as its table is checked, before the transcript files; the statuses are those of
-its worst table.
+A tournament bundle (its folder, or its ``tournament.ftr``) is verified before the transcript
+files: every transcript in it at once on every core (``--jobs``; with one process, table by
+table as the rounds call for them), then one line per table in the tournament's order; the
+statuses are those of its worst table.
 """
 
 from __future__ import annotations
@@ -22,20 +23,33 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from string import hexdigits
 
 from fairtable.games import describe
 from fairtable.node.api.jsonvalues import jsonable
 from fairtable.node.cli.progress import progress
 from fairtable.node.cli.tournament_text import render
-from fairtable.node.tournament.files import TournamentFiles
+from fairtable.node.tournament.files import TABLE_SUFFIX, TournamentFiles
 from fairtable.protocol import HASH_SIZE, ProtocolError, TranscriptFile
 from fairtable.protocol.session import DAMAGED, INCOMPLETE, VALID, VIOLATION, Report, verify_stream, verify_together
 from fairtable.protocol.session import load_for_verification as load
-from fairtable.protocol.tournament import COUNTED, FOREIGN, MISSING, UNREADABLE, TableCheck, verify_bundle
+from fairtable.protocol.tournament import (
+    COUNTED,
+    FOREIGN,
+    MISSING,
+    UNREADABLE,
+    BundleReport,
+    Examined,
+    TableCheck,
+    Tournament,
+    examine,
+    verify_bundle,
+)
 
 EXIT_VALID, EXIT_VIOLATION, EXIT_UNREADABLE, EXIT_UNFINISHED = 0, 1, 2, 3
 SEVERITY = (EXIT_VALID, EXIT_UNFINISHED, EXIT_UNREADABLE, EXIT_VIOLATION)
@@ -145,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     status = EXIT_VALID
     for path in args.files:
         if is_bundle(path):
-            status = _worse(status, verify_bundle_at(path, args.json))
+            status = _worse(status, verify_bundle_at(path, args.json, args.jobs))
     paths = [path for path in args.files if not is_bundle(path)]
     return _worse(status, _verify_files(paths, args)) if paths else status
 
@@ -223,8 +237,8 @@ def is_bundle(path: Path) -> bool:
     return path.is_dir() or path.name.endswith(TOURNAMENT_SUFFIX)
 
 
-def verify_bundle_at(path: Path, as_json: bool) -> int:
-    """Verify the tournament bundle at ``path``; the exit status of its worst table."""
+def verify_bundle_at(path: Path, as_json: bool, jobs: int = 0) -> int:
+    """Verify the tournament bundle at ``path`` with ``jobs`` processes (0: one per core); the exit status of its worst table."""
     files = TournamentFiles(path if path.is_dir() else path.parent)
     try:
         tournament = files.tournament()
@@ -243,7 +257,7 @@ def verify_bundle_at(path: Path, as_json: bool) -> int:
             seats = " v ".join(names[p] for p in spec.seats)
             print(f"  {BUNDLE_HEADLINE[check.verdict]:<16} round {spec.round} {spec.label:<18} {seats}: {check.detail}", flush=True)
 
-    report = verify_bundle(tournament, files.table, shown)
+    report = bundle_report(files, tournament, jobs, shown)
     status = EXIT_VALID
     for check in report.checks:
         status = _worse(status, BUNDLE_EXIT[check.verdict])
@@ -261,6 +275,33 @@ def verify_bundle_at(path: Path, as_json: bool) -> int:
     verdict = "COMPLETE" if report.complete else "INCOMPLETE" if status in (EXIT_VALID, EXIT_UNFINISHED) else "NOT VALID"
     print(f"{path}: {verdict}: {counted} of {len(report.checks)} tables counted, in {seconds:.3f} s")
     return status
+
+
+def bundle_report(files: TournamentFiles, tournament: Tournament, jobs: int = 0,
+                  on_check: Callable[[TableCheck], None] | None = None) -> BundleReport:
+    """The bundle's verification with ``jobs`` processes (0: one per core): with more than one,
+    every transcript in it is verified at once, one per process, before the rounds are walked."""
+    jobs = jobs or os.cpu_count() or 1
+    examined = None
+    if jobs > 1:
+        ids = _table_ids(files)
+        with ProcessPoolExecutor(max_workers=min(jobs, len(ids) or 1)) as pool:
+            examined = dict(zip(ids, pool.map(partial(_examined, files), ids)))
+    return verify_bundle(tournament, files.table, on_check, examined)
+
+
+def _table_ids(files: TournamentFiles) -> list[bytes]:
+    """The table ids the bundle's transcripts are named by (``<table id hex>.ftt``), the largest
+    file first: the longest verifications start first, so no core is left with one at the end."""
+    paths = [path for path in files.dir.glob(f"*{TABLE_SUFFIX}")
+             if len(name := path.name.removesuffix(TABLE_SUFFIX)) == 2 * HASH_SIZE and all(c in hexdigits for c in name)]
+    return [bytes.fromhex(path.name.removesuffix(TABLE_SUFFIX)) for path in sorted(paths, key=lambda path: -path.stat().st_size)]
+
+
+def _examined(files: TournamentFiles, table_id: bytes) -> Examined | None:
+    """One transcript of a bundle verified (in a worker process), or None if it cannot be read."""
+    data = files.table(table_id)
+    return None if data is None else examine(data)
 
 
 def unreadable(exc: Exception) -> str:

@@ -91,3 +91,16 @@ def test_a_damaged_table_is_named_and_a_bad_tournament_file_exits_2_in_words(tmp
     assert status == 2 and "not a tournament bundle" in out
     status, out = verify(capsys, str(Path(tmp_path / "nowhere") / FILE_NAME))
     assert status == 2 and "cannot read the tournament file" in out
+
+
+def test_a_bundle_checked_on_two_processes_reports_what_one_process_does(tmp_path, capsys, tables, calls):
+    """A round's tables are checked together on every core; the report (the order too) does not change."""
+    final = calls[-1][1]
+    report = verify_bundle(tournament_file(SIGNED), tables.get)
+    bundle = write_bundle(tmp_path / "bundle", SIGNED, {**tables, final: cheating_at(report.checks[-1].table)})
+    reports = []
+    for jobs in ("1", "2"):
+        status, out = verify(capsys, "--json", "--jobs", jobs, str(bundle))
+        (value,) = [json.loads(line) for line in out.splitlines()]
+        reports.append((status, {key: item for key, item in value.items() if key != "seconds"}))
+    assert reports[0] == reports[1] and reports[0][0] == 1
