@@ -10,7 +10,7 @@ What :func:`node_work` counts for one seat of a public proved deck of ``m`` card
 - the HMAC-SHA512 blocks that become the proofs' scalars: the prover's nonces (``4m + 4`` for a
   shuffle, ``m`` for a lock) and the challenges (``u``: ``m`` per shuffle; ``c``: one per part).
 
-:func:`prices` times each as a raw batch of the library call (CPU time), and :func:`priced` sums the
+:func:`prices` times each as a raw batch of the C library's call (CPU time), and :func:`priced` sums the
 counts at those prices. libsodium has no multi-scalar multiplication, so a sum of products costs
 its terms, and its variable-base multiplication re-checks its input's subgroup on every call, the
 check every received point needs anyway (§12.2): no cheaper multiplication exists to price. Not
@@ -25,12 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import partial
 
-from nacl.bindings import (
-    crypto_core_ed25519_add,
-    crypto_core_ed25519_from_uniform,
-    crypto_scalarmult_ed25519_base_noclamp,
-    crypto_scalarmult_ed25519_noclamp,
-)
+from nacl.bindings import crypto_core_ed25519_from_uniform
+from nacl.bindings.crypto_scalarmult import ffi, lib
 
 from fairtable.node.cli.bench.timing import timed
 from fairtable.protocol import digest
@@ -75,13 +71,18 @@ def node_work(deck: Deck, seat: int) -> Work:
 _POINT = crypto_core_ed25519_from_uniform(digest("bench/floor", b"point"))
 _SCALAR = (int.from_bytes(digest("bench/floor", b"scalar"), "little") >> 4).to_bytes(32, "little")
 _KEY = digest("bench/floor", b"key")
+_OUT = ffi.new("unsigned char[]", 32)
 _RAW: dict[str, Callable[[int], object]] = {
-    "mults": lambda i: crypto_scalarmult_ed25519_noclamp(_SCALAR, _POINT),
-    "base_mults": lambda i: crypto_scalarmult_ed25519_base_noclamp(_SCALAR),
-    "adds": lambda i: crypto_core_ed25519_add(_POINT, _POINT),
-    "points": lambda i: crypto_core_ed25519_from_uniform(_KEY),
+    "mults": lambda i: lib.crypto_scalarmult_ed25519_noclamp(_OUT, _SCALAR, _POINT),
+    "base_mults": lambda i: lib.crypto_scalarmult_ed25519_base_noclamp(_OUT, _SCALAR),
+    "adds": lambda i: lib.crypto_core_ed25519_add(_OUT, _POINT, _POINT),
+    "points": lambda i: lib.crypto_core_ed25519_from_uniform(_OUT, _KEY),
     "blocks": lambda i: hmac.digest(_KEY, i.to_bytes(8, "big"), "sha512"),
 }
+"""libsodium's own functions through cffi, without pynacl's checks and copies around them (which
+are Python a caller may skip): the C library's cost. Each returns 0 here, so no refusal is priced."""
+if any(_RAW[name](0) for name in ("mults", "base_mults", "adds", "points")):
+    raise AssertionError("a priced libsodium call refuses its input, so it would be priced at the cost of the refusal")
 
 
 Prices = dict[str, float]

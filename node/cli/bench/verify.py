@@ -50,11 +50,10 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from nacl.bindings import crypto_core_ed25519_from_uniform, crypto_scalarmult_ed25519_base_noclamp
 from nacl.bindings.crypto_scalarmult import ffi, lib  # the cffi module itself: libsodium with no wrapper
 
 from fairtable.games import registry
-from fairtable.node.cli.bench import bundle
+from fairtable.node.cli.bench import bundle, floor
 from fairtable.node.cli.commands.verify import check_file
 from fairtable.node.cli.progress import progress
 from fairtable.protocol import TranscriptFile, TranscriptReader, codec, digest, dump, load
@@ -131,20 +130,17 @@ def _each(work: Callable[[], object], batch: int = 1) -> float:
 
 
 def _prices(proved: bool) -> Counts:
-    """Seconds per unit of each floor count (as a :class:`Counts` of floats), from raw calls in this run."""
-    out = ffi.new("unsigned char[]", 32)
-    scalar = (5).to_bytes(32, "little")
-    point = crypto_core_ed25519_from_uniform(digest("bench", b"point"))
-    base = crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
-    if lib.crypto_scalarmult_ed25519_noclamp(out, scalar, point) or lib.crypto_core_ed25519_add(out, point, base):
-        raise AssertionError("a priced call fails, so it would be priced at the cost of its refusal")
+    """Seconds per unit of each floor count (as a :class:`Counts` of floats), from raw calls in this run;
+    the group's at :func:`.floor.prices`, as ``bench deck`` prices them."""
+    group = floor.prices()
     datas = [bytes([n]) for n in range(DECK_BATCH)]
     if proved:
-        deck_multiplication = _each(lambda: lib.crypto_scalarmult_ed25519_noclamp(out, scalar, point))
-        card_point = _each(lambda: [crypto_core_ed25519_from_uniform(digest("bench", data)) for data in datas], DECK_BATCH)
+        deck_multiplication, card_point = group["mults"], group["points"]
     else:
+        scalar = (5).to_bytes(32, "little")
         u = hash_to_point("bench", b"point")
         key = X25519PrivateKey.from_private_bytes(ladder_scalars(scalar)[0])
+        out = ffi.new("unsigned char[]", 32)
         deck_multiplication = min(_each(lambda: lib.crypto_scalarmult(out, scalar, u)),
                                   _each(lambda: key.exchange(X25519PublicKey.from_public_bytes(u))))
         card_point = _each(lambda: hash_to_points("bench", datas), DECK_BATCH)
@@ -156,9 +152,9 @@ def _prices(proved: bool) -> Counts:
     return Counts(
         _each(lambda: public.verify(signature, message)),
         deck_multiplication,
-        _each(lambda: lib.crypto_scalarmult_ed25519_noclamp(out, scalar, point)),
-        _each(lambda: lib.crypto_scalarmult_ed25519_base_noclamp(out, scalar)),
-        _each(lambda: lib.crypto_core_ed25519_add(out, point, base)),
+        group["mults"],
+        group["base_mults"],
+        group["adds"],
         _each(lambda: first_off_curve(batch), DECK_BATCH),
         card_point,
         _each(lambda: scalar_from(stream)),
