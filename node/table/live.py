@@ -12,7 +12,8 @@ Timers (``spec/node.md``): this seat's timed decision falls back to the rules' d
 ``turn_seconds`` (measured from when the slot became due, which survives a restart); a bot
 moves after ``bot_delay``; a decision with one legal move is played at once; absence claims
 and settling are the replica's (:meth:`Replica.next_wake`). What is played at once on a
-received envelope is written in the same batch as that envelope.
+received envelope is written in the same batch as that envelope, and envelopes that arrive
+together (:meth:`LiveTable.offer_all`) are one batch.
 
 Nothing is judged on waking: after a restart, a stall, or a timer that fires well past its time
 (the process was frozen, suspended or blocked on a disk), the node claims nobody absent for one
@@ -295,15 +296,23 @@ class LiveTable:
 
     def offer(self, envelope: Envelope) -> Offered:
         """Take an envelope from a peer. Never raises for bad input."""
+        return self.offer_all([envelope])[0]
+
+    def offer_all(self, envelopes: list[Envelope]) -> list[Offered]:
+        """Take envelopes that arrived together, in order, each as :meth:`offer` would, but written
+        in one journal batch (one fsync) with what this seat plays at once on them: nothing of any
+        of them leaves the node, or is shown, before all are on disk. Never raises for bad input."""
         if self.stalled is not None:
-            return Offered(Outcome.HELD, f"not taking envelopes while the journal cannot be written: {self.stalled}")
-        offered = self.replica.receive(envelope, self.clock())
-        if offered.outcome is Outcome.ACCEPTED:
-            self._act_at_once()
+            return [Offered(Outcome.HELD, f"not taking envelopes while the journal cannot be written: {self.stalled}")] * len(envelopes)
+        offered = []
+        for envelope in envelopes:
+            offered.append(self.replica.receive(envelope, self.clock()))
+            if offered[-1].outcome is Outcome.ACCEPTED:
+                self._act_at_once()
         # an envelope held off the chain of a finished table belongs in its file and goes to its links as evidence
-        self._commit(changed=self.finished and offered.outcome not in (Outcome.DUPLICATE, Outcome.INVALID))
+        self._commit(changed=self.finished and any(o.outcome not in (Outcome.DUPLICATE, Outcome.INVALID) for o in offered))
         if self.stalled is not None:
-            return Offered(Outcome.HELD, f"not kept, the journal cannot be written: {self.stalled}")
+            return [Offered(Outcome.HELD, f"not kept, the journal cannot be written: {self.stalled}")] * len(envelopes)
         return offered
 
     def play(self, decision: Any) -> None:

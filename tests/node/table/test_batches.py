@@ -1,0 +1,117 @@
+"""Journal batches (``spec/node.md``, Journal): envelopes that arrive together are written with one
+fsync, with what the seat answers at once, and nothing of any of them leaves the node before it."""
+
+from __future__ import annotations
+
+import errno
+import os
+
+import pytest
+import trio
+import trio.testing
+
+from fairtable.node.peer.channel import Channel, accept_channel, open_channel
+from fairtable.node.peer.messages import message
+from fairtable.node.table.journal import TableFiles
+from fairtable.node.table.link import Link, hello
+from fairtable.node.table.live import LiveTable, Outcome
+from fairtable.protocol import Envelope
+from tests.node.table.tables import KEYS, live_table, reload, settle, signed_genesis
+
+pytestmark = pytest.mark.usefixtures("counting_game")
+
+
+class Disk:
+    """A journal writer that keeps each write's bytes, or refuses them as a full disk does."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.full = False
+
+    def __call__(self, fd: int, data: bytes) -> int:
+        if self.full:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        self.writes.append(data)
+        return os.write(fd, data)
+
+
+def burst_for_a_bot(tmp_path, disk: Disk) -> tuple[list[LiveTable], LiveTable, list]:
+    """Three seats of counting: seats 0 and 1 move while seat 2's bot hears nothing, so both moves
+    reach it together (a sync after a reconnect, or a peer's batch sent in one write)."""
+    genesis = signed_genesis("counting", 3)
+    people = [live_table(tmp_path, genesis, seat, bot=False) for seat in (0, 1)]
+    bot = live_table(tmp_path, genesis, 2, files=TableFiles(tmp_path / "node-2", genesis.table_id, writer=disk))
+    settle([*people, bot])
+    people[0].play(1)
+    settle(people)
+    people[1].play(2)
+    settle(people)
+    burst = list(people[1].envelopes[len(bot.envelopes):])
+    assert [(e.seat, e.kind) for e in burst] == [(0, "move"), (1, "move")]
+    return people, bot, burst
+
+
+async def test_envelopes_that_arrive_together_are_one_journal_batch_with_the_bots_answer(tmp_path):
+    disk = Disk()
+    _, bot, burst = burst_for_a_bot(tmp_path, disk)
+    before, version = len(disk.writes), bot.version
+    assert [o.outcome for o in bot.offer_all(burst)] == [Outcome.ACCEPTED, Outcome.ACCEPTED]
+    reply = bot.envelopes[-1]
+    assert list(bot.envelopes[-3:-1]) == burst and reply.seat == 2 and reply.kind == "move"
+    assert len(disk.writes) == before + 1  # one write, one fsync
+    assert all(e.content in disk.writes[-1] for e in (*burst, reply))
+    assert bot.version > version
+    assert reload(bot).envelopes == bot.envelopes
+
+
+async def _channels() -> tuple[Channel, Channel]:
+    """The bot's end (seat 2) and its peer's (seat 1) of one channel over memory streams."""
+    left, right = trio.testing.memory_stream_pair()
+    ends: dict[str, Channel] = {}
+
+    async def bot_side() -> None:
+        ends["bot"] = await accept_channel(right, KEYS[2])
+
+    async def peer_side() -> None:
+        ends["peer"] = await open_channel(left, KEYS[1], expected=KEYS[2].public)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bot_side)
+        nursery.start_soon(peer_side)
+    return ends["bot"], ends["peer"]
+
+
+async def _envelopes_heard(peer: Channel, seconds: float) -> list[int]:
+    """The sequence numbers of the envelopes the bot's node sends its peer within ``seconds``."""
+    heard = []
+    with trio.move_on_after(seconds):
+        while True:
+            value = await peer.receive()
+            if value["t"] == "env":
+                heard.append(Envelope.from_value(value["env"]).seq)
+    return heard
+
+
+async def test_a_burst_on_a_link_is_one_fsync_and_nothing_of_it_leaves_before_the_fsync(tmp_path, autojump_clock):
+    """The disk refuses the burst's batch (as a crash before its fsync would leave it): the peer hears
+    nothing of it, the table holds what the journal holds, the chain before it, and once the disk
+    takes the burst again the answer goes out."""
+    disk = Disk()
+    people, bot, burst = burst_for_a_bot(tmp_path, disk)
+    held = len(bot.envelopes)
+    bot_end, peer = await _channels()
+    sent = [message("env", env=e.to_value()) for e in burst]
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(Link(bot_end, bot, 1, hello(people[1]), heartbeat=100, who="seat 1").run)
+        nursery.start_soon(bot.keep_time)
+        disk.full = True
+        await peer.send_all(sent)
+        assert await _envelopes_heard(peer, 1) == []
+        assert len(bot.files.load_journal()[0].placed) == len(bot.envelopes) == held  # what a restart finds
+        disk.full = False
+        before = len(disk.writes)
+        await peer.send_all(sent)  # the peer's link sends what the bot's sync says it lacks
+        assert await _envelopes_heard(peer, 1) == [held + 2]
+        assert len(disk.writes) == before + 1 and all(e.content in disk.writes[-1] for e in burst)
+        nursery.cancel_scope.cancel()
+    assert reload(bot).envelopes == bot.envelopes
