@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+from pathlib import Path
 
 import pytest
 import trio
@@ -13,7 +14,7 @@ import trio.testing
 from fairtable.node.peer.channel import Channel, accept_channel, open_channel
 from fairtable.node.peer.messages import message
 from fairtable.node.table.journal import TableFiles
-from fairtable.node.table.link import Link, hello
+from fairtable.node.table.link import MAX_BATCH, Link, hello
 from fairtable.node.table.live import LiveTable, Outcome
 from fairtable.protocol import Envelope
 from tests.node.table.tables import KEYS, live_table, reload, settle, signed_genesis
@@ -115,3 +116,8 @@ async def test_a_burst_on_a_link_is_one_fsync_and_nothing_of_it_leaves_before_th
         assert len(disk.writes) == before + 1 and all(e.content in disk.writes[-1] for e in burst)
         nursery.cancel_scope.cancel()
     assert reload(bot).envelopes == bot.envelopes
+
+
+def test_the_spec_states_how_many_messages_one_batch_takes():
+    spec = (Path(__file__).parents[3] / "spec" / "node.md").read_text()
+    assert f"up to {MAX_BATCH} envelopes in one write" in spec and f"already read from the stream (up to {MAX_BATCH})" in spec
