@@ -65,6 +65,16 @@ async def test_envelopes_that_arrive_together_are_one_journal_batch_with_the_bot
     assert reload(bot).envelopes == bot.envelopes
 
 
+async def test_an_envelope_held_and_placed_in_one_batch_is_written_once(tmp_path):
+    """The replica holds what it receives before it places it; the journal writes the envelope once."""
+    disk = Disk()
+    _, bot, burst = burst_for_a_bot(tmp_path, disk)
+    bot.offer_all(burst)
+    reply = bot.envelopes[-1]
+    assert [disk.writes[-1].count(e.content) for e in (*burst, reply)] == [1, 1, 1]
+    assert not bot.files.load_journal()[0].kept and not reload(bot).replica.off_chain()
+
+
 async def _channels() -> tuple[Channel, Channel]:
     """The bot's end (seat 2) and its peer's (seat 1) of one channel over memory streams."""
     left, right = trio.testing.memory_stream_pair()
