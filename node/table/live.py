@@ -120,6 +120,8 @@ class LiveTable:
         self.stalled: str | None = None
         self._changed = trio.Event()
         self._resigning = False
+        self._taking = False
+        """:meth:`offer_all` is taking a batch: the commits of what the seat plays at once wait for its end."""
         self._saved: bytes | None = None
         """The transcript file as last written (None: no file, the table is not finished here)."""
         self._transcript_failed = False
@@ -305,10 +307,14 @@ class LiveTable:
         if self.stalled is not None:
             return [Offered(Outcome.HELD, f"not taking envelopes while the journal cannot be written: {self.stalled}")] * len(envelopes)
         offered = []
-        for envelope in envelopes:
-            offered.append(self.replica.receive(envelope, self.clock()))
-            if offered[-1].outcome is Outcome.ACCEPTED:
-                self._act_at_once()
+        self._taking = True
+        try:
+            for envelope in envelopes:
+                offered.append(self.replica.receive(envelope, self.clock()))
+                if offered[-1].outcome is Outcome.ACCEPTED:
+                    self._act_at_once()
+        finally:
+            self._taking = False
         # an envelope held off the chain of a finished table belongs in its file and goes to its links as evidence
         self._commit(changed=self.finished and any(o.outcome not in (Outcome.DUPLICATE, Outcome.INVALID) for o in offered))
         if self.stalled is not None:
@@ -356,6 +362,8 @@ class LiveTable:
         assert self.journal is not None
         if self.stalled is not None:
             return  # the stall rebuilt the replica from the journal; the retry writes what it owes
+        if self._taking:
+            return  # what the seat plays at once on an envelope of a batch: the batch writes it with the rest
         records = self.replica.drain()
         try:
             self.journal.write(records)

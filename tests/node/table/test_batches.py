@@ -65,6 +65,25 @@ async def test_envelopes_that_arrive_together_are_one_journal_batch_with_the_bot
     assert reload(bot).envelopes == bot.envelopes
 
 
+async def test_what_the_bot_plays_on_an_envelope_inside_a_batch_waits_for_the_batch(tmp_path):
+    """The bot answers the first envelope of a batch at once; its answer is written with the rest, in one batch."""
+    genesis = signed_genesis("counting", 2)
+    disk = Disk()
+    person = live_table(tmp_path, genesis, 0, bot=False)
+    bot = live_table(tmp_path, genesis, 1, files=TableFiles(tmp_path / "node-1", genesis.table_id, writer=disk))
+    settle([person, bot])
+    person.play(1)
+    move = person.envelopes[-1]
+    ahead = Envelope.seal(KEYS[0], genesis.table_id, move.seq + 3, bytes(32), 0, move.kind, move.body)
+    before = len(disk.writes)
+    assert [o.outcome for o in bot.offer_all([move, ahead])] == [Outcome.ACCEPTED, Outcome.HELD]
+    reply = bot.envelopes[-1]
+    assert reply.seat == 1 and bot.envelopes[-2] == move
+    assert len(disk.writes) == before + 1 and all(e.content in disk.writes[-1] for e in (move, reply, ahead))
+    restarted = reload(bot)
+    assert restarted.envelopes == bot.envelopes and ahead in restarted.replica.off_chain()
+
+
 async def test_an_envelope_held_and_placed_in_one_batch_is_written_once(tmp_path):
     """The replica holds what it receives before it places it; the journal writes the envelope once."""
     disk = Disk()
