@@ -9,10 +9,10 @@ process and play towers over loopback TCP with random bots. Figures:
 - every fsync both nodes make during the TCP games, timed: the journal's (one per batch) and the
   table's files' (secret, peers, the journal's first write, the transcript; each with its directory);
 - round trips: from the moment the host's node holds its own envelope (sealed, checked, fsynced)
-  to the moment it holds the guest's answer to it. A *move* round trip starts at a ``move``; the
-  others start at a deck stage, a key, a seed or a random value, whose answer waits for the other
-  seat's proving or checking CPU (``bench deck`` measures that floor), so they are reported apart
-  by the kind they start at.
+  to the moment it holds the guest's answer to it. A *move* round trip starts at a ``move`` and
+  waits for no deck stage; one that waits for a stage to be proved or checked (on either side,
+  :func:`trip_kind`) is bounded by that CPU (``bench deck`` measures its floor) and reported under
+  ``deck``, the rest (keys, seeds, commitments) by the kind they start at.
 
 The floor of a game is the in-process game plus the fsyncs it cannot do without: the table's
 files, and per node one journal batch per run of the other seat's envelopes on the chain (each
@@ -53,7 +53,7 @@ HELP = ("game time and move round trips between two nodes over TCP, against the 
         "journal's fsyncs; with --path, a libp2p path behind NAT routers against direct TCP (needs root)")
 GOAL = 1.1
 MOVE_ROUND_TRIP_GOAL = 3.0
-MOVE = "move"
+MOVE, DECK = "move", "deck"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -84,14 +84,32 @@ def _stamp(table: LiveTable, stamps: list[tuple[int, float]]) -> None:
 
 
 def _round_trips(table: LiveTable, stamps: list[tuple[int, float]]) -> list[tuple[str, float]]:
-    """(kind of our envelope, seconds until the other seat's answer to it was held) for each of ours answered."""
+    """(kind, seconds until the other seat's answer was held) for each of our envelopes answered: the
+    kind of ours, or ``deck`` when a deck stage lies in what the trip waited for (:func:`trip_kind`)."""
     held: dict[int, float] = {}
     for count, moment in stamps:
         for index in range(count):
             held.setdefault(index, moment)
-    envelopes = table.envelopes
-    return [(envelopes[k].kind, held[k + 1] - held[k]) for k in range(len(envelopes) - 1)
+    envelopes = list(table.envelopes)
+    return [(trip_kind(envelopes, k), held[k + 1] - held[k]) for k in range(len(envelopes) - 1)
             if envelopes[k].seat == table.seat and envelopes[k + 1].seat != table.seat and k in held and k + 1 in held]
+
+
+def trip_kind(chain: Sequence[Envelope], k: int) -> str:
+    """What the round trip from our envelope ``k`` to the answer at ``k + 1`` waited for: ``deck`` if
+    a deck stage is among the envelopes the other seat checked (our run ending at ``k``), made (its
+    run from ``k + 1``) or ours made on them before we held the answer (our next run, in the same
+    batch), since proving and checking a stage is the deck's CPU; else the kind of envelope ``k``."""
+    seat = chain[k].seat
+    start = k
+    while start > 0 and chain[start - 1].seat == seat:
+        start -= 1
+    end = k + 1
+    while end < len(chain) and chain[end].seat != seat:
+        end += 1
+    while end < len(chain) and chain[end].seat == seat:
+        end += 1
+    return DECK if any(e.kind == DECK for e in chain[start:end]) else chain[k].kind
 
 
 def least_batches(chain: Sequence[Envelope], seat: int) -> int:
