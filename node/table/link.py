@@ -30,7 +30,6 @@ both sides hold the whole finished table.
 from __future__ import annotations
 
 import logging
-from functools import partial
 
 import trio
 
@@ -104,7 +103,8 @@ class Link:
         self._evidence_sent: set[bytes] = set()
         """Hashes of the envelopes off the chain the peer holds: sent as ``ev`` or received from it."""
         self._resent = False
-        self._ask = trio.Event()
+        self._asked = False
+        """We are behind the peer: the next thing sent is a ``sync``."""
         self._forks_seen = len(table.forks)
         self._bucket = TokenBucket(RATE, BURST)
         self.peer_chat: set[tuple[int, int]] = set()
@@ -202,11 +202,12 @@ class Link:
             if self.complete:
                 return
             version = table.version
-            with trio.move_on_after(self.heartbeat):
-                await race(partial(table.wait_change, version), self._ask.wait)
-                if not self._ask.is_set():
-                    continue
-            self._ask = trio.Event()
+            with trio.move_on_after(self.heartbeat) as quiet:
+                while table.version == version and not self._asked:
+                    await table.next_change().wait()  # one event for both: no task pair per change
+            if not (self._asked or quiet.cancelled_caught):
+                continue
+            self._asked = False
             if table.finished:
                 await self._send_evidence()  # a sync naming the final head may complete the link: evidence goes first
             await self.channel.send(self._sync())
@@ -322,7 +323,8 @@ class Link:
             return
         if offered.outcome is Outcome.HELD:
             if envelope.seq > len(self.table.envelopes):
-                self._ask.set()  # we are behind: say how far we are, and the peer sends the rest
+                self._asked = True  # we are behind: say how far we are, and the peer sends the rest
+                self.table.wake()
             return
         if offered.outcome is not Outcome.INVALID:
             # the peer holds another envelope for this slot: let it have ours from there

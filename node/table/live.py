@@ -289,6 +289,15 @@ class LiveTable:
         while self.version == version:
             await self._changed.wait()
 
+    def next_change(self) -> trio.Event:
+        """The event set at the table's next change, or at :meth:`wake`."""
+        return self._changed
+
+    def wake(self) -> None:
+        """Wake every task waiting for a change, changing nothing: a link that must speak at once."""
+        self._changed.set()
+        self._changed = trio.Event()
+
     # ------------------------------------------------------------ input
 
     @property
@@ -443,8 +452,7 @@ class LiveTable:
 
     def _notify(self) -> None:
         self.version += 1
-        self._changed.set()
-        self._changed = trio.Event()
+        self.wake()
         if self.on_change is not None:
             self.on_change(self)
 
