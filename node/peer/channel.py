@@ -22,7 +22,7 @@ from typing import Any
 import trio
 
 from fairtable.node.peer.errors import ChannelClosed, ChannelError, ChannelTimeout, HandshakeError, MessageTooLarge, PayloadError
-from fairtable.node.peer.framing import MAX_FRAME, FrameReader, send_frame
+from fairtable.node.peer.framing import MAX_FRAME, FrameReader, send_frame, send_frames
 from fairtable.node.peer.handshake import MAX_PLAINTEXT, Handshake, Transport
 from fairtable.protocol import CodecError, PublicKey, SecretKey, Value, decode, encode
 
@@ -50,16 +50,22 @@ class Channel(trio.abc.AsyncResource):
 
     async def send(self, value: Any) -> None:
         """Send one value. A send cancelled mid-way closes the channel: the peer may hold part of a frame."""
-        data = encode(value)
-        if len(data) > MAX_PLAINTEXT:
-            raise MessageTooLarge(
-                f"value encodes to {len(data)} bytes; one channel message carries at most {MAX_PLAINTEXT}"
-            )
+        await self.send_all([value])
+
+    async def send_all(self, values: list[Any]) -> None:
+        """Send ``values``, one message each, in one write to the stream (so they arrive together);
+        none is sent if any is too large. A send cancelled mid-way closes the channel."""
+        data = [encode(value) for value in values]
+        for item in data:
+            if len(item) > MAX_PLAINTEXT:
+                raise MessageTooLarge(
+                    f"value encodes to {len(item)} bytes; one channel message carries at most {MAX_PLAINTEXT}"
+                )
         async with self._send_lock:
             self._check_open()
-            frame = self._transport.encrypt(data)
+            frames = [self._transport.encrypt(item) for item in data]
             try:
-                await send_frame(self._stream, frame)
+                await send_frames(self._stream, frames)
             except ChannelError as exc:
                 await self._abort(str(exc))
                 raise
@@ -85,6 +91,11 @@ class Channel(trio.abc.AsyncResource):
                 await self._abort(str(exc))
                 raise
         raise ChannelTimeout(f"receive timeout: no message within {timeout:g} s")
+
+    @property
+    def buffered(self) -> bool:
+        """Whether a message already received from the stream waits: :meth:`receive` returns it without waiting."""
+        return self._reader.ready()
 
     async def aclose(self) -> None:
         """Close the connection; the peer's receive then raises :class:`ChannelClosed`."""

@@ -35,9 +35,16 @@ def _describe(exc: BaseException) -> str:
 
 async def send_frame(stream: trio.abc.SendStream, payload: bytes, cap: int = MAX_FRAME) -> None:
     """Write ``payload`` as one frame."""
-    _check_length(len(payload), cap)
+    await send_frames(stream, [payload], cap)
+
+
+async def send_frames(stream: trio.abc.SendStream, payloads: list[bytes], cap: int = MAX_FRAME) -> None:
+    """Write ``payloads`` as one frame each, in one write: frames sent together arrive together
+    (one segment on loopback), so the peer can take them as one batch (``spec/node.md``, Journal)."""
+    for payload in payloads:
+        _check_length(len(payload), cap)
     try:
-        await stream.send_all(len(payload).to_bytes(LENGTH_SIZE, "big") + payload)
+        await stream.send_all(b"".join(len(payload).to_bytes(LENGTH_SIZE, "big") + payload for payload in payloads))
     except trio.BrokenResourceError as exc:
         raise ChannelBroken(f"connection broken while sending: {_describe(exc)}") from None
     except trio.ClosedResourceError:
@@ -53,6 +60,15 @@ class FrameReader:
         self.stream = stream
         self.cap = cap
         self._buffer = bytearray()
+
+    def ready(self) -> bool:
+        """Whether :meth:`receive` returns (or fails) without reading the stream: a whole frame, or a
+        length it refuses, is buffered already."""
+        buffer = self._buffer
+        if len(buffer) < LENGTH_SIZE:
+            return False
+        length = int.from_bytes(buffer[:LENGTH_SIZE], "big")
+        return not 0 < length <= self.cap or len(buffer) >= LENGTH_SIZE + length
 
     async def receive(self) -> bytes:
         """The next frame's payload; :class:`ChannelClosed` if the stream ends between frames."""

@@ -75,6 +75,15 @@ def record_value(record: Record) -> bytes:
     return record_bytes("due", {"count": record.count, "since": round(record.since * 1000)})
 
 
+def _needed(records: list[Record]) -> list[Record]:
+    """``records`` without the plain ``evidence`` of an envelope the same batch places on the chain
+    (the replica holds each envelope it receives before it places it): a load holds every envelope
+    a later record drops from the chain again, so the record would only write the envelope twice."""
+    placed = {record.envelope.hash for record in records if isinstance(record, Placed)}
+    return [record for record in records
+            if not (isinstance(record, Kept) and record.violation is None and record.twin is None and record.envelope.hash in placed)]
+
+
 @dataclass
 class Contents:
     """What a journal holds, in the replica's terms."""
@@ -160,7 +169,7 @@ class Journal:
         it held before and raise :class:`JournalError` (nothing of the batch counts)."""
         if not records:
             return
-        data = b"".join(record_value(record) for record in records)
+        data = b"".join(record_value(record) for record in _needed(records))
         try:
             written = 0
             while written < len(data):

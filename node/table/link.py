@@ -1,8 +1,9 @@
 """A link: one authenticated channel to another seat's node at one table, after the hellos.
 
 Both directions work the same way: the sender keeps the peer holding everything we hold
-(our own envelopes, other seats' envelopes we relay, and catch-up after a reconnect), and
-the receiver offers every envelope to the table. ``peer_has`` is how many of our envelopes
+(our own envelopes, other seats' envelopes we relay, and catch-up after a reconnect), writing
+what it owes in one write, and the receiver offers the envelopes that arrived together (read
+from the stream in one go) to the table as one batch: one journal fsync for all of them. ``peer_has`` is how many of our envelopes
 the peer holds as far as we know: from its ``hello`` and ``sync`` (count and head hash),
 from what it sent us and from what we sent it, so each envelope crosses a link once.
 A head that differs from ours at the same count, or a conflicting envelope, means the peer
@@ -29,7 +30,6 @@ both sides hold the whole finished table.
 from __future__ import annotations
 
 import logging
-from functools import partial
 
 import trio
 
@@ -37,7 +37,7 @@ from fairtable.node.peer.errors import ChannelClosed, ChannelError
 from fairtable.node.peer.messages import PEER_VERSION, BadMessage, message, parse
 from fairtable.node.ratelimit import TokenBucket
 from fairtable.node.table.chat import ChatRefused
-from fairtable.node.table.live import LiveTable, Outcome
+from fairtable.node.table.live import LiveTable, Offered, Outcome
 from fairtable.node.tasks import race
 from fairtable.protocol import ChatError, ChatLine, Envelope, EnvelopeError
 
@@ -52,9 +52,19 @@ MAX_EVIDENCE = 4096
 RATE = 2000.0
 BURST = 4096.0
 """Messages per second a peer may send on one link, and the burst it may save up."""
+MAX_BATCH = 64
+"""Messages taken (or envelopes sent) as one batch: what arrived together is one journal fsync, and
+a catch-up of hundreds of envelopes still goes in writes of a bounded size."""
 CHAT_RATE = 2.0
 CHAT_BURST = 20.0
 """New chat lines per second a peer may pass on one link, and the burst: a person's pace, twice over."""
+
+
+def _envelope(received: dict) -> Envelope:
+    try:
+        return Envelope.from_value(received["env"])
+    except EnvelopeError as exc:
+        raise BadMessage(f"malformed envelope: {exc}") from None
 
 
 def hello(table: LiveTable) -> dict:
@@ -93,7 +103,8 @@ class Link:
         self._evidence_sent: set[bytes] = set()
         """Hashes of the envelopes off the chain the peer holds: sent as ``ev`` or received from it."""
         self._resent = False
-        self._ask = trio.Event()
+        self._asked = False
+        """We are behind the peer: the next thing sent is a ``sync``."""
         self._forks_seen = len(table.forks)
         self._bucket = TokenBucket(RATE, BURST)
         self.peer_chat: set[tuple[int, int]] = set()
@@ -177,9 +188,9 @@ class Link:
         while True:
             self._catch_forks()
             while self.peer_has < len(table.envelopes):
-                envelope = table.envelopes[self.peer_has]
-                self.peer_has += 1
-                await self.channel.send(message("env", env=envelope.to_value()))
+                owed = table.envelopes[self.peer_has:self.peer_has + MAX_BATCH]
+                self.peer_has += len(owed)
+                await self.channel.send_all([message("env", env=envelope.to_value()) for envelope in owed])
                 self._catch_forks()
             await self._send_chat()
             await self._send_claims()
@@ -191,11 +202,12 @@ class Link:
             if self.complete:
                 return
             version = table.version
-            with trio.move_on_after(self.heartbeat):
-                await race(partial(table.wait_change, version), self._ask.wait)
-                if not self._ask.is_set():
-                    continue
-            self._ask = trio.Event()
+            with trio.move_on_after(self.heartbeat) as quiet:
+                while table.version == version and not self._asked:
+                    await table.next_change().wait()  # one event for both: no task pair per change
+            if not (self._asked or quiet.cancelled_caught):
+                continue
+            self._asked = False
             if table.finished:
                 await self._send_evidence()  # a sync naming the final head may complete the link: evidence goes first
             await self.channel.send(self._sync())
@@ -226,25 +238,37 @@ class Link:
     async def _receive_loop(self) -> None:
         silence = SILENCE_FACTOR * self.heartbeat
         while not self.complete:
-            value = await self.channel.receive(timeout=silence)
-            if not self._bucket.take():
-                raise LinkError(f"message flood: more than {RATE:g} messages per second")
-            received = parse(value, "env", "ev", "sync", "chat")
-            if received["t"] == "chat":
-                self._take_chat(received)
-                continue
-            if received["t"] == "sync":
-                self._absorb(received["have"], received["head"])
-                self.peer_final = received["head"]
-                continue
-            try:
-                envelope = Envelope.from_value(received["env"])
-            except EnvelopeError as exc:
-                raise BadMessage(f"malformed envelope: {exc}") from None
-            if received["t"] == "ev":
-                self._take_evidence(envelope)
-            else:
-                self._offer(envelope)
+            values = [await self.channel.receive(timeout=silence)]
+            while len(values) < MAX_BATCH and self.channel.buffered:
+                values.append(await self.channel.receive())
+            self._take_all(values)
+
+    def _take_all(self, values: list) -> None:
+        """Messages that arrived together, in order; each run of ``env`` among them is offered as
+        one batch (one journal fsync). A message that breaks the link ends it after the envelopes
+        before it were offered."""
+        envelopes: list[Envelope] = []
+        try:
+            for value in values:
+                if not self._bucket.take():
+                    raise LinkError(f"message flood: more than {RATE:g} messages per second")
+                received = parse(value, "env", "ev", "sync", "chat")
+                if received["t"] == "env":
+                    envelopes.append(_envelope(received))
+                    continue
+                self._offer_all(envelopes)
+                envelopes = []
+                if received["t"] == "chat":
+                    self._take_chat(received)
+                elif received["t"] == "sync":
+                    self._absorb(received["have"], received["head"])
+                    self.peer_final = received["head"]
+                else:
+                    self._take_evidence(_envelope(received))
+        except (BadMessage, LinkError):
+            self._offer_all(envelopes)
+            raise
+        self._offer_all(envelopes)
 
     def _take_chat(self, received: dict) -> None:
         """A chat line from the peer: kept when new and sound; otherwise dropped with a log line
@@ -281,8 +305,13 @@ class Link:
         elif offered.outcome is Outcome.INVALID:
             self._count_refused(envelope, offered.reason)
 
-    def _offer(self, envelope: Envelope) -> None:
-        offered = self.table.offer(envelope)
+    def _offer_all(self, envelopes: list[Envelope]) -> None:
+        if envelopes:
+            for envelope, offered in zip(envelopes, self.table.offer_all(envelopes), strict=True):
+                self._offered(envelope, offered)
+
+    def _offered(self, envelope: Envelope, offered: Offered) -> None:
+        """What the table made of an envelope from the peer: what the peer holds, what to ask or refuse."""
         if offered.outcome in (Outcome.HELD, Outcome.OUTRANKED):
             self._evidence_sent.add(envelope.hash)  # the peer holds it: never send it back
         if offered.outcome in (Outcome.ACCEPTED, Outcome.DUPLICATE):
@@ -294,7 +323,8 @@ class Link:
             return
         if offered.outcome is Outcome.HELD:
             if envelope.seq > len(self.table.envelopes):
-                self._ask.set()  # we are behind: say how far we are, and the peer sends the rest
+                self._asked = True  # we are behind: say how far we are, and the peer sends the rest
+                self.table.wake()
             return
         if offered.outcome is not Outcome.INVALID:
             # the peer holds another envelope for this slot: let it have ours from there

@@ -12,7 +12,8 @@ Timers (``spec/node.md``): this seat's timed decision falls back to the rules' d
 ``turn_seconds`` (measured from when the slot became due, which survives a restart); a bot
 moves after ``bot_delay``; a decision with one legal move is played at once; absence claims
 and settling are the replica's (:meth:`Replica.next_wake`). What is played at once on a
-received envelope is written in the same batch as that envelope.
+received envelope is written in the same batch as that envelope, and envelopes that arrive
+together (:meth:`LiveTable.offer_all`) are one batch.
 
 Nothing is judged on waking: after a restart, a stall, or a timer that fires well past its time
 (the process was frozen, suspended or blocked on a disk), the node claims nobody absent for one
@@ -119,6 +120,8 @@ class LiveTable:
         self.stalled: str | None = None
         self._changed = trio.Event()
         self._resigning = False
+        self._taking = False
+        """:meth:`offer_all` is taking a batch: the commits of what the seat plays at once wait for its end."""
         self._saved: bytes | None = None
         """The transcript file as last written (None: no file, the table is not finished here)."""
         self._transcript_failed = False
@@ -286,6 +289,15 @@ class LiveTable:
         while self.version == version:
             await self._changed.wait()
 
+    def next_change(self) -> trio.Event:
+        """The event set at the table's next change, or at :meth:`wake`."""
+        return self._changed
+
+    def wake(self) -> None:
+        """Wake every task waiting for a change, changing nothing: a link that must speak at once."""
+        self._changed.set()
+        self._changed = trio.Event()
+
     # ------------------------------------------------------------ input
 
     @property
@@ -295,15 +307,27 @@ class LiveTable:
 
     def offer(self, envelope: Envelope) -> Offered:
         """Take an envelope from a peer. Never raises for bad input."""
+        return self.offer_all([envelope])[0]
+
+    def offer_all(self, envelopes: list[Envelope]) -> list[Offered]:
+        """Take envelopes that arrived together, in order, each as :meth:`offer` would, but written
+        in one journal batch (one fsync) with what this seat plays at once on them: nothing of any
+        of them leaves the node, or is shown, before all are on disk. Never raises for bad input."""
         if self.stalled is not None:
-            return Offered(Outcome.HELD, f"not taking envelopes while the journal cannot be written: {self.stalled}")
-        offered = self.replica.receive(envelope, self.clock())
-        if offered.outcome is Outcome.ACCEPTED:
-            self._act_at_once()
+            return [Offered(Outcome.HELD, f"not taking envelopes while the journal cannot be written: {self.stalled}")] * len(envelopes)
+        offered = []
+        self._taking = True
+        try:
+            for envelope in envelopes:
+                offered.append(self.replica.receive(envelope, self.clock()))
+                if offered[-1].outcome is Outcome.ACCEPTED:
+                    self._act_at_once()
+        finally:
+            self._taking = False
         # an envelope held off the chain of a finished table belongs in its file and goes to its links as evidence
-        self._commit(changed=self.finished and offered.outcome not in (Outcome.DUPLICATE, Outcome.INVALID))
+        self._commit(changed=self.finished and any(o.outcome not in (Outcome.DUPLICATE, Outcome.INVALID) for o in offered))
         if self.stalled is not None:
-            return Offered(Outcome.HELD, f"not kept, the journal cannot be written: {self.stalled}")
+            return [Offered(Outcome.HELD, f"not kept, the journal cannot be written: {self.stalled}")] * len(envelopes)
         return offered
 
     def play(self, decision: Any) -> None:
@@ -347,6 +371,8 @@ class LiveTable:
         assert self.journal is not None
         if self.stalled is not None:
             return  # the stall rebuilt the replica from the journal; the retry writes what it owes
+        if self._taking:
+            return  # what the seat plays at once on an envelope of a batch: the batch writes it with the rest
         records = self.replica.drain()
         try:
             self.journal.write(records)
@@ -426,8 +452,7 @@ class LiveTable:
 
     def _notify(self) -> None:
         self.version += 1
-        self._changed.set()
-        self._changed = trio.Event()
+        self.wake()
         if self.on_change is not None:
             self.on_change(self)
 

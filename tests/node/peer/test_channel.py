@@ -155,6 +155,48 @@ async def _send_many(channel: Channel, task: int) -> None:
         await channel.send((task, i))
 
 
+class Writes(trio.abc.Stream):
+    """A stream that counts the writes made to it."""
+
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream, self.writes = stream, 0
+
+    async def send_all(self, data) -> None:
+        self.writes += 1
+        await self.stream.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.stream.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes=None):
+        return await self.stream.receive_some(max_bytes)
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+
+async def test_values_sent_together_arrive_in_one_write_and_wait_buffered_for_the_receiver():
+    """What makes a batch: the receiver tells a message already read from the stream from one yet to come."""
+    left, right = trio.testing.memory_stream_pair()
+    counted = Writes(left)
+    alice, bob = await handshake(counted, right)
+    before = counted.writes
+    await alice.send_all([("env", n) for n in range(3)])
+    assert counted.writes == before + 1
+    assert not bob.buffered
+    assert await bob.receive() == ("env", 0) and bob.buffered
+    assert await bob.receive() == ("env", 1) and bob.buffered
+    assert await bob.receive() == ("env", 2) and not bob.buffered
+
+
+async def test_values_sent_together_are_all_refused_when_one_is_too_large():
+    alice, bob = await handshake(*trio.testing.memory_stream_pair())
+    with pytest.raises(MessageTooLarge):
+        await alice.send_all(["first", bytes(MAX_PLAINTEXT - 2)])
+    await alice.send("still here")
+    assert await bob.receive() == "still here"
+
+
 # ---------------------------------------------------------------- sending what cannot travel
 
 

@@ -3,7 +3,7 @@ import trio
 import trio.testing
 
 from fairtable.node.peer.errors import ChannelBroken, ChannelClosed, FrameError
-from fairtable.node.peer.framing import MAX_FRAME, FrameReader, send_frame
+from fairtable.node.peer.framing import MAX_FRAME, FrameReader, send_frame, send_frames
 
 
 class Trickle(trio.abc.ReceiveStream):
@@ -39,6 +39,20 @@ async def test_send_frame_writes_length_then_payload():
     send, receive = trio.testing.memory_stream_one_way_pair()
     await send_frame(send, b"\x01\x02\x03")
     assert await receive.receive_some() == b"\x00\x03\x01\x02\x03"
+
+
+async def test_frames_sent_together_are_one_write_and_the_reader_says_which_are_whole():
+    send, receive = trio.testing.memory_stream_one_way_pair()
+    await send_frames(send, [b"ab", b"c"])
+    assert await receive.receive_some() == b"\x00\x02ab\x00\x01c"
+    reader = FrameReader(Trickle(framed(b"ab") + framed(b"c") + b"\x00\x05abc", step=1000))
+    assert not reader.ready()
+    assert await reader.receive() == b"ab" and reader.ready()
+    assert await reader.receive() == b"c" and not reader.ready()  # three of five bytes: a receive would wait
+    refusing = FrameReader(Trickle(framed(b"ab") + b"\x00\x09", step=1000), cap=4)
+    assert await refusing.receive() == b"ab" and refusing.ready()  # a length over the cap fails without waiting
+    with pytest.raises(FrameError, match="oversized"):
+        await refusing.receive()
 
 
 async def test_zero_length_frame_is_refused():

@@ -62,6 +62,7 @@ async def test_after_a_fork_every_seat_holds_the_same_transcript_bytes(tmp_path,
         await play(tables, [(a, b) for a in range(seats) for b in range(a + 1, seats)])
     files = [(table.files.dir / "transcript.ftt").read_bytes() for table in tables]
     assert all(data == files[0] for data in files)
+    assert all(reload(table).transcript_bytes() == files[0] for table in tables)  # what a fork dropped is held again
     transcript = load(files[0])
     assert any(e.kind == "absent" for e in transcript.evidence)  # a claim off the chain, in every file
     reason = "disputed" if seats == 2 else "forfeit"
