@@ -16,10 +16,12 @@ reveals it after the game, so a verifier can recompute every secret step. The mo
 All of it is sans-IO and deterministic; ``spec/fairness.md`` describes it byte for byte.
 """
 
-from fairtable.protocol.fair.deck_proofs import KeyCommitments, card_points, check_key, commit_keys, prove_stage, verify_stage
+from fairtable.protocol.fair.deck_proofs import KeyCommitments, card_points, check_key, commit_keys, prove_stage, stage_work, verify_stage
 from fairtable.protocol.fair.edwards import ProofOps, check_points
 from fairtable.protocol.fair.group import Ops, first_off_curve, hash_to_point, hash_to_points, ladder_scalars, scalar_from
 from fairtable.protocol.fair.mental_deck import (
+    LOCK,
+    SHUFFLE,
     Deck,
     DeckKeys,
     Entries,
@@ -36,6 +38,8 @@ from fairtable.protocol.fair.public_random import chain_link
 from fairtable.protocol.fair.seeds import GameRef, Seed, Stream
 
 __all__ = [
+    "LOCK",
+    "SHUFFLE",
     "Deck",
     "DeckKeys",
     "Entries",
@@ -63,6 +67,7 @@ __all__ = [
     "run_stage",
     "scalar_from",
     "stage_body",
+    "stage_work",
     "verify_deck",
     "verify_stage",
 ]

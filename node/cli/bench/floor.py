@@ -30,9 +30,7 @@ from nacl.bindings.crypto_scalarmult import ffi, lib
 
 from fairtable.node.cli.bench.timing import timed
 from fairtable.protocol import digest
-from fairtable.protocol.fair import Deck
-from fairtable.protocol.fair.deck_proofs import stage_work
-from fairtable.protocol.fair.mental_deck import LOCK, SHUFFLE
+from fairtable.protocol.fair import LOCK, SHUFFLE, Deck, stage_work
 
 
 @dataclass
