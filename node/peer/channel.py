@@ -93,6 +93,11 @@ class Channel(trio.abc.AsyncResource):
         raise ChannelTimeout(f"receive timeout: no message within {timeout:g} s")
 
     @property
+    def closed(self) -> bool:
+        """Whether the channel was closed (by either side, or a failure): it carries nothing more."""
+        return self._closed is not None
+
+    @property
     def buffered(self) -> bool:
         """Whether a message already received from the stream waits: :meth:`receive` returns it without waiting."""
         return self._reader.ready()

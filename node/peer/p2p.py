@@ -88,6 +88,10 @@ NODE_CONNECTIONS = 64
 """The most libp2p connections a node holds: its relays and the seats of its tables, with room to spare."""
 PUNCH_SECONDS = 30.0
 """How long a hole punch may take (DCUtR retries a few times, a couple of seconds apart)."""
+PUNCH_AGAIN_SECONDS = 15.0
+MAX_PUNCH_AGAIN_SECONDS = 600.0
+"""After a punch that did not hold, the wait before the next, doubling up to the most: a busy
+machine's punch may fail once, a symmetric NAT's always, and each try costs the peers little."""
 _STREAM_FAILURES = (StreamError, StreamReset, StreamClosed)  # StreamEOF is a StreamError too: caught first
 
 log = logging.getLogger(__name__)
@@ -380,15 +384,27 @@ class P2PHost:
 
         The channel then ends as a broken connection, and its owner's redial lands on the direct
         connection (libp2p opens new streams on a direct connection before a relayed one), long
-        before libp2p would close the relayed connection by itself (60 s after the punch). True
-        when the channel was moved; False when no direct connection came (e.g. a symmetric NAT).
+        before libp2p would close the relayed connection by itself (60 s after the punch). A punch
+        that fails is tried again while the channel lasts, :data:`PUNCH_AGAIN_SECONDS` later, the
+        wait doubling up to :data:`MAX_PUNCH_AGAIN_SECONDS`. True when the channel was moved; False
+        when it closed first (behind a symmetric NAT no punch holds, and it stays relayed).
         """
         if not relayed(channel) or not isinstance(channel.stream, StreamAdapter):
             return False
-        with trio.move_on_after(PUNCH_SECONDS):
-            await self.hole_punch(channel.peer)
-        if not self.is_direct(channel.peer):
-            return False
+        wait = PUNCH_AGAIN_SECONDS
+        while True:
+            with trio.move_on_after(PUNCH_SECONDS):
+                await self.hole_punch(channel.peer)
+            if self.is_direct(channel.peer):
+                break
+            log.info("libp2p: no hole punch to %s held; trying again in %g s", channel.peer.fingerprint, wait)
+            await trio.sleep(wait)
+            if channel.closed:
+                return False
+            # a punch that failed (its timing upset by a busy machine, a NAT that changed) gets a fresh
+            # budget of attempts: libp2p resets it as a peer reconnects, and never otherwise
+            self.dcutr.on_peer_disconnected(ID(peer_id_bytes(channel.peer)))
+            wait = min(2 * wait, MAX_PUNCH_AGAIN_SECONDS)
         try:
             await channel.stream.stream.reset()
         except Exception:  # a stream already closed has nothing to reset

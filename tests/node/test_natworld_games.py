@@ -164,6 +164,16 @@ def homes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Homes]:
         yield Homes(built, tmp)
 
 
+@pytest.fixture(autouse=True)
+def _ends_its_processes(homes: Homes) -> Iterator[None]:
+    """A test that fails midway leaves no process behind holding the ports the next test's nodes take."""
+    first = len(homes.world.processes)
+    yield
+    for process in homes.world.processes[first:]:
+        if process.poll() is None:
+            kill(process)
+
+
 def libp2p_channels(log: str, peer: str = "") -> list[str]:
     """How each libp2p channel the node dialled (to the node of fingerprint ``peer``, if given) ran: ``relayed`` or
     ``direct``, in order. The lower seat dials the higher one: the host sits at seat 0, guests in the order they joined
