@@ -110,7 +110,10 @@ class PlayApp(App[int]):
         self.received.setdefault(update["lobby_id"], self.clock())
 
     def _tell(self, method: str, *args: Any) -> None:
-        """Tell the screen on top (once it is mounted) what changed; it redraws from :attr:`updates`."""
+        """Tell the screen on top (once it is mounted) what changed; it redraws from :attr:`updates`.
+        While the app closes no screen is left, and a clock tick or an event then has nobody to tell."""
+        if not self.screen_stack:
+            return
         screen = self.screen
         handler = getattr(screen, method, None)
         if handler is not None and screen.is_mounted:

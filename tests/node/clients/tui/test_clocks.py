@@ -66,3 +66,16 @@ def test_the_status_line_cuts_names_then_the_variant_then_the_idle_clocks_then_t
     assert line(56) == "duel · your turn · alex (you) │ bart ▸0:42 │ corn"
     assert line(40) == line(56)  # nothing fits: the shortest form
     assert status_line(update, None, "over", None, 80) == "duel ffa · over · alexandra (you) - │ bartholomew - │ cornelius -"
+
+
+def test_a_clock_tick_while_the_app_closes_has_no_screen_to_tell_and_is_dropped():
+    update = table_at("towers", "normal", 2, 3, turn_seconds=60)
+
+    async def body() -> None:
+        async with table_screen(update) as (app, _pilot):
+            pass
+        assert not app.screen_stack  # closed: what the timer's last tick met in a loaded run
+        app.tick()
+        app.table_event(update)
+
+    asyncio.run(body())
